@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Installs the Debian packages agentic-git needs to build, test and run its
+# demo. Idempotent: installs only what is missing. Run as root (or with sudo
+# available) on Debian 12 or newer.
+set -eu
+
+PKGS="build-essential clang meson ninja-build pkg-config git
+libsodium-dev libjansson-dev libfyaml-dev libseccomp-dev libcmocka-dev
+bats bats-assert bats-support bubblewrap jq strace procps util-linux
+libclang-rt-14-dev hyperfine parallel"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || {
+		echo "install-deps: need root (or sudo) to install:$missing" >&2
+		exit 1
+	}
+	SUDO=sudo
+fi
+echo "install-deps: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/envvar.h"
+
+static const char *const names[AGE__COUNT][2] = {
+	[AGE_HOME] = { "AGENTIC_GIT_HOME", "AGEND_HOME" },
+	[AGE_AGENT] = { "AGENTIC_GIT_AGENT", "AGEND_INSTANCE_NAME" },
+	[AGE_REAL_GIT] = { "AGENTIC_GIT_REAL_GIT", "AGEND_REAL_GIT" },
+	[AGE_BYPASS] = { "AGENTIC_GIT_BYPASS", "AGEND_GIT_BYPASS" },
+	[AGE_BYPASS_AGENT] = { "AGENTIC_GIT_BYPASS_AGENT",
+			       "AGEND_GIT_BYPASS_AGENT" },
+	[AGE_BYPASS_UNTIL] = { "AGENTIC_GIT_BYPASS_UNTIL",
+			       "AGEND_GIT_BYPASS_UNTIL" },
+	[AGE_SHIM_DEPTH] = { "AGENTIC_GIT_SHIM_DEPTH", "AGEND_GIT_SHIM_DEPTH" },
+	[AGE_ALLOW_CANONICAL_MUTATE] = { "AGENTIC_GIT_ALLOW_CANONICAL_MUTATE",
+					 "AGEND_GIT_ALLOW_CANONICAL_MUTATE" },
+	[AGE_SNAPSHOTS] = { "AGENTIC_GIT_SNAPSHOTS", "AGEND_GIT_SNAPSHOTS" },
+};
+
+const char *ag_env_primary(enum ag_env e)
+{
+	return names[e][0];
+}
+
+const char *ag_env_legacy(enum ag_env e)
+{
+	return names[e][1];
+}
+
+const char *ag_getenv(enum ag_env e)
+{
+	const char *v = getenv(names[e][0]);
+	return v ? v : getenv(names[e][1]);
+}
+
+const char *ag_getenv_str(enum ag_env e)
+{
+	const char *v = ag_getenv(e);
+	return v ? v : "";
+}
+
+bool ag_env_is_one(const char *v)
+{
+	if (!v)
+		return false;
+	while (isspace((unsigned char)*v))
+		v++;
+	if (*v != '1')
+		return false;
+	v++;
+	while (isspace((unsigned char)*v))
+		v++;
+	return !*v;
+}
+
+int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}

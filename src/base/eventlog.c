@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include "base/eventlog.h"
+#include "base/fileio.h"
+#include "base/timefmt.h"
+
+static const char *const warn_events[] = {
+	"cwd_worktree_drift", "git_conflict", "snapshot_failed",
+	"bypass_mutating_op", "canonical_passthrough_checkout",
+	"sandbox_downgraded", "quarantine_failed",
+};
+
+static const char *const info_events[] = {
+	"post_merge_cleanup_exempt", "init_heartbeat_forensics", "ref_update",
+	"snapshot_taken", "snapshot_restored", "session_start", "session_end",
+	"agent_launch", "dispatch_push",
+};
+
+static const char *const envelope[] = {
+	"kind", "event", "disposition", "agent", "subcommand", "timestamp",
+};
+
+const char *event_disposition(const char *event)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(warn_events); i++)
+		if (!strcmp(event, warn_events[i]))
+			return "warn";
+	for (size_t i = 0; i < ARRAY_SIZE(info_events); i++)
+		if (!strcmp(event, info_events[i]))
+			return "info";
+	return "deny";
+}
+
+static bool add_key(struct event *ev, const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(envelope); i++)
+		if (!strcmp(key, envelope[i]))
+			return false; /* the envelope is authoritative */
+	strbuf_addch(&ev->extra, ',');
+	strbuf_add_json_str(&ev->extra, key);
+	strbuf_addch(&ev->extra, ':');
+	return true;
+}
+
+void event_add_str(struct event *ev, const char *key, const char *val)
+{
+	if (!add_key(ev, key))
+		return;
+	if (val)
+		strbuf_add_json_str(&ev->extra, val);
+	else
+		strbuf_addstr(&ev->extra, "null");
+}
+
+void event_add_null(struct event *ev, const char *key)
+{
+	if (add_key(ev, key))
+		strbuf_addstr(&ev->extra, "null");
+}
+
+void event_add_int(struct event *ev, const char *key, long long val)
+{
+	if (add_key(ev, key))
+		strbuf_addf(&ev->extra, "%lld", val);
+}
+
+void event_add_bool(struct event *ev, const char *key, bool val)
+{
+	if (add_key(ev, key))
+		strbuf_addstr(&ev->extra, val ? "true" : "false");
+}
+
+void event_add_strv(struct event *ev, const char *key, const char *const *v,
+		    size_t n)
+{
+	if (!add_key(ev, key))
+		return;
+	strbuf_addch(&ev->extra, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(&ev->extra, ',');
+		strbuf_add_json_str(&ev->extra, v[i]);
+	}
+	strbuf_addch(&ev->extra, ']');
+}
+
+void event_render(const struct event *ev, struct strbuf *out)
+{
+	strbuf_addstr(out, "{\"kind\":\"git_event\",\"event\":");
+	strbuf_add_json_str(out, ev->event);
+	strbuf_addstr(out, ",\"disposition\":");
+	strbuf_add_json_str(out, event_disposition(ev->event));
+	strbuf_addstr(out, ",\"agent\":");
+	strbuf_add_json_str(out, ev->agent ? ev->agent : "");
+	strbuf_addstr(out, ",\"subcommand\":");
+	strbuf_add_json_str(out, ev->subcommand ? ev->subcommand : "");
+	strbuf_addstr(out, ",\"timestamp\":\"");
+	time_now_rfc3339(out);
+	strbuf_addch(out, '"');
+	strbuf_addbuf(out, &ev->extra);
+	strbuf_addstr(out, "}\n");
+}
+
+int event_write(const char *home, const struct event *ev)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	int fd, ret = -1;
+
+	if (!home || !*home)
+		return 0;
+	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
+	event_render(ev, &line);
+	fd = open(path.buf,
+		  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0) {
+		/* flock serialises writers that share the file over NFS-less
+		 * local disks; O_APPEND + one write keeps each line whole. */
+		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+			;
+		ret = write_all(fd, line.buf, line.len);
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
+	strbuf_release(&path);
+	strbuf_release(&line);
+	return ret;
+}
+
+void event_release(struct event *ev)
+{
+	strbuf_release(&ev->extra);
+}

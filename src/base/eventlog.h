@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_EVENTLOG_H
+#define AG_EVENTLOG_H
+
+/**
+ * The fleet_events.jsonl writer (reference §2.6).
+ *
+ * Every record is one JSON object on one line with the six envelope fields
+ * kind, event, disposition, agent, subcommand, timestamp; extra fields can
+ * never overwrite them. A record is written with one write(2) on an
+ * O_APPEND descriptor while holding an exclusive flock(2), so concurrent
+ * writers never interleave or tear a line. Writing is best-effort: failures
+ * return -1 and never stop the git operation that is being logged.
+ *
+ *   struct event ev = EVENT_INIT("deny", agent, "checkout");
+ *   event_add_str(&ev, "reason", reason);
+ *   event_add_null(&ev, "target_branch");
+ *   event_write(home, &ev);
+ *   event_release(&ev);
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+
+struct event {
+	const char *event;	/* not owned */
+	const char *agent;	/* not owned; NULL means "" */
+	const char *subcommand; /* not owned; NULL means "" */
+	struct strbuf extra;	/* ,"k":v pairs */
+};
+
+#define EVENT_INIT(e, a, s) { (e), (a), (s), STRBUF_INIT }
+
+/* "deny", "warn" or "info"; unknown events are "deny" (fail closed). */
+const char *event_disposition(const char *event);
+void event_add_str(struct event *ev, const char *key, const char *val);
+void event_add_null(struct event *ev, const char *key);
+void event_add_int(struct event *ev, const char *key, long long val);
+void event_add_bool(struct event *ev, const char *key, bool val);
+/* Adds an array of strings. */
+void event_add_strv(struct event *ev, const char *key, const char *const *v,
+		    size_t n);
+/* Renders the record (with trailing newline) into out. */
+void event_render(const struct event *ev, struct strbuf *out);
+/* Appends the record to <home>/fleet_events.jsonl. No-op when home is "". */
+int event_write(const char *home, const struct event *ev);
+void event_release(struct event *ev);
+
+#endif

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/fileio.h"
+#include "base/xalloc.h"
+
+int read_fd_bounded(int fd, size_t max, struct strbuf *out)
+{
+	size_t start = out->len;
+
+	for (;;) {
+		ssize_t n;
+		size_t room;
+
+		strbuf_grow(out, 4096);
+		room = out->alloc - out->len - 1;
+		n = read(fd, out->buf + out->len, room);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!n)
+			break;
+		strbuf_setlen(out, out->len + (size_t)n);
+		if (out->len - start > max) {
+			strbuf_setlen(out, start);
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int read_file_bounded(const char *path, size_t max, unsigned flags,
+		      struct strbuf *out)
+{
+	cleanup_fd int fd = -1;
+	struct stat st;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if ((flags & RF_REGULAR) && !S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((flags & RF_OWNER_ONLY_WRITE) && (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		errno = EPERM;
+		return -1;
+	}
+	if ((flags & RF_OWNED_BY_US) && st.st_uid != geteuid()) {
+		errno = EPERM;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode) && (size_t)st.st_size > max) {
+		errno = EFBIG;
+		return -1;
+	}
+	return read_fd_bounded(fd, max, out);
+}
+
+int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len,
+		      mode_t mode)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, errsv;
+
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  mode);
+	if (fd < 0 && errno == EEXIST) {
+		unlink(tmp.buf);
+		fd = open(tmp.buf,
+			  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+			  mode);
+	}
+	if (fd < 0)
+		goto fail;
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		errsv = errno;
+		close(fd);
+		errno = errsv;
+		goto fail_unlink;
+	}
+	if (close(fd) < 0)
+		goto fail_unlink;
+	if (rename(tmp.buf, path) < 0)
+		goto fail_unlink;
+	strbuf_release(&tmp);
+	return 0;
+fail_unlink:
+	errsv = errno;
+	unlink(tmp.buf);
+	errno = errsv;
+fail:
+	errsv = errno;
+	strbuf_release(&tmp);
+	errno = errsv;
+	return -1;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *copy = xstrdup(path);
+	char *p = copy;
+	int ret = 0;
+
+	if (*p == '/')
+		p++;
+	for (;; p++) {
+		char c = *p;
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (*copy && mkdir(copy, mode) < 0 && errno != EEXIST) {
+			ret = -1;
+			break;
+		}
+		if (c == '\0')
+			break;
+		*p = c;
+	}
+	if (!ret && !is_dir(path)) {
+		errno = ENOTDIR;
+		ret = -1;
+	}
+	{
+		int errsv = errno;
+		free(copy);
+		errno = errsv;
+	}
+	return ret;
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+	return !lstat(path, &st);
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FILEIO_H
+#define AG_FILEIO_H
+
+/**
+ * Bounded, TOCTOU-free file I/O.
+ *
+ * Files are opened with O_CLOEXEC|O_NOFOLLOW and every check runs on the fd
+ * (signify xopen, doas parseconfig). Functions return 0 on success and -1
+ * with errno set on failure; they print nothing.
+ */
+#include "base/common.h"
+#include <sys/types.h>
+#include "base/strbuf.h"
+
+enum read_flags {
+	RF_REGULAR = 1 << 0,	   /* refuse anything but a regular file */
+	RF_OWNER_ONLY_WRITE = 1 << 1, /* refuse group/other-writable (EPERM) */
+	RF_OWNED_BY_US = 1 << 2,   /* refuse files owned by another uid (EPERM) */
+};
+
+/*
+ * Reads at most `max` bytes of `path` into `out` (appended). A file larger
+ * than `max` fails with EFBIG. ENOENT is returned as-is so callers can tell
+ * "missing" from "bad".
+ */
+int read_file_bounded(const char *path, size_t max, unsigned flags,
+		      struct strbuf *out);
+/* Same, on an already-open fd (not closed). */
+int read_fd_bounded(int fd, size_t max, struct strbuf *out);
+
+/* Writes data fully to fd, retrying on EINTR and short writes. */
+int write_all(int fd, const void *data, size_t len);
+
+/*
+ * Writes `len` bytes to `path` atomically: a temp file in the same
+ * directory, fsync, rename. The file gets `mode`.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len,
+		      mode_t mode);
+
+/* mkdir -p with `mode` for created directories. */
+int mkdir_p(const char *path, mode_t mode);
+
+/* True when `path` exists (lstat). */
+bool path_exists(const char *path);
+bool is_dir(const char *path);
+
+#endif

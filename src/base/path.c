@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/path.h"
+#include "base/xalloc.h"
+
+char *real_path(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+char *path_join(const char *a, const char *b)
+{
+	size_t la;
+
+	if (b[0] == '/' || !a[0])
+		return xstrdup(b);
+	la = strlen(a);
+	if (!b[0])
+		return xstrdup(a);
+	return xstrfmt("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+}
+
+void path_normalize(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p = sb->buf;
+	bool abs = *p == '/';
+
+	while (*p) {
+		const char *seg;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		seg = p;
+		while (*p && *p != '/')
+			p++;
+		n = (size_t)(p - seg);
+		if (!n || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			char *slash = strrchr(out.buf, '/');
+			if (slash)
+				strbuf_setlen(&out, (size_t)(slash - out.buf));
+			else if (!abs)
+				strbuf_addstr(&out, out.len ? "/.." : "..");
+			continue;
+		}
+		if (out.len || abs)
+			strbuf_addch(&out, '/');
+		strbuf_add(&out, seg, n);
+	}
+	if (!out.len)
+		strbuf_addstr(&out, abs ? "/" : ".");
+	strbuf_reset(sb);
+	strbuf_addbuf(sb, &out);
+	strbuf_release(&out);
+}
+
+bool path_inside(const char *path, const char *dir, const char **rel)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/') {
+		if (path[0] != '/')
+			return false;
+		*rel = path + 1;
+		return true;
+	}
+	if (strncmp(path, dir, n))
+		return false;
+	if (path[n] == '\0') {
+		*rel = path + n;
+		return true;
+	}
+	if (path[n] != '/')
+		return false;
+	*rel = path + n + 1;
+	return true;
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+const char *path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+const char *self_exe(void)
+{
+	static char *cached; /* owned */
+	if (!cached)
+		cached = realpath("/proc/self/exe", NULL);
+	return cached;
+}

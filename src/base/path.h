@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_PATH_H
+#define AG_PATH_H
+
+/** Path helpers. Returned strings are owned by the caller. */
+#include "base/common.h"
+#include "base/strbuf.h"
+
+/* realpath() into a fresh string, or NULL with errno set. */
+char *real_path(const char *path);
+/* Joins a and b with exactly one '/' (b absolute replaces a). */
+char *path_join(const char *a, const char *b);
+/* Lexical normalisation: collapses //, ./ and ../ (never above /). */
+void path_normalize(struct strbuf *sb);
+/*
+ * When `path` equals `dir` or lies below it (both normalised absolute
+ * paths), sets *rel to the remainder ("" for equal) and returns true.
+ */
+bool path_inside(const char *path, const char *dir, const char **rel);
+/* Directory name of an absolute path, into a fresh string. */
+char *path_dirname(const char *path);
+const char *path_basename(const char *path);
+/* The running executable's canonical path (/proc/self/exe), cached. */
+const char *self_exe(void);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_STRBUF_H
+#define AG_STRBUF_H
+
+/**
+ * A growable, always NUL-terminated byte buffer (git's strbuf).
+ *
+ *   struct strbuf sb = STRBUF_INIT;
+ *   strbuf_addf(&sb, "%s/%s", a, b);
+ *   use(sb.buf);
+ *   strbuf_release(&sb);
+ *
+ * `buf` is never NULL. The buffer owns its memory; strbuf_detach() hands it
+ * to the caller. Allocation failures die.
+ */
+#include "base/common.h"
+#include <stdarg.h>
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+static inline void strbuf_reset(struct strbuf *sb)
+{
+	strbuf_setlen(sb, 0);
+}
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+AG_PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_trim(struct strbuf *sb);
+void strbuf_rtrim(struct strbuf *sb);
+/* Appends s as a JSON string literal (with quotes), escaping as needed. */
+void strbuf_add_json_str(struct strbuf *sb, const char *s);
+/* Appends s quoted for a POSIX shell (single quotes), for display only. */
+void strbuf_add_shell_quoted(struct strbuf *sb, const char *s);
+
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+/* If s starts with prefix, sets *out past it and returns true. */
+bool skip_prefix(const char *s, const char *prefix, const char **out);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The integrity key (reference §2.4 "Key file").
+ *
+ * Invariants:
+ *  1. The key MUST be exactly 32 bytes; any other size is refused, never
+ *     truncated or padded.
+ *  2. The key file MUST be created with mode 0600 at open time (O_EXCL),
+ *     never chmod'ed afterwards.
+ *  3. Creation MUST be first-writer-wins: temp file + link(2); never rename.
+ *  4. An existing key of the wrong size MUST NOT be overwritten.
+ *  5. Key bytes on the stack MUST be wiped after use.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sodium.h>
+#include "agentic-git/core.h"
+#include "base/fileio.h"
+#include "base/strbuf.h"
+
+void ag_key_wipe(uint8_t key[AG_KEY_LEN])
+{
+	sodium_memzero(key, AG_KEY_LEN);
+}
+
+int ag_key_load(const char *home, uint8_t key[AG_KEY_LEN])
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	int ret = -1, errsv;
+
+	strbuf_addf(&path, "%s/.config-integrity-key", home);
+	if (read_file_bounded(path.buf, 4096, RF_REGULAR, &data) < 0) {
+		if (errno == EFBIG)
+			errno = EINVAL;
+		goto out;
+	}
+	if (data.len != AG_KEY_LEN) {
+		errno = EINVAL;
+		goto out;
+	}
+	memcpy(key, data.buf, AG_KEY_LEN);
+	ret = 0;
+out:
+	errsv = errno;
+	if (data.alloc)
+		sodium_memzero(data.buf, data.alloc);
+	strbuf_release(&data);
+	strbuf_release(&path);
+	errno = errsv;
+	return ret;
+}
+
+int ag_key_ensure(const char *home)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	uint8_t key[AG_KEY_LEN];
+	struct stat st;
+	int fd = -1, ret = -1, errsv;
+
+	if (sodium_init() < 0) {
+		errno = EIO;
+		return -1;
+	}
+	strbuf_addf(&path, "%s/.config-integrity-key", home);
+	if (!lstat(path.buf, &st)) {
+		if (S_ISREG(st.st_mode) && st.st_size == AG_KEY_LEN) {
+			ret = 0;
+		} else {
+			errno = EEXIST;
+		}
+		goto out;
+	}
+	if (errno != ENOENT)
+		goto out;
+	strbuf_addf(&tmp, "%s/key.tmp.%ld.%08x%08x", home, (long)getpid(),
+		    randombytes_random(), randombytes_random());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		goto out;
+	randombytes_buf(key, sizeof(key));
+	if (write_all(fd, key, sizeof(key)) < 0 || fsync(fd) < 0)
+		goto out_unlink;
+	close(fd);
+	fd = -1;
+	if (link(tmp.buf, path.buf) < 0) {
+		if (errno != EEXIST)
+			goto out_unlink;
+		/* another writer won the race: use theirs if it is sane */
+		if (lstat(path.buf, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_size != AG_KEY_LEN) {
+			errno = EEXIST;
+			goto out_unlink;
+		}
+	}
+	ret = 0;
+out_unlink:
+	errsv = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp.buf);
+	errno = errsv;
+out:
+	errsv = errno;
+	sodium_memzero(key, sizeof(key));
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	errno = errsv;
+	return ret;
+}
+
+int ag_sign_with_home(const char *home, const void *msg, size_t len,
+		      char out[AG_MAC_HEX_LEN + 1])
+{
+	uint8_t key[AG_KEY_LEN];
+
+	if (ag_key_load(home, key) < 0)
+		return -1;
+	ag_hmac_sign_hex(key, AG_KEY_LEN, msg, len, out);
+	ag_key_wipe(key);
+	return 0;
+}

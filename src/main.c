@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Entry point: argv[0] decides the mode. Basename "git" is the shim (an
+ * agent found us on its PATH); anything else is the CLI with a subcommand.
+ */
+#include "base/common.h"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/die.h"
+#include "base/path.h"
+#include "cmd/cmd.h"
+
+const struct cmd ag_commands[] = {
+	{ "version", cmd_version, "print the version" },
+	{ "help", cmd_help, "show help for agentic-git or a command" },
+	{ NULL, NULL, NULL },
+};
+
+static bool is_shim_name(const char *argv0)
+{
+	return argv0 && !strcmp(path_basename(argv0), "git");
+}
+
+int main(int argc, const char **argv)
+{
+	const char *sub;
+
+	if (is_shim_name(argv[0]))
+		return cmd_shim(argc, argv);
+
+	/* CLI mode: no inherited descriptors leak into our children. */
+	closefrom(3);
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2) {
+		cmd_help(1, argv);
+		return AG_EXIT_USAGE;
+	}
+	sub = argv[1];
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h"))
+		return cmd_help(1, argv);
+	if (!strcmp(sub, "--version"))
+		return cmd_version(1, argv);
+	for (const struct cmd *c = ag_commands; c->name; c++)
+		if (!strcmp(c->name, sub))
+			return c->fn(argc - 1, argv + 1);
+	error("unknown subcommand '%s' (see 'agentic-git help'; the git shim is invoked as <home>/bin/git)",
+	      sub);
+	return AG_EXIT_USAGE;
+}

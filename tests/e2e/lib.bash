@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared helpers for the bats end-to-end tests. Every test gets its own
+# scratch world under $BATS_TEST_TMPDIR: a HOME with its own git identity, a
+# bare "origin", an operator clone, and an AGENTIC_GIT_HOME.
+#
+#   load lib
+#   setup() { ag_setup; }
+#   @test "…" { ag_bind ag1 feat/one; cd "$WT"; run agit checkout main; … }
+#
+# $AG_BIN is the agentic-git binary under test, $AG_BUILD its build dir.
+
+bats_load_library bats-support
+bats_load_library bats-assert
+
+: "${AG_BIN:?AG_BIN must point at the agentic-git binary}"
+: "${AG_BUILD:=$(cd "$(dirname "$AG_BIN")/.." && pwd)}"
+TEST_TOOL="$AG_BUILD/tests/helper/test-tool"
+REAL_GIT=$(command -v git)
+export REAL_GIT TEST_TOOL
+
+ag_setup() {
+	T=$BATS_TEST_TMPDIR
+	export HOME=$T/home
+	mkdir -p "$HOME"
+	export GIT_CONFIG_NOSYSTEM=1
+	export GIT_AUTHOR_NAME=Tester GIT_AUTHOR_EMAIL=tester@example.com
+	export GIT_COMMITTER_NAME=Tester GIT_COMMITTER_EMAIL=tester@example.com
+	"$REAL_GIT" config --global init.defaultBranch main
+	"$REAL_GIT" config --global advice.detachedHead false
+	"$REAL_GIT" config --global protocol.file.allow always
+	unset AGENTIC_GIT_BYPASS AGENTIC_GIT_BYPASS_AGENT AGENTIC_GIT_BYPASS_UNTIL
+	unset AGEND_GIT_BYPASS AGEND_GIT_BYPASS_AGENT AGEND_GIT_BYPASS_UNTIL
+	unset AGENTIC_GIT_AGENT AGEND_INSTANCE_NAME AGENTIC_GIT_SNAPSHOTS
+	unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_COMMON_DIR
+	export AGENTIC_GIT_HOME=$T/aghome
+	export AGENTIC_GIT_REAL_GIT=$REAL_GIT
+	mkdir -p "$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/runtime"
+	ln -sf "$AG_BIN" "$AGENTIC_GIT_HOME/bin/git"
+	"$TEST_TOOL" key "$AGENTIC_GIT_HOME"
+	ORIGIN=$T/origin.git
+	REPO=$T/repo
+	"$REAL_GIT" init -q --bare "$ORIGIN"
+	"$REAL_GIT" init -q "$REPO"
+	(
+		cd "$REPO"
+		echo "hello" >README.md
+		mkdir -p src
+		echo "int main(void) { return 0; }" >src/main.c
+		"$REAL_GIT" add -A
+		"$REAL_GIT" commit -q -m "initial import"
+		"$REAL_GIT" remote add origin "$ORIGIN"
+		"$REAL_GIT" push -q origin main
+		"$REAL_GIT" remote set-head origin main
+	)
+	export REPO ORIGIN T
+}
+
+# ag_write_binding AGENT BRANCH WORKTREE [TASK]: an orchestrator's binding.
+ag_write_binding() {
+	local agent=$1 branch=$2 wt=$3 task=${4-task-1}
+	local dir=$AGENTIC_GIT_HOME/runtime/$agent
+	mkdir -p "$dir"
+	if [ -n "$task" ]; then
+		printf '{\n  "version": 1,\n  "agent": "%s",\n  "task_id": "%s",\n  "branch": "%s",\n  "worktree": "%s",\n  "source_repo": "%s",\n  "issued_at": "2026-11-29T21:07:02.301397292+00:00"\n}' \
+			"$agent" "$task" "$branch" "$wt" "$REPO" >"$dir/binding.json"
+	else
+		printf '{\n  "version": 1,\n  "agent": "%s",\n  "branch": "%s",\n  "worktree": "%s"\n}' \
+			"$agent" "$branch" "$wt" >"$dir/binding.json"
+	fi
+	"$TEST_TOOL" sign "$AGENTIC_GIT_HOME" "$dir/binding.json"
+}
+
+# ag_bind AGENT BRANCH: provision a worktree + signed binding + marker the
+# way an orchestrator would, and export WT and AGENTIC_GIT_AGENT.
+ag_bind() {
+	local agent=$1 branch=$2
+	WT=$AGENTIC_GIT_HOME/worktrees/$agent/$branch
+	mkdir -p "$(dirname "$WT")"
+	"$REAL_GIT" -C "$REPO" worktree add -q -b "$branch" "$WT" main
+	printf 'agent=%s\nleased_at=now\n' "$agent" >"$WT/.agend-managed"
+	echo ".agend-managed" >>"$("$REAL_GIT" -C "$WT" rev-parse --git-common-dir)/info/exclude"
+	ag_write_binding "$agent" "$branch" "$WT"
+	export WT AGENTIC_GIT_AGENT=$agent
+}
+
+# agit ARGS…: run git through the shim, as an agent would find it on PATH.
+agit() {
+	PATH="$AGENTIC_GIT_HOME/bin:$PATH" git "$@"
+}
+
+# events: the fleet_events.jsonl lines, one per line (empty when none).
+events() {
+	cat "$AGENTIC_GIT_HOME/fleet_events.jsonl" 2>/dev/null || true
+}
+
+# prereq NAME COMMAND…: skip (or, with AG_MUST_WORK=1, fail) when the
+# capability check COMMAND fails.
+prereq() {
+	local name=$1
+	shift
+	if ! "$@" >/dev/null 2>&1; then
+		if [ "${AG_MUST_WORK:-}" = 1 ]; then
+			fail "capability '$name' missing and AG_MUST_WORK=1"
+		fi
+		skip "capability '$name' missing on this host"
+	fi
+}
+
+# must_fail: like `run` but asserts a non-zero, non-crash exit status.
+must_fail() {
+	run "$@"
+	if [ "$status" -eq 0 ] || [ "$status" -ge 129 ]; then
+		echo "expected failure, got status $status; output: $output" >&2
+		return 1
+	fi
+}
+
+# head_of DIR: the commit HEAD points at.
+head_of() {
+	"$REAL_GIT" -C "$1" rev-parse HEAD
+}
+
+# branch_of DIR: the branch checked out, or "(detached)".
+branch_of() {
+	"$REAL_GIT" -C "$1" symbolic-ref -q --short HEAD || echo "(detached)"
+}

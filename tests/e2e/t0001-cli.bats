@@ -1,0 +1,34 @@
+#!/usr/bin/env bats
+# The CLI surface: version, help, unknown commands.
+load lib
+
+setup() { ag_setup; }
+
+@test "version prints the version" {
+	run "$AG_BIN" version
+	assert_success
+	assert_output --regexp '^agentic-git [0-9]+\.[0-9]+\.[0-9]+ \(cli\)$'
+}
+
+@test "no subcommand is a usage error" {
+	run "$AG_BIN"
+	assert_equal "$status" 2
+	assert_output --partial "usage: agentic-git"
+}
+
+@test "unknown subcommand is a usage error naming it" {
+	run "$AG_BIN" frobnicate
+	assert_equal "$status" 2
+	assert_output --partial "unknown subcommand 'frobnicate'"
+	assert_output --partial "bin/git"
+}
+
+@test "every command has --help" {
+	run "$AG_BIN" help
+	assert_success
+	for c in $(echo "$output" | awk '/^Commands:/{f=1;next} f && /^  [a-z]/{print $1}'); do
+		run "$AG_BIN" "$c" --help
+		assert_success
+		assert_output --partial "usage: agentic-git"
+	done
+}

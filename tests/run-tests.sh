@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Runs the unit (cmocka) and end-to-end (bats) suites against each given
+# build directory and prints one closing line: "N passed, N failed, N skipped".
+# AG_MUST_WORK=1 turns capability skips into failures (set by .ci/run).
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+pass=0 fail=0 skip=0
+failed_names=()
+jobs=${AG_TEST_JOBS:-2}
+
+count_tap() { # file label
+	local f=$1 label=$2 line
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok "*)
+			fail=$((fail + 1)); failed_names+=("$label: ${line#not ok }") ;;
+		"ok "*"# skip"* | "ok "*"# SKIP"*)
+			skip=$((skip + 1)) ;;
+		"ok "*)
+			pass=$((pass + 1)) ;;
+		esac
+	done <"$f"
+}
+
+for build in "$@"; do
+	bin="$root/$build/src/agentic-git"
+	[ -x "$bin" ] || { echo "run-tests: no binary at $bin" >&2; exit 1; }
+	label=$(basename "$build")
+	out=$(mktemp -d)
+	echo "== $label: unit tests"
+	for t in "$build"/tests/unit/test-*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		name=$(basename "$t")
+		(cd "$(dirname "$t")" && CMOCKA_MESSAGE_OUTPUT=TAP "./$name") >"$out/$name.tap" 2>&1
+		rc=$?
+		count_tap "$out/$name.tap" "$label/$name"
+		if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/$name.tap"; then
+			fail=$((fail + 1)); failed_names+=("$label/$name: exited $rc")
+			cat "$out/$name.tap"
+		fi
+		grep -E '^(not ok|#)' "$out/$name.tap" | head -40
+	done
+	echo "== $label: end-to-end tests"
+	AG_BIN="$bin" AG_BUILD="$root/$build" bats --tap --jobs "$jobs" \
+		--no-parallelize-within-files tests/e2e >"$out/e2e.tap" 2>&1
+	rc=$?
+	count_tap "$out/e2e.tap" "$label/e2e"
+	grep -E '^(not ok|#)' "$out/e2e.tap" | head -200
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/e2e.tap"; then
+		fail=$((fail + 1)); failed_names+=("$label/e2e: bats exited $rc")
+		tail -50 "$out/e2e.tap"
+	fi
+	if [ -n "${AG_FUZZ_SMOKE:-}" ] && [ -x "$build/tests/fuzz/run-smoke.sh" ]; then
+		:
+	fi
+	rm -rf "$out"
+done
+
+if [ ${#failed_names[@]} -gt 0 ]; then
+	echo "== failures:"
+	printf '  %s\n' "${failed_names[@]}"
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
