@@ -16,6 +16,9 @@ const struct cmd ag_commands[] = {
 	{ "check", cmd_check, "show what the shim would do with a git command" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
+	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
+	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
+	{ "events", cmd_events, "read and follow the audit log" },
 	{ NULL, NULL, NULL },
 };
 
