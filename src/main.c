@@ -15,6 +15,7 @@
 const struct cmd ag_commands[] = {
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
+	{ "agents", cmd_agents, "list, show and check agent profiles" },
 	{ NULL, NULL, NULL },
 };
 
