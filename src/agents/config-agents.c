@@ -205,6 +205,7 @@ static void check_template(struct cparse *cp, struct agent_profile *p,
 {
 	struct fy_node *at = b->present[PK_COMMAND] ? b->val[PK_COMMAND] : blk;
 	struct fy_node *fb = b->present[PK_COMMAND] ? b->key[PK_COMMAND] : NULL;
+	int nerr0 = cp->nerr;
 	size_t n;
 
 	if (!p->command.nr)
@@ -223,7 +224,7 @@ static void check_template(struct cparse *cp, struct agent_profile *p,
 		cp_error(cp, b->present[PK_MODEL_ARGS] ? b->val[PK_MODEL_ARGS] : blk,
 			 b->key[PK_MODEL_ARGS],
 			 "%s.model_args: must not contain '{prompt}'", w);
-	if (cp->opts->pin == CONFIG_PIN_SKIP || had_errors)
+	if (cp->opts->pin == CONFIG_PIN_SKIP || had_errors || cp->nerr != nerr0)
 		return;
 	struct strbuf why = STRBUF_INIT;
 	if (agent_profile_pin(p, cp->base_dir, cp->opts->path_env, &why) < 0 &&

@@ -354,12 +354,61 @@ out:
 	strbuf_release(&diagout);
 }
 
+struct eline {
+	unsigned long line, col;
+	size_t seq;
+	const char *text;
+	size_t len;
+};
+
+static int cmp_eline(const void *a, const void *b)
+{
+	const struct eline *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Appends the collected errors to `out` in file order (line, column). */
+static void sorted_errors(const char *name, const struct strbuf *in,
+			  struct strbuf *out)
+{
+	struct eline *v = NULL;
+	size_t nr = 0, alloc = 0, nlen = strlen(name);
+	const char *p = in->buf;
+
+	while (*p) {
+		const char *eol = strchrnul(p, '\n');
+		struct eline e = { 0, 0, nr, p, (size_t)(eol - p) };
+		if (!strncmp(p, name, nlen) && p[nlen] == ':') {
+			char *end;
+			e.line = strtoul(p + nlen + 1, &end, 10);
+			if (*end == ':')
+				e.col = strtoul(end + 1, NULL, 10);
+		}
+		ALLOC_GROW(v, nr, alloc);
+		v[nr++] = e;
+		p = *eol ? eol + 1 : eol;
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_eline);
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_add(out, v[i].text, v[i].len);
+		strbuf_addch(out, '\n');
+	}
+	free(v);
+}
+
 int config_parse_buffer_opts(const char *buf, size_t len, const char *name,
 			     const struct config_parse_opts *opts,
 			     struct agent_config *out, struct strbuf *errs)
 {
 	struct config_parse_opts dflt = { 0 };
-	struct cparse cp = { .name = name, .errs = errs, .cfg = out };
+	struct strbuf mine = STRBUF_INIT;
+	struct cparse cp = { .name = name, .errs = &mine, .cfg = out };
 	char *base = NULL;
 
 	cp.opts = opts ? opts : &dflt;
@@ -371,7 +420,7 @@ int config_parse_buffer_opts(const char *buf, size_t len, const char *name,
 		cp.base_dir = base = getcwd(NULL, 0);
 	add_presets(out);
 	if (len > CONFIG_MAX_BYTES) {
-		strbuf_addf(errs, "%s: larger than %d bytes\n", name,
+		strbuf_addf(&mine, "%s: larger than %d bytes\n", name,
 			    CONFIG_MAX_BYTES);
 		cp.nerr++;
 	} else if (len) {
@@ -389,6 +438,8 @@ int config_parse_buffer_opts(const char *buf, size_t len, const char *name,
 		strbuf_release(&ignore);
 	}
 	free(base);
+	sorted_errors(name, &mine, errs);
+	strbuf_release(&mine);
 	return cp.nerr ? -1 : 0;
 }
 

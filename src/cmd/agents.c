@@ -31,19 +31,19 @@ enum { F_LIST = 1, F_SHOW = 2, F_CHECK = 4, F_EXEC = 8, F_ALL = 15 };
 
 static const struct opt {
 	const char *name;
-	size_t str_off;	 /* offset of a const char * in agents_opts */
-	size_t bool_off; /* offset of a bool, when str_off is 0 */
+	bool is_flag;	/* a bool at `off`, else a const char * */
+	size_t off;	/* into struct agents_opts */
 	unsigned verbs;
 } opts[] = {
-	{ "--config", offsetof(struct agents_opts, config), 0, F_ALL },
-	{ "--json", 0, offsetof(struct agents_opts, json), F_LIST | F_SHOW },
-	{ "--model", offsetof(struct agents_opts, model), 0, F_SHOW | F_EXEC },
-	{ "--prompt", offsetof(struct agents_opts, prompt), 0, F_EXEC },
-	{ "--prompt-file", offsetof(struct agents_opts, prompt_file), 0, F_EXEC },
-	{ "--input-file", offsetof(struct agents_opts, input_file), 0, F_EXEC },
-	{ "--cwd", offsetof(struct agents_opts, cwd), 0, F_EXEC },
-	{ "--timeout", offsetof(struct agents_opts, timeout), 0, F_EXEC },
-	{ "--dry-run", 0, offsetof(struct agents_opts, dry_run), F_EXEC },
+	{ "--config", false, offsetof(struct agents_opts, config), F_ALL },
+	{ "--json", true, offsetof(struct agents_opts, json), F_LIST | F_SHOW },
+	{ "--model", false, offsetof(struct agents_opts, model), F_SHOW | F_EXEC },
+	{ "--prompt", false, offsetof(struct agents_opts, prompt), F_EXEC },
+	{ "--prompt-file", false, offsetof(struct agents_opts, prompt_file), F_EXEC },
+	{ "--input-file", false, offsetof(struct agents_opts, input_file), F_EXEC },
+	{ "--cwd", false, offsetof(struct agents_opts, cwd), F_EXEC },
+	{ "--timeout", false, offsetof(struct agents_opts, timeout), F_EXEC },
+	{ "--dry-run", true, offsetof(struct agents_opts, dry_run), F_EXEC },
 };
 
 struct verb {
@@ -62,6 +62,10 @@ static void parse_opts(int argc, const char **argv, const struct verb *vb,
 		const char *a = argv[i], *val = NULL, *eq = strchr(a, '=');
 		size_t n = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
 
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		}
 		if (a[0] != '-' || !strcmp(a, "-")) {
 			if (o->name)
 				die_code(AG_EXIT_USAGE, "agents %s: unexpected argument '%s'",
@@ -76,18 +80,18 @@ static void parse_opts(int argc, const char **argv, const struct verb *vb,
 		if (!op || !(op->verbs & vb->flag))
 			die_code(AG_EXIT_USAGE, "agents %s: unknown option '%.*s' (see 'agentic-git agents --help')",
 				 vb->name, (int)n, a);
-		if (!op->str_off) {
+		if (op->is_flag) {
 			if (eq)
 				die_code(AG_EXIT_USAGE, "agents %s: option '%s' takes no value",
 					 vb->name, op->name);
-			*(bool *)((char *)o + op->bool_off) = true;
+			*(bool *)((char *)o + op->off) = true;
 			continue;
 		}
 		val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
 		if (!val)
 			die_code(AG_EXIT_USAGE, "agents %s: option '%s' needs a value",
 				 vb->name, op->name);
-		*(const char **)((char *)o + op->str_off) = val;
+		*(const char **)((char *)o + op->off) = val;
 	}
 	if (vb->needs_name && !o->name)
 		die_code(AG_EXIT_USAGE, "agents %s: missing NAME (see 'agentic-git agents list')",
@@ -329,7 +333,9 @@ int cmd_agents(int argc, const char **argv)
 {
 	struct agents_opts o = { 0 };
 
-	if (cmd_wants_help(argc, argv, usage))
+	/* Only argv[1] or an option position is help: a --prompt value of
+	 * "--help" is a prompt. */
+	if (cmd_wants_help(argc < 2 ? argc : 2, argv, usage))
 		return 0;
 	if (argc < 2) {
 		fputs(usage, stderr);
