@@ -16,6 +16,7 @@ const struct cmd ag_commands[] = {
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ "run", cmd_run, "run a command inside a guarded session" },
+	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
 	{ NULL, NULL, NULL },
 };
 
