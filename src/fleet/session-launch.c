@@ -116,6 +116,7 @@ static int supervise(pid_t pid, bool tty, const sigset_t *set)
 int session_launch(const struct session *s, const char *const *argv,
 		   const char *const *envp, struct strbuf *err)
 {
+	sighandler_t old_act[ARRAY_SIZE(forwarded)];
 	sigset_t set, old;
 	int report[2], e = 0, st;
 	char *exe = session_resolve_cmd(argv[0], envp);
@@ -139,7 +140,14 @@ int session_launch(const struct session *s, const char *const *argv,
 		free(exe);
 		return 127;
 	}
+	/*
+	 * While blocked, the forwarded signals must not be ignored (a
+	 * non-interactive shell starts background jobs with SIGINT ignored),
+	 * or they would be discarded instead of queued for sigwaitinfo().
+	 */
 	sigprocmask(SIG_BLOCK, &set, &old);
+	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
+		old_act[i] = signal(forwarded[i], SIG_DFL);
 	pid = fork();
 	if (!pid)
 		child_exec(report[1], tty, exe, argv, envp, s->worktree, &old);
@@ -162,6 +170,8 @@ int session_launch(const struct session *s, const char *const *argv,
 	/* Drop signals that arrived after the agent ended, then unblock. */
 	while (sigtimedwait(&set, NULL, &zero) > 0)
 		;
+	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
+		signal(forwarded[i], old_act[i]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0 || e) {
 		strbuf_addf(err, "failed to spawn agent command '%s': %s", exe,
