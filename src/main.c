@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 
 const struct cmd ag_commands[] = {
+	{ "check", cmd_check, "show what the shim would do with a git command" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ "run", cmd_run, "run a command inside a guarded session" },

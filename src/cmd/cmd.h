@@ -20,6 +20,7 @@ extern const struct cmd ag_commands[];
 /* Shim mode: argv[0] is "git". */
 int cmd_shim(int argc, const char **argv);
 
+int cmd_check(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
