@@ -18,6 +18,7 @@ const struct cmd ag_commands[] = {
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ "run", cmd_run, "run a command inside a guarded session" },
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
+	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
 	{ NULL, NULL, NULL },
 };
 

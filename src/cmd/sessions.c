@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "cmd/cmd.h"
 #include "fleet/gitrun.h"
+#include "git/realgit.h"
 #include "fleet/session.h"
 #include "fleet/session-state.h"
 
@@ -97,7 +98,7 @@ int cmd_sessions(int argc, const char **argv)
 	home = session_home();
 	if (!home)
 		die("sessions: cannot find the home: set AGENTIC_GIT_HOME");
-	git = realgit_find(home);
+	git = realgit_locate(home);
 	if (!git)
 		die("sessions: cannot find the real git; set AGENTIC_GIT_REAL_GIT");
 	if (session_list_read(home, git, &l) < 0)

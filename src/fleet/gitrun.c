@@ -3,10 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include "base/envvar.h"
-#include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
@@ -17,64 +14,6 @@ static const char *const repo_vars[] = {
 	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 	"GIT_NAMESPACE", "GIT_PREFIX",
 };
-
-static bool is_us(const char *candidate)
-{
-	char *rp = real_path(candidate);
-	const char *me = self_exe();
-	bool same = rp && me && !strcmp(rp, me);
-
-	free(rp);
-	return same;
-}
-
-static bool usable(const char *path)
-{
-	struct stat st;
-
-	return path[0] == '/' && !stat(path, &st) && S_ISREG(st.st_mode) &&
-	       !access(path, X_OK) && !is_us(path);
-}
-
-static bool same_dir(const char *a, const char *b)
-{
-	char *ra = real_path(a), *rb = real_path(b);
-	bool same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
-
-	free(ra);
-	free(rb);
-	return same;
-}
-
-char *realgit_find(const char *home)
-{
-	const char *env = ag_getenv(AGE_REAL_GIT);
-	const char *path = getenv("PATH");
-	char *shim_dir = home && *home ? path_join(home, "bin") : NULL;
-	char *found = NULL;
-
-	if (env && *env && usable(env))
-		found = xstrdup(env);
-	while (!found && path && *path) {
-		const char *colon = strchr(path, ':');
-		size_t n = colon ? (size_t)(colon - path) : strlen(path);
-		char *dir = xstrndup(path, n);
-
-		if (n && dir[0] == '/' && !(shim_dir && same_dir(dir, shim_dir))) {
-			char *cand = path_join(dir, "git");
-			if (usable(cand))
-				found = cand;
-			else
-				free(cand);
-		}
-		free(dir);
-		path = colon ? colon + 1 : path + n;
-	}
-	if (!found && usable("/usr/bin/git"))
-		found = xstrdup("/usr/bin/git");
-	free(shim_dir);
-	return found;
-}
 
 void gitrun_prepare(struct child *c, const char *git, const char *dir)
 {

@@ -6,10 +6,7 @@
  * Running the real git on behalf of agentic-git itself (session
  * provisioning, `sessions`, `end`).
  *
- * realgit_find() locates the real git the way the shim does (reference
- * §3.12): $AGENTIC_GIT_REAL_GIT when it exists and is not us, else a PATH
- * search that skips <home>/bin and anything resolving to our own binary,
- * else /usr/bin/git. The result is malloc'd (caller frees) or NULL.
+ * The real git itself is found with realgit_locate() (git/realgit.h).
  *
  * gitrun() runs `<git> -C <dir> <args…>` with both bypass variables set
  * (so a shim reached from a hook lets our own calls through), the
@@ -19,8 +16,6 @@
  */
 #include "base/common.h"
 #include "base/spawn.h"
-
-char *realgit_find(const char *home);
 
 /* Prepares `c` (CHILD_INIT) to run git in `dir`; the caller adds args. */
 void gitrun_prepare(struct child *c, const char *git, const char *dir);

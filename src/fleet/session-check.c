@@ -13,6 +13,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
+#include "git/realgit.h"
 #include "fleet/session.h"
 
 /* `git rev-parse <arg>` in dir, canonicalised when it names a path. */
@@ -39,7 +40,7 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 	char cwd[4096];
 	int rc;
 
-	s->real_git = realgit_find(s->home);
+	s->real_git = realgit_locate(s->home);
 	if (!s->real_git) {
 		strbuf_addstr(err, "cannot find the real git (only the shim is on PATH); set AGENTIC_GIT_REAL_GIT to git's absolute path");
 		return 1;
