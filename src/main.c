@@ -19,6 +19,7 @@ const struct cmd ag_commands[] = {
 	{ "run", cmd_run, "run a command inside a guarded session" },
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
 	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
+	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
 	{ NULL, NULL, NULL },
 };
 

@@ -22,6 +22,7 @@ int cmd_shim(int argc, const char **argv);
 
 int cmd_check(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
+int cmd_snapshots(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_sessions(int argc, const char **argv);

@@ -22,6 +22,7 @@
 #include "fleet/gitrun.h"
 #include "fleet/session.h"
 #include "fleet/session-state.h"
+#include "git/quarantine.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
 

@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -295,26 +294,4 @@ void session_list_last_events(const char *home, struct session_info *v,
 		p = nl;
 	}
 	strbuf_release(&data);
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag,
-		  struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 &&
-			       errno != ENOENT
-		       ? -1
-		       : 0;
-}
-
-int remove_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

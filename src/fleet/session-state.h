@@ -64,7 +64,4 @@ void session_list_release(struct session_list *l);
 void session_list_last_events(const char *home, struct session_info *v,
 			      size_t nr);
 
-/* rm -rf that never follows symlinks. 0 or -1 (errno). */
-int remove_tree(const char *path);
-
 #endif
