@@ -3,8 +3,9 @@
 #define AG_FLEET_HOOKSTUBS_H
 
 /**
- * The session's hook stubs: tiny sh scripts in <home>/hooks that exec
- * `<agentic-git> hook <name> "$@"` (PRODUCT.md §2: all logic is in C).
+ * The session's hook stubs: tiny sh scripts in <home>/hooks that run
+ * `<agentic-git> hook <name> "$@"` (PRODUCT.md §2: all logic is in C) and
+ * exit 0 whatever happens: these hooks record, they never guard.
  * Writes prepare-commit-msg and reference-transaction atomically with mode
  * 0755, replacing older copies. Returns 0, or -1 with errno set.
  *
