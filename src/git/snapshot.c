@@ -189,7 +189,12 @@ static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
 	static const char *const add[] = {
-		"add", "-A", "--", ":/", ":(exclude,top,literal).agend-managed",
+		/*
+		 * A glob, not a literal: `run` lists the marker in info/exclude,
+		 * and git add fails ("paths are ignored") when a literal
+		 * pathspec names an ignored file, even an exclude pathspec.
+		 */
+		"add", "-A", "--", ":/", ":(exclude,top,glob).agend-manage[d]",
 		NULL
 	};
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
