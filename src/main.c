@@ -15,6 +15,7 @@
 const struct cmd ag_commands[] = {
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
+	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
 	{ NULL, NULL, NULL },
 };
 

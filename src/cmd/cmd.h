@@ -22,6 +22,7 @@ int cmd_shim(int argc, const char **argv);
 
 int cmd_version(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_sandbox(int argc, const char **argv);
 
 /* True when argv[1] is -h or --help; prints `text` to stdout. */
 bool cmd_wants_help(int argc, const char **argv, const char *text);

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private workspaces that borrow the operator's objects (workspace.h). */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include "agents/sandbox.h"
+#include "base/die.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/spawn.h"
+#include "base/xalloc.h"
+#include "fleet/workspace.h"
+
+#define MAX_ALT_DEPTH 5
+
+/* git's repository variables, which must not steer our git calls. */
+static const char *const repo_env[] = {
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+	"GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES", "GIT_PREFIX",
+};
+
+/*
+ * Runs `git -C dir args…` with stdout captured into out (if non-NULL).
+ * Returns git's exit status, or -1 when git could not run. A non-zero
+ * status other than `ok_status` is reported with git's stderr.
+ */
+static int git_run(const char *git, const char *dir, struct strbuf *out,
+		   const char *in, int ok_status, const char *first, ...)
+{
+	struct child c = CHILD_INIT;
+	va_list ap;
+	int rc;
+
+	strvec_pushl(&c.args, git, "-C", dir, NULL);
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		strvec_push(&c.args, a);
+	va_end(ap);
+	for (size_t i = 0; i < ARRAY_SIZE(repo_env); i++)
+		strvec_push(&c.env_unset, repo_env[i]);
+	c.capture_out = true;
+	c.capture_err = true;
+	if (in) {
+		c.in = in;
+		c.in_len = strlen(in);
+	}
+	if (child_run(&c) < 0) {
+		rc = error_errno("workspace: cannot run '%s'", git);
+	} else {
+		rc = c.status;
+		strbuf_trim(&c.err);
+		if (rc && rc != ok_status)
+			error("workspace: git %s failed in '%s' (exit %d): %s",
+			      first, dir, rc,
+			      c.err.len ? c.err.buf : "(no message)");
+	}
+	if (out)
+		strbuf_addbuf(out, &c.out);
+	child_release(&c);
+	return rc;
+}
+
+int workspace_borrowed_stores(const char *objects_dir, struct strvec *out)
+{
+	struct strvec todo = STRVEC_INIT;
+	int rc = 0;
+
+	strvec_push(&todo, objects_dir);
+	for (int depth = 0; todo.nr && depth <= MAX_ALT_DEPTH; depth++) {
+		struct strvec next = STRVEC_INIT;
+		for (size_t i = 0; i < todo.nr; i++) {
+			struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+			char *real = real_path(todo.v[i]);
+			if (!real) {
+				rc = error_errno("workspace: object store '%s'",
+						 todo.v[i]);
+				continue;
+			}
+			strvec_push(out, real);
+			strbuf_addf(&path, "%s/info/alternates", real);
+			if (!read_file_bounded(path.buf, 1 << 16, RF_REGULAR,
+					       &alt)) {
+				for (char *l = alt.buf, *e; *l; l = e) {
+					e = strchrnul(l, '\n');
+					if (*e)
+						*e++ = '\0';
+					if (*l && *l != '#')
+						{
+						char *j = path_join(real, l);
+						strvec_push(&next, j);
+						free(j);
+					}
+				}
+			}
+			free(real);
+			strbuf_release(&alt);
+			strbuf_release(&path);
+		}
+		strvec_clear(&todo);
+		todo = next;
+	}
+	strvec_clear(&todo);
+	return rc;
+}
+
+static char *first_line(const struct strbuf *sb)
+{
+	const char *nl = strchrnul(sb->buf, '\n');
+	return xstrndup(sb->buf, (size_t)(nl - sb->buf));
+}
+
+/* Branch names go into ref patterns and config: keep them boring. */
+static bool branch_ok(const char *b)
+{
+	if (!b || !*b || *b == '-' || *b == '/' || strstr(b, "..") ||
+	    strstr(b, "//") || strstr(b, "@{") || ends_with(b, "/") ||
+	    ends_with(b, ".lock") || ends_with(b, ".") || strlen(b) > 200)
+		return false;
+	for (const char *c = b; *c; c++)
+		if ((unsigned char)*c <= ' ' || strchr("~^:?*[\\\"\x7f", *c))
+			return false;
+	return true;
+}
+
+struct operator_info {
+	char *common;	 /* canonical git common dir */
+	char *top;	 /* the clone's top (common's parent for ".git") */
+	char *url, *name, *email;
+	char *origin_head; /* origin/<head> oid, if it exists */
+};
+
+static void operator_info_release(struct operator_info *op)
+{
+	free(op->common);
+	free(op->top);
+	free(op->url);
+	free(op->name);
+	free(op->email);
+	free(op->origin_head);
+}
+
+static int operator_dirs(const struct workspace_request *rq,
+			 struct operator_info *op)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *line;
+
+	if (git_run(rq->git, rq->from, &out, NULL, 0, "rev-parse",
+		    "--path-format=absolute", "--git-common-dir", NULL)) {
+		strbuf_release(&out);
+		return error("workspace: '%s' is not a git repository", rq->from);
+	}
+	line = first_line(&out);
+	op->common = real_path(line);
+	free(line);
+	strbuf_release(&out);
+	if (!op->common)
+		return error_errno("workspace: git dir of '%s'", rq->from);
+	op->top = !strcmp(path_basename(op->common), ".git")
+			  ? path_dirname(op->common)
+			  : xstrdup(op->common);
+	return 0;
+}
+
+/* Looks up the exact ref among for-each-ref's "oid refname" lines. */
+static char *find_ref(const char *lines, const char *prefix, const char *name)
+{
+	struct strbuf want = STRBUF_INIT;
+	char *found = NULL;
+
+	strbuf_addf(&want, "%s%s", prefix, name);
+	for (const char *l = lines; *l && !found;) {
+		const char *e = strchrnul(l, '\n'), *sp = strchr(l, ' ');
+		if (sp && sp < e && (size_t)(e - sp - 1) == want.len &&
+		    !strncmp(sp + 1, want.buf, want.len))
+			found = xstrndup(l, (size_t)(sp - l));
+		l = *e ? e + 1 : e;
+	}
+	strbuf_release(&want);
+	return found;
+}
+
+static int operator_refs(const struct workspace_request *rq,
+			 struct operator_info *op, struct workspace *ws)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *pats[4];
+	char *local_head;
+	int rc = 0;
+
+	pats[0] = xstrfmt("refs/remotes/origin/%s", rq->head);
+	pats[1] = xstrfmt("refs/heads/%s", rq->head);
+	pats[2] = xstrfmt("refs/remotes/origin/%s", rq->base ? rq->base : rq->head);
+	pats[3] = xstrfmt("refs/heads/%s", rq->base ? rq->base : rq->head);
+	if (git_run(rq->git, op->top, &out, NULL, 0, "for-each-ref",
+		    "--format=%(objectname) %(refname)", pats[0], pats[1],
+		    pats[2], pats[3], NULL))
+		rc = -1;
+	for (int i = 0; i < 4; i++)
+		free(pats[i]);
+	if (rc < 0)
+		goto out;
+	op->origin_head = find_ref(out.buf, "refs/remotes/origin/", rq->head);
+	local_head = find_ref(out.buf, "refs/heads/", rq->head);
+	if (rq->base) {
+		ws->base_oid = find_ref(out.buf, "refs/remotes/origin/", rq->base);
+		if (!ws->base_oid)
+			ws->base_oid = find_ref(out.buf, "refs/heads/", rq->base);
+		if (!ws->base_oid)
+			rc = error("workspace: base branch '%s' not found in '%s' (neither origin/%s nor %s); fetch it first",
+				   rq->base, op->top, rq->base, rq->base);
+	}
+	ws->head_oid = op->origin_head ? xstrdup(op->origin_head)
+		       : local_head    ? xstrdup(local_head)
+		       : ws->base_oid  ? xstrdup(ws->base_oid)
+				       : NULL;
+	free(local_head);
+	if (!rc && !ws->head_oid)
+		rc = error("workspace: branch '%s' not found in '%s' and no base to start it from",
+			   rq->head, op->top);
+out:
+	strbuf_release(&out);
+	return rc;
+}
+
+static int operator_config(const struct workspace_request *rq,
+			   struct operator_info *op)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = git_run(rq->git, op->top, &out, NULL, 1, "config", "--get-regexp",
+			 "^(remote\\.origin\\.url|user\\.name|user\\.email)$", NULL);
+
+	if (rc && rc != 1) {
+		strbuf_release(&out);
+		return -1;
+	}
+	for (char *l = out.buf, *e; *l; l = e) {
+		char *sp;
+		e = strchrnul(l, '\n');
+		if (*e)
+			*e++ = '\0';
+		if (!(sp = strchr(l, ' ')))
+			continue;
+		*sp++ = '\0';
+		if (!strcmp(l, "remote.origin.url") && !op->url)
+			op->url = xstrdup(sp);
+		else if (!strcmp(l, "user.name"))
+			free(op->name), op->name = xstrdup(sp);
+		else if (!strcmp(l, "user.email"))
+			free(op->email), op->email = xstrdup(sp);
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+/* The canonical path the workspace will have; checks invariant 1. */
+static char *check_dir(const struct workspace_request *rq,
+		       const struct operator_info *op)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *rel;
+	char *parent, *real_parent;
+	struct stat st;
+
+	if (!rq->dir || rq->dir[0] != '/') {
+		error("workspace: '%s' must be an absolute path", rq->dir ? rq->dir : "");
+		return NULL;
+	}
+	strbuf_addstr(&sb, rq->dir);
+	path_normalize(&sb);
+	if (!lstat(sb.buf, &st) || errno != ENOENT) {
+		error("workspace: '%s' already exists; choose a new directory", sb.buf);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	/* Canonicalise through the deepest existing ancestor. */
+	parent = path_dirname(sb.buf);
+	real_parent = real_path(parent);
+	if (real_parent) {
+		char *full = path_join(real_parent, path_basename(sb.buf));
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, full);
+		free(full);
+	}
+	free(parent);
+	free(real_parent);
+	if (path_inside(sb.buf, op->top, &rel) ||
+	    path_inside(sb.buf, op->common, &rel) ||
+	    path_inside(op->top, sb.buf, &rel)) {
+		error("workspace: refusing to create '%s' inside or around the operator clone '%s'",
+		      sb.buf, op->top);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void add_config_value(struct strbuf *sb, const char *key, const char *v)
+{
+	strbuf_addf(sb, "\t%s = \"", key);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			strbuf_addch(sb, '\\');
+		if (*v == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (*v == '\t')
+			strbuf_addstr(sb, "\\t");
+		else
+			strbuf_addch(sb, *v);
+	}
+	strbuf_addstr(sb, "\"\n");
+}
+
+/* Appends our config (invariant 3: hooksPath) and the alternates file. */
+static int write_repo_files(const struct workspace_request *rq,
+			    const struct operator_info *op, const char *dir)
+{
+	struct strbuf cfg = STRBUF_INIT, path = STRBUF_INIT, alt = STRBUF_INIT;
+	int fd, rc = 0;
+
+	strbuf_addstr(&cfg, "[core]\n");
+	add_config_value(&cfg, "hooksPath", rq->hooks_path ? rq->hooks_path : "/dev/null");
+	if (op->url) {
+		strbuf_addstr(&cfg, "[remote \"origin\"]\n");
+		add_config_value(&cfg, "url", op->url);
+		strbuf_addstr(&cfg, "\tfetch = +refs/heads/*:refs/remotes/origin/*\n");
+		strbuf_addf(&cfg, "[branch \"%s\"]\n\tremote = origin\n\tmerge = refs/heads/%s\n",
+			    rq->head, rq->head);
+	}
+	if (op->name || op->email)
+		strbuf_addstr(&cfg, "[user]\n");
+	if (op->name)
+		add_config_value(&cfg, "name", op->name);
+	if (op->email)
+		add_config_value(&cfg, "email", op->email);
+	strbuf_addf(&path, "%s/.git/config", dir);
+	fd = open(path.buf, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || write_all(fd, cfg.buf, cfg.len) < 0)
+		rc = error_errno("workspace: cannot write '%s'", path.buf);
+	if (fd >= 0)
+		close(fd);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/.git/objects/info", dir);
+	strbuf_addf(&alt, "%s/objects\n", op->common);
+	if (!rc && mkdir_p(path.buf, 0755) < 0)
+		rc = error_errno("workspace: cannot create '%s'", path.buf);
+	strbuf_addstr(&path, "/alternates");
+	if (!rc && write_file_atomic(path.buf, alt.buf, alt.len, 0644) < 0)
+		rc = error_errno("workspace: cannot write '%s'", path.buf);
+	strbuf_release(&cfg);
+	strbuf_release(&path);
+	strbuf_release(&alt);
+	return rc;
+}
+
+static int populate(const struct workspace_request *rq,
+		    const struct operator_info *op, struct workspace *ws)
+{
+	struct strbuf in = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&in, "create refs/heads/%s %s\n", rq->head, ws->head_oid);
+	if (op->origin_head)
+		strbuf_addf(&in, "create refs/remotes/origin/%s %s\n", rq->head,
+			    op->origin_head);
+	if (ws->base_oid && strcmp(rq->base, rq->head))
+		strbuf_addf(&in, "create refs/remotes/origin/%s %s\n", rq->base,
+			    ws->base_oid);
+	rc = git_run(rq->git, ws->dir, NULL, in.buf, 0, "update-ref", "--stdin",
+		     NULL);
+	strbuf_release(&in);
+	if (!rc)
+		rc = git_run(rq->git, ws->dir, NULL, NULL, 0, "reset", "-q",
+			     "--hard", NULL);
+	return rc ? -1 : 0;
+}
+
+int workspace_create(const struct workspace_request *rq, struct workspace *ws)
+{
+	struct operator_info op = { 0 };
+	struct strbuf branch = STRBUF_INIT;
+	char *parent = NULL, *objects = NULL;
+	int rc = -1;
+
+	if (!rq->git || rq->git[0] != '/')
+		return error("workspace: the real git must be an absolute path");
+	if (!branch_ok(rq->head) || (rq->base && !branch_ok(rq->base)))
+		return error("workspace: invalid branch name '%s'",
+			     branch_ok(rq->head) ? rq->base : rq->head ? rq->head : "");
+	if (operator_dirs(rq, &op) < 0 || operator_refs(rq, &op, ws) < 0 ||
+	    operator_config(rq, &op) < 0 || !(ws->dir = check_dir(rq, &op)))
+		goto out;
+	objects = xstrfmt("%s/objects", op.common);
+	if (workspace_borrowed_stores(objects, &ws->ro_dirs) < 0)
+		goto out;
+	parent = path_dirname(ws->dir);
+	if (mkdir_p(parent, 0755) < 0) {
+		error_errno("workspace: cannot create '%s'", parent);
+		goto out;
+	}
+	strbuf_addf(&branch, "--initial-branch=%s", rq->head);
+	if (git_run(rq->git, parent, NULL, NULL, 0, "init", "-q", "--template=",
+		    branch.buf, ws->dir, NULL))
+		goto out;
+	if (write_repo_files(rq, &op, ws->dir) < 0 || populate(rq, &op, ws) < 0) {
+		workspace_remove(ws->dir);
+		goto out;
+	}
+	ws->origin_url = op.url ? xstrdup(op.url) : NULL;
+	rc = 0;
+out:
+	free(parent);
+	free(objects);
+	strbuf_release(&branch);
+	operator_info_release(&op);
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	if (flag == FTW_DP)
+		return rmdir(path);
+	return unlink(path);
+}
+
+int workspace_remove(const char *dir)
+{
+	if (!dir || dir[0] != '/' || !strcmp(dir, "/"))
+		return error("workspace: refusing to remove '%s'", dir ? dir : "");
+	if (nftw(dir, rm_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
+		return error_errno("workspace: cannot remove '%s'", dir);
+	return 0;
+}
+
+void workspace_release(struct workspace *ws)
+{
+	free(ws->dir);
+	free(ws->origin_url);
+	free(ws->head_oid);
+	free(ws->base_oid);
+	strvec_clear(&ws->ro_dirs);
+	memset(ws, 0, sizeof(*ws));
+	strvec_init(&ws->ro_dirs);
+}
