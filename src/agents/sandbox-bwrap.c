@@ -57,7 +57,7 @@ void bwrap_build(const struct sandbox_request *rq,
 
 	strvec_clear(argv);
 	strvec_clear(&plan->env);
-	sandbox_child_env(rq, NULL, &plan->env);
+	sandbox_child_env(rq, NULL, NULL, &plan->env);
 	strvec_pushl(argv, caps->bwrap_path, "--die-with-parent",
 		     "--new-session", "--unshare-all", NULL);
 	if (rq->policy == SANDBOX_FS_ONLY)

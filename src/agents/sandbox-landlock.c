@@ -24,7 +24,7 @@ void landlock_build(const struct sandbox_request *rq,
 
 	strvec_clear(argv);
 	strvec_clear(&plan->env);
-	sandbox_child_env(rq, rq->tmp_dir, &plan->env);
+	sandbox_child_env(rq, rq->tmp_dir, rq->private_home, &plan->env);
 	strvec_pushl(argv, rq->self_exe, "sandbox", "exec", "--policy",
 		     sandbox_policy_name(rq->policy), NULL);
 	/* Symlinked system dirs resolve into granted ones (/bin -> usr/bin). */

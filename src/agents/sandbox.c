@@ -147,7 +147,7 @@ static void add_bind(struct sandbox_bind *v, size_t *nr, const char *path,
 size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 			     struct sandbox_bind **out)
 {
-	size_t max = rq->extra_ro_nr + rq->ro_binds_nr + 3, nr = 0;
+	size_t max = rq->extra_ro_nr + rq->ro_binds_nr + 4, nr = 0;
 	struct sandbox_bind *v = xcalloc(max, sizeof(*v));
 
 	for (size_t i = 0; i < rq->extra_ro_nr; i++)
@@ -158,6 +158,8 @@ size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 		add_bind(v, &nr, rq->cache_dir, BIND_RW);
 	if (with_tmp && rq->tmp_dir)
 		add_bind(v, &nr, rq->tmp_dir, BIND_RW);
+	if (with_tmp && rq->private_home)
+		add_bind(v, &nr, rq->private_home, BIND_RW);
 	add_bind(v, &nr, rq->workspace, BIND_RW);
 	qsort(v, nr, sizeof(*v), bind_cmp);
 	*out = v;
@@ -165,11 +167,14 @@ size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 }
 
 void sandbox_child_env(const struct sandbox_request *rq, const char *tmp,
-		       struct strvec *out)
+		       const char *home, struct strvec *out)
 {
 	for (size_t i = 0; i < rq->env_nr; i++)
-		if (!starts_with(rq->env[i], "TMPDIR="))
+		if (!starts_with(rq->env[i], "TMPDIR=") &&
+		    !(home && starts_with(rq->env[i], "HOME=")))
 			strvec_push(out, rq->env[i]);
+	if (home)
+		strvec_pushf(out, "HOME=%s", home);
 	if (tmp)
 		strvec_pushf(out, "TMPDIR=%s", tmp);
 }
@@ -236,6 +241,10 @@ static int check_request(const struct sandbox_request *rq,
 	if (rq->tmp_dir && !sandbox_path_ok(rq->tmp_dir))
 		return refuse(plan, true, "tmp dir '%s' must be an absolute, normalised path",
 			      rq->tmp_dir), -1;
+	if (rq->private_home && (!sandbox_path_ok(rq->private_home) ||
+				 path_inside(rq->home, rq->private_home, &rel)))
+		return refuse(plan, true, "private home '%s' must be an absolute, normalised path that does not contain $HOME",
+			      rq->private_home), -1;
 	if (check_list(rq->ro_binds, rq->ro_binds_nr, "ro bind", plan) < 0 ||
 	    check_list(rq->extra_ro, rq->extra_ro_nr, "read-only path", plan) < 0)
 		return -1;

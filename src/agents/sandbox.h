@@ -27,9 +27,12 @@
  *     Only sandbox_fallback() with WARN_RUN turns a refusal into an
  *     unsandboxed run, and it MUST mark the plan downgraded + attention and
  *     carry the warning text.
- *  2. The child's environment MUST be exactly rq.env (TMPDIR aside, see
- *     docs/sandbox.md): bwrap gets --clearenv and one --setenv per entry;
- *     the Landlock helper is execve'd with that env and passes it on.
+ *  2. The child's environment MUST be exactly rq.env, except TMPDIR (bwrap
+ *     drops it: /tmp is private; Landlock points it at rq->tmp_dir) and,
+ *     for Landlock, HOME (rq->private_home when given, since Landlock
+ *     cannot put an empty tmpfs over the real one). bwrap gets --clearenv
+ *     and one --setenv per entry; the Landlock helper is execve'd with the
+ *     env and passes it on.
  *  3. Paths MUST be absolute and normalised (no "." / ".." components, no
  *     "//", no trailing "/"), else refusal: a bind never means something
  *     other than what it says.
@@ -97,6 +100,7 @@ struct sandbox_request {
 	const char *home;	/* $HOME, hidden (required unless policy none) */
 	const char *cache_dir;	/* per-agent writable cache, or NULL */
 	const char *tmp_dir;	/* Landlock: private TMPDIR, or NULL */
+	const char *private_home; /* Landlock: HOME inside, or NULL */
 	const char *self_exe;	/* agentic-git, for the Landlock helper */
 	const char *const *ro_binds; /* the profile's toolchain binds */
 	size_t ro_binds_nr;
@@ -191,8 +195,11 @@ struct sandbox_bind {
  */
 size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 			     struct sandbox_bind **out);
-/* Copies rq->env to out, dropping TMPDIR, then adds TMPDIR=tmp if set. */
+/*
+ * Copies rq->env to out, dropping TMPDIR (and HOME when home is set), then
+ * adds TMPDIR=tmp and HOME=home for those that are set.
+ */
 void sandbox_child_env(const struct sandbox_request *rq, const char *tmp,
-		       struct strvec *out);
+		       const char *home, struct strvec *out);
 
 #endif

@@ -32,7 +32,7 @@ struct run_state {
 	enum sandbox_fallback fb;
 	const char *agent;
 	struct strvec env, ro, extra_ro, argv;
-	char *home, *workspace, *cache, *tmp;
+	char *home, *workspace, *cache, *tmp, *scratch_home;
 	struct workspace ws;
 };
 
@@ -77,6 +77,7 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 	if (o->cache) {
 		st->cache = sbx_canonical_new(o->cache);
 		st->tmp = xstrfmt("%s/tmp", st->cache);
+		st->scratch_home = xstrfmt("%s/home", st->cache);
 	}
 	strvec_pushl(&st->extra_ro, self_exe(), sbx_real_git(), NULL);
 }
@@ -89,6 +90,7 @@ static void fill_request(struct run_state *st)
 	rq->home = st->home;
 	rq->cache_dir = st->cache;
 	rq->tmp_dir = st->tmp;
+	rq->private_home = st->scratch_home;
 	rq->self_exe = self_exe();
 	rq->ro_binds = st->ro.v;
 	rq->ro_binds_nr = st->ro.nr;
@@ -134,7 +136,8 @@ static void provision(const struct run_opts *o, struct run_state *st)
 		st->workspace = xstrdup(st->ws.dir);
 		strvec_pushv(&st->extra_ro, st->ws.ro_dirs.v);
 	}
-	if (st->cache && (mkdir_p(st->cache, 0700) < 0 || mkdir_p(st->tmp, 0700) < 0))
+	if (st->cache && (mkdir_p(st->cache, 0700) < 0 || mkdir_p(st->tmp, 0700) < 0 ||
+			  mkdir_p(st->scratch_home, 0700) < 0))
 		die_errno("sandbox run: cannot create cache dir '%s'", st->cache);
 }
 
@@ -173,6 +176,7 @@ static void run_state_release(struct run_state *st)
 	free(st->workspace);
 	free(st->cache);
 	free(st->tmp);
+	free(st->scratch_home);
 	workspace_release(&st->ws);
 }
 
