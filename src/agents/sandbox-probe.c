@@ -189,16 +189,36 @@ void sandbox_probe_fill(struct sandbox_caps *caps)
 	caps->seccomp = probe_seccomp();
 }
 
+/*
+ * Per-process cache (the brief's "cache per process"): the host does not
+ * change under us. The parts are probed on demand: the cheap syscalls
+ * always, bwrap's test run (a process, tens of ms) only when bwrap may be
+ * used, the user-namespace fork only for the full report.
+ */
+static struct sandbox_caps cached;
+static bool done_basic, done_bwrap, done_userns;
+
+const struct sandbox_caps *sandbox_probe_for(enum sandbox_backend pref)
+{
+	if (!done_basic) {
+		probe_sys_dirs(&cached);
+		probe_landlock(&cached);
+		cached.seccomp = probe_seccomp();
+		done_basic = true;
+	}
+	if (pref != SANDBOX_BACKEND_LANDLOCK && !done_bwrap) {
+		probe_bwrap(&cached);
+		done_bwrap = true;
+	}
+	return &cached;
+}
+
 const struct sandbox_caps *sandbox_probe(void)
 {
-	/* Per-process cache (the brief's "cache per process"): the host
-	 * does not change under us, and bwrap's test run costs a few ms. */
-	static struct sandbox_caps cached;
-	static bool done;
-
-	if (!done) {
-		sandbox_probe_fill(&cached);
-		done = true;
+	sandbox_probe_for(SANDBOX_BACKEND_AUTO);
+	if (!done_userns) {
+		cached.userns = probe_userns();
+		done_userns = true;
 	}
 	return &cached;
 }

@@ -25,6 +25,12 @@
 #include "agents/sandbox.h"
 
 const struct sandbox_caps *sandbox_probe(void);
+/*
+ * Only what planning for this backend preference needs: with LANDLOCK,
+ * bwrap's test run is skipped (bwrap_works stays false) and userns is not
+ * probed by either. Same cache.
+ */
+const struct sandbox_caps *sandbox_probe_for(enum sandbox_backend pref);
 /* The same checks, uncached, into *caps. */
 void sandbox_probe_fill(struct sandbox_caps *caps);
 

@@ -107,7 +107,8 @@ static void plan_or_die(struct run_state *st, struct sandbox_plan *plan)
 {
 	const struct sandbox_caps none = { 0 };
 	const struct sandbox_caps *caps =
-		st->rq.policy == SANDBOX_NONE ? &none : sandbox_probe();
+		st->rq.policy == SANDBOX_NONE ? &none
+					     : sandbox_probe_for(st->rq.backend);
 
 	fill_request(st);
 	if (sandbox_plan(&st->rq, caps, plan) != SANDBOX_REFUSED)
