@@ -108,6 +108,17 @@ int workspace_borrowed_stores(const char *objects_dir, struct strvec *out)
 	return rc;
 }
 
+/* Formats into sb (reset first) and returns its buffer. */
+AG_PRINTF(2, 3) static const char *pathf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	strbuf_reset(sb);
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	return sb->buf;
+}
+
 static char *first_line(const struct strbuf *sb)
 {
 	const char *nl = strchrnul(sb->buf, '\n');
@@ -131,6 +142,7 @@ struct operator_info {
 	char *common;	 /* canonical git common dir */
 	char *top;	 /* the clone's top (common's parent for ".git") */
 	char *url, *name, *email;
+	char *objfmt;	 /* extensions.objectformat, NULL for sha1 */
 	char *origin_head; /* origin/<head> oid, if it exists */
 };
 
@@ -141,7 +153,53 @@ static void operator_info_release(struct operator_info *op)
 	free(op->url);
 	free(op->name);
 	free(op->email);
+	free(op->objfmt);
 	free(op->origin_head);
+}
+
+/*
+ * The common dir of `from` read from the .git files (no subprocess):
+ * <from>/.git as a directory, a "gitdir:" file (a linked worktree, whose
+ * gitdir names its common dir in "commondir"), or a bare/.git dir given
+ * directly. NULL when the layout is something else.
+ */
+static char *discover_common(const char *from)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	char *gitdir = NULL, *common = NULL;
+	const char *rest;
+
+	strbuf_addf(&path, "%s/.git", from);
+	if (is_dir(path.buf)) {
+		gitdir = strbuf_detach(&path, NULL);
+	} else if (!read_file_bounded(path.buf, 4096, RF_REGULAR, &sb) &&
+		   skip_prefix(sb.buf, "gitdir: ", &rest)) {
+		struct strbuf g = STRBUF_INIT;
+		strbuf_addstr(&g, rest);
+		strbuf_rtrim(&g);
+		gitdir = path_join(from, g.buf);
+		strbuf_release(&g);
+	} else if (path_exists(pathf(&path, "%s/HEAD", from)) &&
+		   is_dir(pathf(&path, "%s/objects", from))) {
+		gitdir = xstrdup(from);
+	}
+	if (gitdir) {
+		strbuf_reset(&sb);
+		if (!read_file_bounded(pathf(&path, "%s/commondir", gitdir),
+				       4096, RF_REGULAR, &sb)) {
+			char *j;
+			strbuf_rtrim(&sb);
+			j = path_join(gitdir, sb.buf);
+			common = real_path(j);
+			free(j);
+		} else if (is_dir(pathf(&path, "%s/objects", gitdir))) {
+			common = real_path(gitdir);
+		}
+	}
+	free(gitdir);
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return common;
 }
 
 static int operator_dirs(const struct workspace_request *rq,
@@ -150,17 +208,20 @@ static int operator_dirs(const struct workspace_request *rq,
 	struct strbuf out = STRBUF_INIT;
 	char *line;
 
-	if (git_run(rq->git, rq->from, &out, NULL, 0, "rev-parse",
-		    "--path-format=absolute", "--git-common-dir", NULL)) {
+	op->common = discover_common(rq->from);
+	if (!op->common) {
+		if (git_run(rq->git, rq->from, &out, NULL, 0, "rev-parse",
+			    "--path-format=absolute", "--git-common-dir", NULL)) {
+			strbuf_release(&out);
+			return error("workspace: '%s' is not a git repository", rq->from);
+		}
+		line = first_line(&out);
+		op->common = real_path(line);
+		free(line);
 		strbuf_release(&out);
-		return error("workspace: '%s' is not a git repository", rq->from);
+		if (!op->common)
+			return error_errno("workspace: git dir of '%s'", rq->from);
 	}
-	line = first_line(&out);
-	op->common = real_path(line);
-	free(line);
-	strbuf_release(&out);
-	if (!op->common)
-		return error_errno("workspace: git dir of '%s'", rq->from);
 	op->top = !strcmp(path_basename(op->common), ".git")
 			  ? path_dirname(op->common)
 			  : xstrdup(op->common);
@@ -233,7 +294,7 @@ static int operator_config(const struct workspace_request *rq,
 {
 	struct strbuf out = STRBUF_INIT;
 	int rc = git_run(rq->git, op->top, &out, NULL, 1, "config", "--get-regexp",
-			 "^(remote\\.origin\\.url|user\\.name|user\\.email)$", NULL);
+			 "^(remote\\.origin\\.url|user\\.name|user\\.email|extensions\\.objectformat)$", NULL);
 
 	if (rc && rc != 1) {
 		strbuf_release(&out);
@@ -253,6 +314,8 @@ static int operator_config(const struct workspace_request *rq,
 			free(op->name), op->name = xstrdup(sp);
 		else if (!strcmp(l, "user.email"))
 			free(op->email), op->email = xstrdup(sp);
+		else if (!strcmp(l, "extensions.objectformat"))
+			free(op->objfmt), op->objfmt = xstrdup(sp);
 	}
 	strbuf_release(&out);
 	return 0;
@@ -316,74 +379,98 @@ static void add_config_value(struct strbuf *sb, const char *key, const char *v)
 	strbuf_addstr(sb, "\"\n");
 }
 
-/* Appends our config (invariant 3: hooksPath) and the alternates file. */
-static int write_repo_files(const struct workspace_request *rq,
-			    const struct operator_info *op, const char *dir)
+static void repo_config(const struct workspace_request *rq,
+			const struct operator_info *op, struct strbuf *cfg)
 {
-	struct strbuf cfg = STRBUF_INIT, path = STRBUF_INIT, alt = STRBUF_INIT;
-	int fd, rc = 0;
-
-	strbuf_addstr(&cfg, "[core]\n");
-	add_config_value(&cfg, "hooksPath", rq->hooks_path ? rq->hooks_path : "/dev/null");
+	strbuf_addf(cfg, "[core]\n\trepositoryformatversion = %d\n"
+		    "\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n",
+		    op->objfmt ? 1 : 0);
+	add_config_value(cfg, "hooksPath", rq->hooks_path ? rq->hooks_path : "/dev/null");
+	if (op->objfmt) {
+		strbuf_addstr(cfg, "[extensions]\n");
+		add_config_value(cfg, "objectformat", op->objfmt);
+	}
 	if (op->url) {
-		strbuf_addstr(&cfg, "[remote \"origin\"]\n");
-		add_config_value(&cfg, "url", op->url);
-		strbuf_addstr(&cfg, "\tfetch = +refs/heads/*:refs/remotes/origin/*\n");
-		strbuf_addf(&cfg, "[branch \"%s\"]\n\tremote = origin\n\tmerge = refs/heads/%s\n",
+		strbuf_addstr(cfg, "[remote \"origin\"]\n");
+		add_config_value(cfg, "url", op->url);
+		strbuf_addstr(cfg, "\tfetch = +refs/heads/*:refs/remotes/origin/*\n");
+		strbuf_addf(cfg, "[branch \"%s\"]\n\tremote = origin\n\tmerge = refs/heads/%s\n",
 			    rq->head, rq->head);
 	}
 	if (op->name || op->email)
-		strbuf_addstr(&cfg, "[user]\n");
+		strbuf_addstr(cfg, "[user]\n");
 	if (op->name)
-		add_config_value(&cfg, "name", op->name);
+		add_config_value(cfg, "name", op->name);
 	if (op->email)
-		add_config_value(&cfg, "email", op->email);
-	strbuf_addf(&path, "%s/.git/config", dir);
-	fd = open(path.buf, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || write_all(fd, cfg.buf, cfg.len) < 0)
+		add_config_value(cfg, "email", op->email);
+}
+
+/* Writes <git_dir>/<name> (creating its directories) with the content. */
+static int put(const char *git_dir, const char *name, const char *content)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *dir;
+	int rc = 0;
+
+	strbuf_addf(&path, "%s/%s", git_dir, name);
+	dir = path_dirname(path.buf);
+	if (mkdir_p(dir, 0755) < 0 ||
+	    write_file_atomic(path.buf, content, strlen(content), 0644) < 0)
 		rc = error_errno("workspace: cannot write '%s'", path.buf);
-	if (fd >= 0)
-		close(fd);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/.git/objects/info", dir);
-	strbuf_addf(&alt, "%s/objects\n", op->common);
-	if (!rc && mkdir_p(path.buf, 0755) < 0)
-		rc = error_errno("workspace: cannot create '%s'", path.buf);
-	strbuf_addstr(&path, "/alternates");
-	if (!rc && write_file_atomic(path.buf, alt.buf, alt.len, 0644) < 0)
-		rc = error_errno("workspace: cannot write '%s'", path.buf);
-	strbuf_release(&cfg);
+	free(dir);
 	strbuf_release(&path);
-	strbuf_release(&alt);
 	return rc;
 }
 
-static int populate(const struct workspace_request *rq,
-		    const struct operator_info *op, struct workspace *ws)
+static int put_ref(const char *git_dir, const char *prefix, const char *name,
+		   const char *oid)
 {
-	struct strbuf in = STRBUF_INIT;
+	char *ref = xstrfmt("refs/%s/%s", prefix, name);
+	char *val = xstrfmt("%s\n", oid);
+	int rc = put(git_dir, ref, val);
+	free(ref);
+	free(val);
+	return rc;
+}
+
+/*
+ * The repository, written directly in git's stable on-disk format (format
+ * version 0, or 1 with extensions.objectformat): the same files `git init`
+ * and `git update-ref` would write, without their two processes. Config
+ * (invariant 3: hooksPath) exists before anything could run a hook.
+ */
+static int write_repo(const struct workspace_request *rq,
+		      const struct operator_info *op, struct workspace *ws)
+{
+	struct strbuf cfg = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *git_dir = xstrfmt("%s/.git", ws->dir);
 	int rc;
 
-	strbuf_addf(&in, "create refs/heads/%s %s\n", rq->head, ws->head_oid);
-	if (op->origin_head)
-		strbuf_addf(&in, "create refs/remotes/origin/%s %s\n", rq->head,
-			    op->origin_head);
-	if (ws->base_oid && strcmp(rq->base, rq->head))
-		strbuf_addf(&in, "create refs/remotes/origin/%s %s\n", rq->base,
-			    ws->base_oid);
-	rc = git_run(rq->git, ws->dir, NULL, in.buf, 0, "update-ref", "--stdin",
-		     NULL);
-	strbuf_release(&in);
+	repo_config(rq, op, &cfg);
+	rc = put(git_dir, "config", cfg.buf);
 	if (!rc)
-		rc = git_run(rq->git, ws->dir, NULL, NULL, 0, "reset", "-q",
-			     "--hard", NULL);
-	return rc ? -1 : 0;
+		rc = put(git_dir, "objects/info/alternates",
+			 pathf(&tmp, "%s/objects\n", op->common));
+	if (!rc && (mkdir_p(pathf(&tmp, "%s/objects/pack", git_dir), 0755) < 0 ||
+		    mkdir_p(pathf(&tmp, "%s/refs/tags", git_dir), 0755) < 0))
+		rc = error_errno("workspace: cannot create '%s'", tmp.buf);
+	if (!rc)
+		rc = put_ref(git_dir, "heads", rq->head, ws->head_oid);
+	if (!rc && op->origin_head)
+		rc = put_ref(git_dir, "remotes/origin", rq->head, op->origin_head);
+	if (!rc && ws->base_oid && strcmp(rq->base, rq->head))
+		rc = put_ref(git_dir, "remotes/origin", rq->base, ws->base_oid);
+	if (!rc)
+		rc = put(git_dir, "HEAD", pathf(&tmp, "ref: refs/heads/%s\n", rq->head));
+	strbuf_release(&cfg);
+	strbuf_release(&tmp);
+	free(git_dir);
+	return rc;
 }
 
 int workspace_create(const struct workspace_request *rq, struct workspace *ws)
 {
 	struct operator_info op = { 0 };
-	struct strbuf branch = STRBUF_INIT;
 	char *parent = NULL, *objects = NULL;
 	int rc = -1;
 
@@ -399,15 +486,12 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws)
 	if (workspace_borrowed_stores(objects, &ws->ro_dirs) < 0)
 		goto out;
 	parent = path_dirname(ws->dir);
-	if (mkdir_p(parent, 0755) < 0) {
-		error_errno("workspace: cannot create '%s'", parent);
+	if (mkdir_p(parent, 0755) < 0 || mkdir(ws->dir, 0755) < 0) {
+		error_errno("workspace: cannot create '%s'", ws->dir);
 		goto out;
 	}
-	strbuf_addf(&branch, "--initial-branch=%s", rq->head);
-	if (git_run(rq->git, parent, NULL, NULL, 0, "init", "-q", "--template=",
-		    branch.buf, ws->dir, NULL))
-		goto out;
-	if (write_repo_files(rq, &op, ws->dir) < 0 || populate(rq, &op, ws) < 0) {
+	if (write_repo(rq, &op, ws) < 0 ||
+	    git_run(rq->git, ws->dir, NULL, NULL, 0, "reset", "-q", "--hard", NULL)) {
 		workspace_remove(ws->dir);
 		goto out;
 	}
@@ -416,7 +500,6 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws)
 out:
 	free(parent);
 	free(objects);
-	strbuf_release(&branch);
 	operator_info_release(&op);
 	return rc;
 }

@@ -101,3 +101,24 @@ ws_create() {
 	assert_failure
 	assert_output --partial "not a git repository"
 }
+
+@test "the operator clone may be a linked worktree, a .git dir or a bare repository" {
+	"$REAL_GIT" -C "$REPO" worktree add -q "$T/linked" feat
+	ws_create --head feat --base main "$T/pws1"
+	assert_success
+	run "$AG_BIN" sandbox workspace --from "$T/linked" --head feat --base main "$T/pws2"
+	assert_success
+	assert_line "borrows: $REPO/.git/objects"
+	run "$AG_BIN" sandbox workspace --from "$REPO/.git" --head main "$T/pws3"
+	assert_success
+	run "$AG_BIN" sandbox workspace --from "$ORIGIN" --head feat --base main "$T/pws4"
+	assert_success
+	assert_line "borrows: $ORIGIN/objects"
+	for w in pws1 pws2 pws3 pws4; do
+		"$REAL_GIT" -C "$T/$w" fsck --connectivity-only
+		assert_equal "$("$REAL_GIT" -C "$T/$w" status --porcelain)" ""
+	done
+	# a workspace inside the linked worktree is inside the operator's clone
+	run "$AG_BIN" sandbox workspace --from "$T/linked" --head feat "$REPO/.git/x"
+	assert_equal "$status" 1
+}
