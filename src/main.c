@@ -23,6 +23,7 @@ const struct cmd ag_commands[] = {
 	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },
+	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
 	{ NULL, NULL, NULL },
 };
 
