@@ -200,13 +200,3 @@ int repo_slug_from_url(const char *url, struct strbuf *out)
 	return 0;
 }
 
-const char *sandbox_fallback_name(enum sandbox_fallback f)
-{
-	return f == SANDBOX_FALLBACK_WARN_RUN ? "warn-run" : "refuse";
-}
-
-const char *sandbox_backend_name(enum sandbox_backend b)
-{
-	return b == SANDBOX_BACKEND_BWRAP ? "bwrap"
-	       : b == SANDBOX_BACKEND_LANDLOCK ? "landlock" : "auto";
-}
