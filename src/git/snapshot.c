@@ -188,10 +188,9 @@ static int git_tmp_index(struct snap *s, struct strbuf *out,
 static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
-	static const char *const add[] = {
-		"add", "-A", "--", ":/", ":(exclude,top,literal).agend-managed",
-		NULL
-	};
+	/* no pathspec: naming an ignored path (the session marker is
+	 * ignored through info/exclude) would make `add` fail */
+	static const char *const add[] = { "add", "-A", NULL };
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
 	int ret = 0;
 
