@@ -153,9 +153,13 @@ static int copy_index(struct snap *s)
 		return -1;
 	}
 	in = open(s->index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (in < 0 && errno == ENOENT) {
+		/* no index yet: git starts from an empty one, not a 0-byte file */
+		unlink(s->tmp_index.buf);
+		return 0;
+	}
 	if (in < 0)
-		return errno == ENOENT ? 0 : fail(s, "cannot read the index",
-						  NULL);
+		return fail(s, "cannot read the index", NULL);
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
