@@ -63,6 +63,8 @@ static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
 
 static int take_snapshot(struct end_ctx *c)
 {
+	/* removing the worktree deletes what `clean -fdx` would: quarantine it */
+	static const char *const fdx[] = { "-f", "-d", "-x", NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct snapshot_opts o = {
 		.real_git = c->git,
@@ -70,6 +72,8 @@ static int take_snapshot(struct end_ctx *c)
 		.agent = c->si.agent,
 		.home = c->home,
 		.slug = "end",
+		.clean_args = fdx,
+		.quarantine_ignored = true,
 	};
 	int rc = snapshot_take(&o, &c->snap, &err);
 
@@ -183,8 +187,18 @@ static int end_session(struct end_ctx *c, bool force)
 		strbuf_release(&what);
 		return 1;
 	}
-	if (si->state == SESSION_DIRTY && take_snapshot(c) < 0)
-		return 1;
+	/*
+	 * Always: the snapshot is skipped when there is nothing to lose, and
+	 * it is what keeps ignored files (.env) that removal would delete.
+	 */
+	if (si->state != SESSION_MISSING) {
+		/* the marker is ours, not work: do not snapshot it */
+		char *marker = xstrfmt("%s/%s", si->worktree, SESSION_MARKER);
+		unlink(marker);
+		free(marker);
+		if (take_snapshot(c) < 0)
+			return 1;
+	}
 	if (remove_session(c))
 		return 1;
 	report(c, force);

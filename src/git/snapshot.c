@@ -513,7 +513,8 @@ static int plan_extras(struct snap *s)
 
 	if (!strcmp(o->slug, "stash"))
 		read_stashes(s);
-	if (strcmp(o->slug, "clean"))
+	/* `end --force` passes clean_args too: worktree removal is a clean -fdx */
+	if (strcmp(o->slug, "clean") && !o->clean_args)
 		return 0;
 	if (!o->home || !*o->home) {
 		if (o->quarantine_ignored)
