@@ -15,6 +15,8 @@
 const struct cmd ag_commands[] = {
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
+	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
+	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
 	{ NULL, NULL, NULL },
 };
 

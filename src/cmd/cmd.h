@@ -21,6 +21,8 @@ extern const struct cmd ag_commands[];
 int cmd_shim(int argc, const char **argv);
 
 int cmd_version(int argc, const char **argv);
+int cmd_dispatch(int argc, const char **argv);
+int cmd_summarize(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 
 /* True when argv[1] is -h or --help; prints `text` to stdout. */
