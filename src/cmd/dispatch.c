@@ -454,18 +454,18 @@ int cmd_dispatch(int argc, const char **argv)
 	strbuf_init(&p.default_prompt, 0);
 	strvec_init(&p.agent_argv);
 	if (argtable_parse(argc, argv, specs, on_opt, &o, &rest) < 0)
-		return AG_EXIT_USAGE;
+		return 1;
 	if (o.v[O_PROFILE] || o.v[O_MODEL] || o.v[O_CONFIG]) {
 		error("--profile, --model and --config need agent profiles, which are not in this build yet; give the agent command after '--'");
-		return AG_EXIT_USAGE;
+		return 1;
 	}
 	if (!!o.v[O_TASK] == !!o.v[O_PROMPT_FILE]) {
 		error("give exactly one of --task %s or --prompt-file FILE", builtin_task_names());
-		return AG_EXIT_USAGE;
+		return 1;
 	}
 	if (o.v[O_TASK] && !(task = builtin_task_find(o.v[O_TASK]))) {
 		error("unknown task '%s' (built in: %s)", o.v[O_TASK], builtin_task_names());
-		return AG_EXIT_USAGE;
+		return 1;
 	}
 	if (task)
 		strbuf_addstr(&p.default_prompt, task->prompt);

@@ -21,6 +21,7 @@ static int error_add(struct strvec *errors, const char *msg)
 
 struct parse_ctx {
 	const char *name;
+	bool json;
 	struct strvec *errors;
 	int nerr;
 };
@@ -97,6 +98,13 @@ static char *get_str(struct parse_ctx *c, struct fy_node *n, const char *what)
 		return NULL;
 	}
 	s = fy_node_get_scalar(n, &len);
+	/* JSON: only "strings"; YAML: a plain null/~/true/false is not one. */
+	if (fy_node_get_style(n) == FYNS_PLAIN && s &&
+	    (c->json || !strcmp(s, "null") || !strcmp(s, "~") ||
+	     !strcmp(s, "true") || !strcmp(s, "false"))) {
+		perr(c, n, "'%s' must be a string", what);
+		return NULL;
+	}
 	if (!s || !len) {
 		perr(c, n, "'%s' must not be empty", what);
 		return NULL;
@@ -246,7 +254,7 @@ static void syntax_errors(struct parse_ctx *c, struct fy_diag *diag)
 int targets_parse(const char *buf, size_t len, const char *name, bool json,
 		  struct target_list *out, struct strvec *errors)
 {
-	struct parse_ctx c = { name, errors, 0 };
+	struct parse_ctx c = { name, json, errors, 0 };
 	struct fy_diag_cfg dcfg;
 	struct fy_parse_cfg cfg = { 0 };
 	struct fy_document *doc;
