@@ -237,16 +237,20 @@ void run_record_json(const struct run_record *r, struct strbuf *o)
 	strbuf_addch(o, '}');
 }
 
-/* The first failed check's detail, or the note: why nothing was pushed. */
-static const char *reason(const struct run_record *r)
+/* Every failed check's detail, else the push detail or the note. */
+static void reason(const struct run_record *r, struct strbuf *out)
 {
-	if (r->verified && !r->verify.ok)
+	if (r->verified && !r->verify.ok) {
 		for (int i = 0; i < VC__COUNT; i++)
 			if (r->verify.state[i] == VS_FAIL)
-				return r->verify.detail[i].buf;
+				strbuf_addf(out, "%s%s", out->len ? "; " : "",
+					    r->verify.detail[i].buf);
+		return;
+	}
 	if (r->push_detail.len)
-		return r->push_detail.buf;
-	return r->note.len ? r->note.buf : NULL;
+		strbuf_addbuf(out, &r->push_detail);
+	else if (r->note.len)
+		strbuf_addbuf(out, &r->note);
 }
 
 void run_summary_md(const char *id, const struct run_record *const *v, size_t nr,
@@ -264,13 +268,16 @@ void run_summary_md(const char *id, const struct run_record *const *v, size_t nr
 	strbuf_addstr(o, "\n## Targets\n\n");
 	for (size_t i = 0; i < nr; i++) {
 		const struct run_record *r = v[i];
-		const char *why = reason(r);
+		struct strbuf why = STRBUF_INIT;
+
+		reason(r, &why);
 		strbuf_addf(o, "- `%s` (%s, %s <- %s): **%s**", r->key, r->repo,
 			    r->head, r->base, run_status_str(r->status));
 		if (r->verdict_line.len)
 			strbuf_addf(o, " - %s", r->verdict_line.buf);
-		if (why && r->status != RS_PUSHED)
-			strbuf_addf(o, " - %s", why);
+		if (why.len && r->status != RS_PUSHED)
+			strbuf_addf(o, " - %s", why.buf);
+		strbuf_release(&why);
 		if (r->escalation)
 			strbuf_addf(o, " - escalation note: escalations/%s.md", r->key);
 		if (r->kept)
