@@ -36,6 +36,33 @@ static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
 	return rc ? -1 : 0;
 }
 
+/*
+ * A relative local path as a URL means "relative to the clone"; the
+ * workspace lives elsewhere, so make it absolute. URLs (scheme://) and
+ * scp-like host:path forms are left alone.
+ */
+static int absolute_local_url(const char *repo, struct strbuf *url,
+			      struct strbuf *err)
+{
+	const char *colon = strchr(url->buf, ':'), *slash = strchr(url->buf, '/');
+	char *joined, *abs;
+
+	if (url->buf[0] == '/' || strstr(url->buf, "://") ||
+	    (colon && (!slash || colon < slash)))
+		return 0;
+	joined = path_join(repo, url->buf);
+	abs = real_path(joined);
+	free(joined);
+	if (!abs) {
+		strbuf_addf(err, "origin's path '%s' does not exist", url->buf);
+		return -1;
+	}
+	strbuf_reset(url);
+	strbuf_addstr(url, abs);
+	free(abs);
+	return 0;
+}
+
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 		   struct strbuf *err)
 {
@@ -47,8 +74,10 @@ int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 		     "--path-format=absolute", "--git-common-dir", NULL) < 0)
 		return -1;
 	strbuf_addstr(objects, "/objects");
-	return git_line(repo, url, err, "the clone has no 'origin' remote",
-			"remote", "get-url", "origin", NULL);
+	if (git_line(repo, url, err, "the clone has no 'origin' remote",
+		     "remote", "get-url", "origin", NULL) < 0)
+		return -1;
+	return absolute_local_url(repo, url, err);
 }
 
 static int write_alternates(const struct dws *w, const char *objects,
@@ -90,13 +119,15 @@ static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
 	strbuf_reset(&rh);
 	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
 	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
-	if (git_line(w->path, &sha, err, "cannot resolve the fetched base",
-		     "rev-parse", "--verify", rb.buf, NULL) < 0 || sha.len > 64)
+	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
+		     "rev-parse", "--verify", "--end-of-options", rb.buf, NULL) < 0 ||
+	    sha.len > 64)
 		goto out;
 	memcpy(w->base_sha, sha.buf, sha.len + 1);
 	strbuf_reset(&sha);
 	if (git_line(w->path, &sha, err, "cannot resolve the fetched head",
-		     "rev-parse", "--verify", rh.buf, NULL) < 0 || sha.len > 64)
+		     "rev-parse", "--verify", "--end-of-options", rh.buf, NULL) < 0 ||
+	    sha.len > 64)
 		goto out;
 	memcpy(w->head_sha, sha.buf, sha.len + 1);
 	if (git_line(w->path, NULL, err, "checkout failed", "checkout", "-q",
