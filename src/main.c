@@ -13,8 +13,12 @@
 #include "cmd/cmd.h"
 
 const struct cmd ag_commands[] = {
+	{ "check", cmd_check, "show what the shim would do with a git command" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
+	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
+	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
+	{ "events", cmd_events, "read and follow the audit log" },
 	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
 	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
 	{ NULL, NULL, NULL },

@@ -20,7 +20,11 @@ extern const struct cmd ag_commands[];
 /* Shim mode: argv[0] is "git". */
 int cmd_shim(int argc, const char **argv);
 
+int cmd_check(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
+int cmd_snapshots(int argc, const char **argv);
+int cmd_hook(int argc, const char **argv);
+int cmd_events(int argc, const char **argv);
 int cmd_dispatch(int argc, const char **argv);
 int cmd_summarize(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);

@@ -1,9 +1,221 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shim mode: an agent ran `git …` and found us first on PATH.
+ *
+ * Invariants:
+ *  1. The recursion guard runs before anything else (depth >= 3 → 70).
+ *  2. Real git is never this binary; failing to find it exits 127.
+ *  3. The hot path (no deny, nothing destructive, no push) spawns no
+ *     process: facts come from files and the shim execs real git.
+ *  4. A denied command never reaches git and exits 1 with the deny block.
+ *  5. A snapshot failure never blocks the operation (fail-open, loud).
+ */
 #include "base/common.h"
+#include <errno.h>
+#include <string.h>
 #include "base/die.h"
+#include "base/envvar.h"
+#include "base/eventlog.h"
+#include "base/path.h"
+#include "base/spawn.h"
+#include "base/strvec.h"
 #include "cmd/cmd.h"
+#include "cmd/denymsg.h"
+#include "git/argv.h"
+#include "git/classify.h"
+#include "git/facts.h"
+#include "git/policy.h"
+#include "git/pushguard.h"
+#include "git/pushspec.h"
+#include "git/realgit.h"
+#include "git/snapshot.h"
+
+static void recursion_guard(unsigned depth)
+{
+	if (depth < 3)
+		return;
+	fprintf(stderr,
+		"agentic-git: FATAL recursion guard tripped (AGENTIC_GIT_SHIM_DEPTH=%u) — the shim keeps finding itself as git; set AGENTIC_GIT_REAL_GIT to the real git binary\n",
+		depth);
+	exit(AG_EXIT_RECURSION);
+}
+
+static void prepare_env(const struct verdict *v, const struct shim_facts *f)
+{
+	char depth[32];
+
+	snprintf(depth, sizeof(depth), "%u", f->env.depth + 1);
+	setenv("AGENTIC_GIT_SHIM_DEPTH", depth, 1);
+	if (v->kind != V_ROUTE)
+		return;
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_COMMON_DIR");
+	if (f->env.env_index_override && f->have_wt) {
+		/* a temp index of the agent's own is fine; another checkout's
+		 * index is not */
+		char *dir = path_dirname(getenv("GIT_INDEX_FILE"));
+		char *canon = real_path(dir);
+		const char *rel;
+		if (canon && path_inside(canon, f->wt.commondir, &rel) &&
+		    !path_inside(canon, f->wt.gitdir, &rel))
+			unsetenv("GIT_INDEX_FILE");
+		free(dir);
+		free(canon);
+	}
+}
+
+static AG_NORETURN void exec_git(const char *real_git, const struct verdict *v)
+{
+	struct strvec argv = STRVEC_INIT;
+
+	strvec_push(&argv, real_git);
+	strvec_pushv(&argv, v->args.v);
+	execv(real_git, (char *const *)argv.v);
+	fprintf(stderr, "agentic-git: exec failed: %s: %s\n", real_git,
+		strerror(errno));
+	exit(AG_EXIT_EXEC);
+}
+
+static void audit_bypass(const struct git_argv *ga, const struct shim_facts *f,
+			 const struct verdict *v)
+{
+	struct event ev = EVENT_INIT("bypass_mutating_op", f->env.agent, v->sub);
+	char *cwd = getcwd(NULL, 0);
+
+	event_add_strv(&ev, "argv", ga->argv, ga->argc);
+	event_add_str(&ev, "cwd", cwd ? cwd : "");
+	event_add_int(&ev, "ppid", (long long)getppid());
+	event_add_str(&ev, "bypass_layer", f->env.bypass_layer);
+	event_write(f->env.home, &ev);
+	event_release(&ev);
+	fprintf(stderr,
+		"agentic-git: AGENTIC_GIT_BYPASS mutating git %s (layer=%s, ppid=%ld, cwd=%s) — audited\n",
+		v->sub, f->env.bypass_layer, (long)getppid(), cwd ? cwd : "?");
+	free(cwd);
+}
+
+static void take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
+			  const struct verdict *v)
+{
+	struct snapshot_opts o = {
+		.real_git = f->real_git,
+		.agent = f->env.agent,
+		.home = f->env.home,
+		.slug = v->snapshot_slug,
+		.quarantine_ignored = v->quarantine,
+	};
+	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
+	if (!o.dir)
+		return;
+	if (!strcmp(v->snapshot_slug, "clean"))
+		o.clean_args = ga->args;
+	snapshot_guard(&o);
+}
+
+/* rebase/merge/…: run git, then explain a conflict instead of letting the
+ * agent abandon the work (reference §3.10). */
+static int run_with_conflict_guidance(const char *real_git,
+				      const struct verdict *v,
+				      const struct shim_facts *f)
+{
+	struct child c = CHILD_INIT, d = CHILD_INIT;
+	int status;
+
+	strvec_push(&c.args, real_git);
+	strvec_pushv(&c.args, v->args.v);
+	c.inherit_stdin = true;
+	if (child_run(&c) < 0) {
+		fprintf(stderr, "agentic-git: exec failed: %s: %s\n", real_git,
+			strerror(errno));
+		exit(AG_EXIT_EXEC);
+	}
+	status = c.status;
+	child_release(&c);
+	if (!status)
+		return 0;
+	strvec_pushl(&d.args, real_git, "-C", v->route_dir.buf, "diff",
+		     "--name-only", "--diff-filter=U", NULL);
+	d.capture_out = true;
+	d.capture_err = true;
+	if (!child_run(&d) && d.out.len) {
+		struct event ev = EVENT_INIT("git_conflict", f->env.agent, v->sub);
+		event_add_null(&ev, "target_branch");
+		event_add_str(&ev, "reason",
+			      "merge conflict — resolve the markers and continue (do not abandon/redo)");
+		event_write(f->env.home, &ev);
+		event_release(&ev);
+		fprintf(stderr,
+			"⚠ Merge conflict detected. To resolve:\n"
+			"  1. edit the conflicted files below and resolve every <<<<<<< / >>>>>>> marker\n"
+			"  2. git add <file> for each resolved file\n"
+			"  3. git %s --continue\n"
+			"  Do NOT abandon the operation or redo the work from scratch.\n"
+			"Conflicted files:\n%s",
+			v->sub, d.out.buf);
+	}
+	child_release(&d);
+	return status;
+}
+
+static void push_io_guards(const struct git_argv *ga, struct shim_facts *f,
+			   struct verdict *v)
+{
+	struct push_spec ps;
+	struct strbuf why = STRBUF_INIT;
+	const char *ev;
+
+	push_spec_parse(ga, &ps);
+	ev = push_guards_run(f->real_git, v->route_dir.buf, &ps,
+			     f->repo.wt_branch, f->env.depth, &why);
+	if (ev) {
+		v->kind = V_DENY;
+		v->event = ev;
+		v->style = DS_BLOCK;
+		strbuf_reset(&v->reason);
+		strbuf_addbuf(&v->reason, &why);
+	}
+	strbuf_release(&why);
+	push_spec_release(&ps);
+}
 
 int cmd_shim(int argc, const char **argv)
 {
-	die("shim not built yet");
+	unsigned depth = facts_depth();
+	struct git_argv ga;
+	struct shim_facts f;
+	struct policy_input in;
+	struct verdict v;
+	char *real_git;
+	int status;
+
+	recursion_guard(depth);
+	real_git = realgit_locate(ag_getenv_str(AGE_HOME));
+	if (!real_git) {
+		fprintf(stderr,
+			"agentic-git: exec failed: cannot find the real git (not on PATH outside the shim's bin/, not at /usr/bin/git); set AGENTIC_GIT_REAL_GIT\n");
+		return AG_EXIT_EXEC;
+	}
+	git_argv_parse(&ga, argv + 1, (size_t)(argc - 1));
+	facts_gather(&f, &ga, real_git);
+	in = facts_input(&f, &ga);
+	verdict_init(&v);
+	policy_decide(&in, &v);
+	if (v.kind != V_DENY && v.push_guards)
+		push_io_guards(&ga, &f, &v);
+	if (v.kind == V_DENY) {
+		deny_print(stderr, &v, &f);
+		deny_record(&v, &f);
+		return AG_EXIT_DENY;
+	}
+	if (v.audit_bypass)
+		audit_bypass(&ga, &f, &v);
+	if (v.snapshot_slug)
+		take_snapshot(&ga, &f, &v);
+	prepare_env(&v, &f);
+	if (v.conflict_wrap && v.kind == V_ROUTE) {
+		status = run_with_conflict_guidance(real_git, &v, &f);
+		return status;
+	}
+	exec_git(real_git, &v);
 }

@@ -4,6 +4,12 @@
  *   test-tool key HOME            create the integrity key if missing
  *   test-tool sign HOME FILE      write FILE.sig (bare hex) with HOME's key
  *   test-tool hmac HOME FILE      print the hex MAC of FILE
+ *   test-tool snapshot DIR SLUG [CLEAN-ARGS...]
+ *                                 snapshot_guard() as the shim calls it
+ *                                 (agent, home, real git from the env;
+ *                                 -x/-X in CLEAN-ARGS quarantine ignored)
+ *   test-tool event-stress HOME N AGENT
+ *                                 append N events to HOME's event log
  */
 #include "base/common.h"
 #include <errno.h>
@@ -11,7 +17,11 @@
 #include <string.h>
 #include "agentic-git/core.h"
 #include "base/fileio.h"
+#include "base/envvar.h"
+#include "base/eventlog.h"
 #include "base/strbuf.h"
+#include "git/clean-args.h"
+#include "git/snapshot.h"
 
 static int sign_file(const char *home, const char *file, bool write_sig)
 {
@@ -35,14 +45,63 @@ static int sign_file(const char *home, const char *file, bool write_sig)
 	return 0;
 }
 
+static int snapshot(int argc, char **argv)
+{
+	struct snapshot_opts o = {
+		.real_git = ag_getenv_str(AGE_REAL_GIT),
+		.dir = argv[2],
+		.agent = ag_getenv_str(AGE_AGENT),
+		.home = ag_getenv_str(AGE_HOME),
+		.slug = argv[3],
+	};
+	struct strvec dry = STRVEC_INIT;
+	unsigned flags = 0;
+
+	if (!strcmp(argv[3], "clean")) {
+		o.clean_args = (const char *const *)argv + 4;
+		if (clean_dry_run_args(o.clean_args, &dry, &flags) < 0)
+			return 2;
+		o.quarantine_ignored =
+			flags & (CLEAN_IGNORED | CLEAN_ONLY_IGNORED);
+	}
+	strvec_clear(&dry);
+	snapshot_guard(&o);
+	return 0;
+}
+
+static int event_stress(const char *home, const char *n, const char *agent)
+{
+	unsigned long count;
+
+	if (parse_ulong(n, 1000000, &count) < 0)
+		return 2;
+	for (unsigned long i = 0; i < count; i++) {
+		struct event ev = EVENT_INIT("ref_update", agent, "stress");
+		event_add_int(&ev, "seq", (long long)i);
+		event_add_str(&ev, "pad", "0123456789abcdef0123456789abcdef"
+					  "0123456789abcdef0123456789abcdef");
+		if (event_write(home, &ev) < 0) {
+			event_release(&ev);
+			return 1;
+		}
+		event_release(&ev);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 4 && !strcmp(argv[1], "snapshot"))
+		return snapshot(argc, argv);
+	if (argc == 5 && !strcmp(argv[1], "event-stress"))
+		return event_stress(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "key"))
 		return ag_key_ensure(argv[2]) ? 1 : 0;
 	if (argc == 4 && !strcmp(argv[1], "sign"))
 		return sign_file(argv[2], argv[3], true);
 	if (argc == 4 && !strcmp(argv[1], "hmac"))
 		return sign_file(argv[2], argv[3], false);
-	fprintf(stderr, "usage: test-tool key HOME | sign HOME FILE | hmac HOME FILE\n");
+	fprintf(stderr, "usage: test-tool key HOME | sign HOME FILE | hmac HOME FILE"
+			" | snapshot DIR SLUG [ARGS] | event-stress HOME N AGENT\n");
 	return 2;
 }

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * git global-option parsing, mirroring git.c handle_options() (git 2.39+).
+ *
+ * Invariants:
+ *  1. MUST recognise every global that consumes the next argument
+ *     (-C, -c, --git-dir, --work-tree, --namespace, --super-prefix,
+ *     --config-env, --shallow-file, --attr-source, --list-cmds) so a value is
+ *     never mistaken for the subcommand.
+ *  2. A global git does not know is recorded in bad_global: the policy fails
+ *     closed on it instead of guessing what git would do.
+ *  3. Pure: no I/O, no allocation beyond the arrays.
+ */
+#include "base/common.h"
+#include <ctype.h>
+#include <string.h>
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "git/argv.h"
+
+enum gopt_kind { G_FLAG, G_SEP, G_EQ_OR_SEP, G_EQ, G_INFO };
+enum gopt_slot { S_NONE, S_CHDIR, S_CONFIG, S_CONFIG_ENV, S_GIT_DIR,
+		 S_WORK_TREE, S_NAMESPACE, S_EXEC_PATH };
+
+static const struct gopt {
+	const char *name;
+	enum gopt_kind kind;
+	enum gopt_slot slot;
+} gopts[] = {
+	{ "-C", G_SEP, S_CHDIR },
+	{ "-c", G_SEP, S_CONFIG },
+	{ "--config-env", G_EQ_OR_SEP, S_CONFIG_ENV },
+	{ "--git-dir", G_EQ_OR_SEP, S_GIT_DIR },
+	{ "--work-tree", G_EQ_OR_SEP, S_WORK_TREE },
+	{ "--namespace", G_EQ_OR_SEP, S_NAMESPACE },
+	{ "--super-prefix", G_EQ_OR_SEP, S_NONE },
+	{ "--shallow-file", G_EQ_OR_SEP, S_NONE },
+	{ "--attr-source", G_EQ_OR_SEP, S_NONE },
+	{ "--list-cmds", G_EQ, S_NONE },
+	{ "--exec-path", G_EQ, S_EXEC_PATH },
+	{ "-p", G_FLAG, S_NONE },
+	{ "--paginate", G_FLAG, S_NONE },
+	{ "-P", G_FLAG, S_NONE },
+	{ "--no-pager", G_FLAG, S_NONE },
+	{ "--no-replace-objects", G_FLAG, S_NONE },
+	{ "--bare", G_FLAG, S_NONE },
+	{ "--literal-pathspecs", G_FLAG, S_NONE },
+	{ "--glob-pathspecs", G_FLAG, S_NONE },
+	{ "--noglob-pathspecs", G_FLAG, S_NONE },
+	{ "--icase-pathspecs", G_FLAG, S_NONE },
+	{ "--no-optional-locks", G_FLAG, S_NONE },
+	{ "--no-lazy-fetch", G_FLAG, S_NONE },
+	{ "--no-advice", G_FLAG, S_NONE },
+	{ "--version", G_INFO, S_NONE },
+	{ "-v", G_INFO, S_NONE },
+	{ "--help", G_INFO, S_NONE },
+	{ "-h", G_INFO, S_NONE },
+	{ "--html-path", G_INFO, S_NONE },
+	{ "--man-path", G_INFO, S_NONE },
+	{ "--info-path", G_INFO, S_NONE },
+};
+
+static void push(const char ***arr, size_t *nr, const char *v)
+{
+	*arr = xrealloc(*arr, st_mult(st_add(*nr, 1), sizeof(char *)));
+	(*arr)[(*nr)++] = v;
+}
+
+static void store(struct git_argv *ga, enum gopt_slot slot, const char *v)
+{
+	switch (slot) {
+	case S_CHDIR: push(&ga->chdirs, &ga->nchdirs, v); break;
+	case S_CONFIG: push(&ga->configs, &ga->nconfigs, v); break;
+	case S_CONFIG_ENV: push(&ga->config_envs, &ga->nconfig_envs, v); break;
+	case S_GIT_DIR: ga->git_dir = v; break;
+	case S_WORK_TREE: ga->work_tree = v; break;
+	case S_NAMESPACE: ga->namespace_ = v; break;
+	case S_EXEC_PATH: ga->exec_path = v; break;
+	case S_NONE: break;
+	}
+}
+
+void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc)
+{
+	size_t i = 0;
+
+	memset(ga, 0, sizeof(*ga));
+	ga->argv = argv;
+	ga->argc = argc;
+	if (argc > GIT_ARGV_MAX)
+		ga->too_long = true;
+	while (i < argc) {
+		const char *a = argv[i];
+		const struct gopt *g = NULL;
+		const char *val = NULL;
+		bool eq = false;
+
+		if (a[0] != '-')
+			break;
+		for (size_t k = 0; k < ARRAY_SIZE(gopts); k++) {
+			size_t n = strlen(gopts[k].name);
+			if (!strncmp(a, gopts[k].name, n) &&
+			    (a[n] == '\0' ||
+			     (a[n] == '=' && (gopts[k].kind == G_EQ ||
+					      gopts[k].kind == G_EQ_OR_SEP)))) {
+				g = &gopts[k];
+				eq = a[n] == '=';
+				val = eq ? a + n + 1 : NULL;
+				break;
+			}
+		}
+		if (!g) {
+			if (!ga->bad_global)
+				ga->bad_global = a;
+			i++;
+			continue;
+		}
+		if (g->kind == G_INFO) {
+			ga->info_only = true;
+			i++;
+			continue;
+		}
+		if (g->kind == G_EQ && !eq) {
+			/* `--exec-path` alone prints; `--list-cmds` needs = */
+			if (g->slot == S_EXEC_PATH)
+				ga->info_only = true;
+			else if (!ga->bad_global)
+				ga->bad_global = a;
+			i++;
+			continue;
+		}
+		if ((g->kind == G_SEP || g->kind == G_EQ_OR_SEP) && !eq) {
+			if (i + 1 >= argc) {
+				if (!ga->bad_global)
+					ga->bad_global = a;
+				i++;
+				continue;
+			}
+			val = argv[i + 1];
+			i++;
+		}
+		store(ga, g->slot, val);
+		i++;
+	}
+	ga->sub_idx = i;
+	if (i < argc) {
+		ga->sub = argv[i];
+		ga->args = argv + i + 1;
+		ga->nargs = argc - i - 1;
+	} else {
+		ga->args = argv + argc;
+	}
+}
+
+void git_argv_release(struct git_argv *ga)
+{
+	free(ga->chdirs);
+	free(ga->configs);
+	free(ga->config_envs);
+	memset(ga, 0, sizeof(*ga));
+}
+
+const char *git_config_split(const char *kv, char *key, size_t keylen)
+{
+	const char *eq = strchr(kv, '=');
+	size_t n = eq ? (size_t)(eq - kv) : strlen(kv);
+	const char *first_dot, *last_dot;
+
+	if (n >= keylen)
+		n = keylen - 1;
+	memcpy(key, kv, n);
+	key[n] = '\0';
+	/* section and variable name are case-insensitive, subsection not */
+	first_dot = strchr(key, '.');
+	last_dot = strrchr(key, '.');
+	for (char *c = key; *c; c++) {
+		if (!first_dot || c < first_dot || c > last_dot)
+			*c = (char)tolower((unsigned char)*c);
+	}
+	return eq ? eq + 1 : NULL;
+}
+
+/* Section-level and exact-key patterns; `*` stands for one subsection. */
+static const char *const dangerous[] = {
+	"core.hookspath", "core.fsmonitor", "core.sshcommand", "core.pager",
+	"core.editor", "core.askpass", "core.gitproxy", "core.worktree",
+	"core.bare", "core.alternaterefscommand", "sequence.editor",
+	"diff.external", "diff.*.textconv", "diff.*.command", "merge.*.driver",
+	"filter.*.clean", "filter.*.smudge", "filter.*.process",
+	"remote.*.url", "remote.*.pushurl", "remote.*.uploadpack",
+	"remote.*.receivepack", "remote.*.proxy", "remote.*.vcs",
+	"gpg.program", "gpg.*.program", "ssh.variant", "http.proxy",
+	"uploadpack.packobjectshook", "protocol.*.allow", "protocol.allow",
+	"interactive.difffilter", "web.browser", "browser.*.cmd",
+	"browser.*.path", "man.*.cmd", "man.*.path", "mergetool.*.cmd",
+	"difftool.*.cmd", "safe.directory", "submodule.*.update",
+	"url.*.insteadof", "url.*.pushinsteadof", "receive.procreceiverefs",
+};
+
+static const char *const dangerous_sections[] = {
+	"alias.", "credential.", "include.", "includeif.", "pager.",
+	"guitool.", "instaweb.", "sendemail.", "trace2.",
+};
+
+static bool pattern_match(const char *pat, const char *key)
+{
+	/* pat: a.b or a.*.b where * is one subsection (which may hold dots) */
+	const char *star = strstr(pat, ".*.");
+	size_t plen;
+
+	if (!star)
+		return !strcmp(pat, key);
+	plen = (size_t)(star - pat) + 1; /* "section." */
+	if (strncmp(key, pat, plen))
+		return false;
+	{
+		const char *var = strrchr(key, '.');
+		const char *want = star + 3;
+		if (!var || var < key + plen)
+			return false;
+		return var > key + plen && !strcmp(var + 1, want);
+	}
+}
+
+bool git_config_key_dangerous(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dangerous_sections); i++)
+		if (starts_with(key, dangerous_sections[i]))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(dangerous); i++)
+		if (pattern_match(dangerous[i], key))
+			return true;
+	return false;
+}
+
+bool git_config_value_inert(const char *key, const char *value)
+{
+	static const char *const keys[] = { "core.editor", "sequence.editor",
+					    "core.pager" };
+	static const char *const values[] = { "true", ":", "cat", "" };
+	bool k = false;
+
+	if (!value)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		k |= !strcmp(key, keys[i]);
+	if (!k)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
+		if (!strcmp(value, values[i]))
+			return true;
+	return false;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_ARGV_H
+#define AG_ARGV_H
+
+/**
+ * git argv normalisation: pure, no I/O.
+ *
+ * Splits a git command line (without argv[0]) into its global options and
+ * the subcommand with its arguments, the way git's own handle_options()
+ * does, so that `git -C x -c k=v --no-pager checkout -q main` is seen as
+ * `checkout -q main` with a -C and a -c.
+ *
+ * All pointers in struct git_argv point into the caller's argv (not owned)
+ * except the arrays themselves, which git_argv_release() frees.
+ */
+#include "base/common.h"
+
+#define GIT_ARGV_MAX 4096 /* longer command lines are refused */
+
+struct git_argv {
+	const char *const *argv; /* the whole command line, not owned */
+	size_t argc;
+	size_t sub_idx;		 /* index of the subcommand, == argc if none */
+	const char *sub;	 /* subcommand or NULL */
+	const char *const *args; /* arguments after the subcommand */
+	size_t nargs;
+
+	/* globals */
+	const char **chdirs; /* -C values in order */
+	size_t nchdirs;
+	const char **configs; /* -c key[=value] values */
+	size_t nconfigs;
+	const char **config_envs; /* --config-env name=ENVVAR values */
+	size_t nconfig_envs;
+	const char *git_dir;	/* --git-dir */
+	const char *work_tree;	/* --work-tree */
+	const char *namespace_; /* --namespace */
+	const char *exec_path;	/* --exec-path=<p> */
+	const char *bad_global; /* first global git would not accept */
+	bool info_only;		/* --version/--help/--exec-path alone… */
+	bool too_long;
+};
+
+/* Parses argv[0..argc). Never fails; check bad_global/too_long. */
+void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc);
+void git_argv_release(struct git_argv *ga);
+
+/*
+ * Splits `key[=value]` of a -c option: writes the key (lower-cased section
+ * and variable name, subsection kept) into key and returns the value
+ * pointer, or NULL for a bare key.
+ */
+const char *git_config_split(const char *kv, char *key, size_t keylen);
+
+/*
+ * True when persisting `key` (or passing it with -c) could run code, move
+ * git's target or silence our hooks: core.hooksPath, core.fsmonitor,
+ * core.sshCommand, core.pager, core.editor, core.askPass, credential.*,
+ * alias.*, include.*, includeIf.*, filter.*, diff.*.textconv, remote.*.url …
+ * `key` is as returned by git_config_split().
+ */
+bool git_config_key_dangerous(const char *key);
+
+/*
+ * Values of editor/pager keys that run nothing (`true`, `:`, `cat`):
+ * `git -c core.editor=true rebase --continue` is an everyday agent idiom.
+ */
+bool git_config_value_inert(const char *key, const char *value);
+
+#endif

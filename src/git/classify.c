@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Classification of git command lines. Pure: no I/O.
+ *
+ * Invariants:
+ *  1. A subcommand not in the table is SC_UNKNOWN (an external command or an
+ *     alias): the policy, not this file, decides what that means.
+ *  2. git_form_read_only() is an allowlist: a form is read-only only when
+ *     every argument is understood to be a read; anything unrecognised is a
+ *     write.
+ *  3. Checkout analysis fails closed: a token of unknown nature is treated
+ *     as a branch, never as a path.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "base/strbuf.h"
+#include "git/classify.h"
+
+static const struct {
+	const char *name;
+	enum sub_class cls;
+} subs[] = {
+	/* provably read-only (they may refresh the index stat cache) */
+	{ "status", SC_READ }, { "log", SC_READ }, { "diff", SC_READ },
+	{ "show", SC_READ }, { "blame", SC_READ }, { "annotate", SC_READ },
+	{ "grep", SC_READ }, { "ls-files", SC_READ }, { "ls-tree", SC_READ },
+	{ "cat-file", SC_READ }, { "rev-parse", SC_READ },
+	{ "rev-list", SC_READ }, { "for-each-ref", SC_READ },
+	{ "show-ref", SC_READ }, { "merge-base", SC_READ },
+	{ "describe", SC_READ }, { "shortlog", SC_READ },
+	{ "name-rev", SC_READ }, { "version", SC_READ }, { "help", SC_READ },
+	{ "whatchanged", SC_READ }, { "diff-tree", SC_READ },
+	{ "diff-files", SC_READ }, { "diff-index", SC_READ },
+	{ "ls-remote", SC_READ }, { "count-objects", SC_READ },
+	{ "check-ignore", SC_READ }, { "check-attr", SC_READ },
+	{ "check-mailmap", SC_READ }, { "check-ref-format", SC_READ },
+	{ "var", SC_READ }, { "verify-commit", SC_READ },
+	{ "verify-tag", SC_READ }, { "verify-pack", SC_READ },
+	{ "cherry", SC_READ }, { "show-branch", SC_READ },
+	{ "range-diff", SC_READ }, { "get-tar-commit-id", SC_READ },
+	{ "patch-id", SC_READ }, { "show-index", SC_READ },
+	{ "column", SC_READ }, { "stripspace", SC_READ },
+	{ "archive", SC_READ }, { "format-patch", SC_READ },
+	{ "fetch", SC_READ }, { "mailinfo", SC_READ },
+	{ "mailsplit", SC_READ }, { "request-pull", SC_READ },
+	{ "fmt-merge-msg", SC_READ }, { "merge-tree", SC_READ },
+	{ "bugreport", SC_READ }, { "diagnose", SC_READ },
+	/* read or write depending on the form */
+	{ "branch", SC_FORMS }, { "tag", SC_FORMS }, { "remote", SC_FORMS },
+	{ "stash", SC_FORMS }, { "config", SC_FORMS }, { "reflog", SC_FORMS },
+	{ "notes", SC_FORMS }, { "submodule", SC_FORMS },
+	{ "symbolic-ref", SC_FORMS }, { "hash-object", SC_FORMS },
+	{ "interpret-trailers", SC_FORMS }, { "sparse-checkout", SC_FORMS },
+	{ "bisect", SC_FORMS }, { "rerere", SC_FORMS }, { "fsck", SC_FORMS },
+	/* local mutations */
+	{ "add", SC_LOCAL }, { "stage", SC_LOCAL }, { "commit", SC_LOCAL },
+	{ "rm", SC_LOCAL }, { "mv", SC_LOCAL }, { "reset", SC_LOCAL },
+	{ "revert", SC_LOCAL }, { "cherry-pick", SC_LOCAL },
+	{ "merge", SC_LOCAL }, { "rebase", SC_LOCAL }, { "am", SC_LOCAL },
+	{ "apply", SC_LOCAL }, { "pull", SC_LOCAL }, { "read-tree", SC_LOCAL },
+	{ "update-index", SC_LOCAL }, { "restore", SC_LOCAL },
+	{ "clean", SC_LOCAL }, { "gc", SC_LOCAL }, { "prune", SC_LOCAL },
+	{ "repack", SC_LOCAL }, { "pack-refs", SC_LOCAL },
+	{ "update-ref", SC_LOCAL }, { "write-tree", SC_LOCAL },
+	{ "commit-tree", SC_LOCAL }, { "mktag", SC_LOCAL },
+	{ "mktree", SC_LOCAL }, { "fast-import", SC_LOCAL },
+	{ "fast-export", SC_READ }, { "unpack-objects", SC_LOCAL },
+	{ "index-pack", SC_LOCAL }, { "pack-objects", SC_LOCAL },
+	{ "checkout-index", SC_LOCAL }, { "merge-file", SC_LOCAL },
+	{ "merge-index", SC_LOCAL }, { "mergetool", SC_LOCAL },
+	{ "difftool", SC_LOCAL }, { "maintenance", SC_LOCAL },
+	{ "commit-graph", SC_LOCAL }, { "multi-pack-index", SC_LOCAL },
+	{ "prune-packed", SC_LOCAL }, { "update-server-info", SC_LOCAL },
+	{ "bundle", SC_LOCAL }, { "hook", SC_LOCAL }, { "rerere", SC_FORMS },
+	{ "unpack-file", SC_LOCAL }, { "init", SC_CREATE },
+	{ "init-db", SC_CREATE }, { "clone", SC_CREATE },
+	{ "push", SC_PUSH }, { "send-pack", SC_PUSH },
+	{ "checkout", SC_CHECKOUT }, { "switch", SC_CHECKOUT },
+	{ "worktree", SC_WORKTREE }, { "submodule--helper", SC_HELPER },
+	/* rewrite or expose what is not the agent's */
+	{ "filter-branch", SC_FORBIDDEN }, { "replace", SC_FORBIDDEN },
+	{ "credential", SC_FORBIDDEN }, { "credential-store", SC_FORBIDDEN },
+	{ "credential-cache", SC_FORBIDDEN },
+	{ "credential-cache--daemon", SC_FORBIDDEN },
+	{ "fsmonitor--daemon", SC_FORBIDDEN }, { "upload-pack", SC_FORBIDDEN },
+	{ "receive-pack", SC_FORBIDDEN }, { "http-backend", SC_FORBIDDEN },
+	{ "shell", SC_FORBIDDEN }, { "daemon", SC_FORBIDDEN },
+	{ "instaweb", SC_FORBIDDEN }, { "for-each-repo", SC_FORBIDDEN },
+};
+
+enum sub_class git_sub_class(const char *sub)
+{
+	if (!sub)
+		return SC_READ;
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
+		if (!strcmp(subs[i].name, sub))
+			return subs[i].cls;
+	return SC_UNKNOWN;
+}
+
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/*
+ * Collects positionals, skipping options and the values of options listed
+ * in `takes_value` (given as separate tokens). Everything after `--` is
+ * positional. Returns the count (may exceed max; only max are stored).
+ */
+static size_t positionals(const struct git_argv *ga,
+			  const char *const *takes_value, const char **out,
+			  size_t max, bool *dashdash)
+{
+	size_t n = 0;
+	bool after = false;
+
+	if (dashdash)
+		*dashdash = false;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!after && !strcmp(a, "--")) {
+			after = true;
+			if (dashdash)
+				*dashdash = true;
+			continue;
+		}
+		if (!after && a[0] == '-' && a[1]) {
+			if (takes_value && in_list(a, takes_value))
+				i++;
+			continue;
+		}
+		if (n < max)
+			out[n] = a;
+		n++;
+	}
+	return n;
+}
+
+size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
+{
+	return positionals(ga, NULL, out, max, NULL);
+}
+
+static bool has_arg(const struct git_argv *ga, const char *const *names)
+{
+	for (size_t i = 0; i < ga->nargs; i++) {
+		if (!strcmp(ga->args[i], "--"))
+			break;
+		for (const char *const *n = names; *n; n++) {
+			size_t l = strlen(*n);
+			if (!strncmp(ga->args[i], *n, l) &&
+			    (ga->args[i][l] == '\0' ||
+			     ((*n)[1] == '-' && ga->args[i][l] == '=')))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A single-dash cluster such as -fdx containing `c`. */
+static bool has_short(const struct git_argv *ga, char c)
+{
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, c))
+			return true;
+	}
+	return false;
+}
+
+static const char *first_pos(const struct git_argv *ga,
+			     const char *const *takes_value)
+{
+	const char *p[1] = { NULL };
+	return positionals(ga, takes_value, p, 1, NULL) ? p[0] : NULL;
+}
+
+static bool branch_read(const struct git_argv *ga)
+{
+	static const char *const w[] = { "-d", "-D", "--delete", "-m", "-M",
+		"--move", "-c", "-C", "--copy", "-f", "--force",
+		"--set-upstream-to", "-u", "--set-upstream", "--unset-upstream",
+		"--edit-description", "-t", "--track", "--no-track",
+		"--create-reflog", "--recurse-submodules", NULL };
+	static const char *const v[] = { "--contains", "--no-contains",
+		"--merged", "--no-merged", "--points-at", "--sort", "--format",
+		NULL };
+	static const char *const list[] = { "-l", "--list", NULL };
+	if (has_arg(ga, w))
+		return false;
+	for (size_t i = 0; i < ga->nargs; i++)
+		if (starts_with(ga->args[i], "-u") && ga->args[i][2])
+			return false;
+	return has_arg(ga, list) || !first_pos(ga, v);
+}
+
+static bool tag_read(const struct git_argv *ga)
+{
+	static const char *const w[] = { "-d", "--delete", "-f", "--force",
+		"-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-m",
+		"--message", "-F", "--file", "-e", "--edit", "--create-reflog",
+		"--cleanup", "--trailer", NULL };
+	static const char *const v[] = { "--contains", "--no-contains",
+		"--merged", "--no-merged", "--points-at", "--sort", "--format",
+		NULL };
+	static const char *const rd[] = { "-l", "--list", "-v", "--verify", NULL };
+	if (has_arg(ga, w))
+		return false;
+	return has_arg(ga, rd) || !first_pos(ga, v);
+}
+
+static bool config_read(const struct git_argv *ga)
+{
+	static const char *const w[] = { "--unset", "--unset-all", "--add",
+		"--replace-all", "--rename-section", "--remove-section", "-e",
+		"--edit", NULL };
+	static const char *const r[] = { "--get", "--get-all", "--get-regexp",
+		"--get-urlmatch", "--get-color", "--get-colorbool", "-l",
+		"--list", NULL };
+	static const char *const v[] = { "-f", "--file", "--blob", "--type",
+		"--default", NULL };
+	static const char *const rsub[] = { "get", "list", NULL };
+	static const char *const wsub[] = { "set", "unset", "rename-section",
+		"remove-section", "edit", NULL };
+	const char *p[3];
+	size_t n;
+
+	if (has_arg(ga, w))
+		return false;
+	n = positionals(ga, v, p, 3, NULL);
+	if (n && in_list(p[0], wsub))
+		return false;
+	if (n && in_list(p[0], rsub))
+		return true;
+	if (has_arg(ga, r))
+		return true;
+	return n <= 1;
+}
+
+static bool first_word_in(const struct git_argv *ga, const char *const *ok,
+			  bool empty_ok, const char *const *takes_value)
+{
+	const char *p = first_pos(ga, takes_value);
+	return p ? in_list(p, ok) : empty_ok;
+}
+
+/* reference §3.3.8: [opts] [status|summary] [opts] with opts in -q --quiet --cached */
+static bool submodule_read(const struct git_argv *ga)
+{
+	static const char *const opts[] = { "-q", "--quiet", "--cached", NULL };
+	bool word = false;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (in_list(a, opts))
+			continue;
+		if (!word && (!strcmp(a, "status") || !strcmp(a, "summary"))) {
+			word = true;
+			continue;
+		}
+		return false;
+	}
+	return true;
+}
+
+bool git_form_read_only(const struct git_argv *ga)
+{
+	static const char *const remote_r[] = { "show", "get-url", NULL };
+	static const char *const stash_r[] = { "list", "show", NULL };
+	static const char *const wt_r[] = { "list", NULL };
+	static const char *const reflog_r[] = { "show", "exists", "list", NULL };
+	static const char *const notes_r[] = { "list", "show", "get-ref", NULL };
+	static const char *const sparse_r[] = { "list", NULL };
+	static const char *const bisect_r[] = { "log", "visualize", "view",
+		"terms", "help", NULL };
+	static const char *const rerere_r[] = { "status", "diff",
+		"remaining", NULL };
+	static const char *const notes_v[] = { "--ref", NULL };
+	static const char *const del[] = { "-d", "--delete", NULL };
+	static const char *const w[] = { "-w", NULL };
+	static const char *const inplace[] = { "--in-place", NULL };
+	static const char *const lost[] = { "--lost-found", NULL };
+	const char *sub = ga->sub;
+
+	if (!sub)
+		return true;
+	switch (git_sub_class(sub)) {
+	case SC_READ:
+		return true;
+	case SC_FORMS:
+		break;
+	case SC_WORKTREE:
+		return first_word_in(ga, wt_r, false, NULL);
+	default:
+		return false;
+	}
+	if (!strcmp(sub, "branch"))
+		return branch_read(ga);
+	if (!strcmp(sub, "tag"))
+		return tag_read(ga);
+	if (!strcmp(sub, "config"))
+		return config_read(ga);
+	if (!strcmp(sub, "remote"))
+		return first_word_in(ga, remote_r, true, NULL);
+	if (!strcmp(sub, "stash"))
+		return first_word_in(ga, stash_r, false, NULL);
+	if (!strcmp(sub, "reflog"))
+		return first_word_in(ga, reflog_r, true, NULL);
+	if (!strcmp(sub, "notes"))
+		return first_word_in(ga, notes_r, true, notes_v);
+	if (!strcmp(sub, "sparse-checkout"))
+		return first_word_in(ga, sparse_r, false, NULL);
+	if (!strcmp(sub, "bisect"))
+		return first_word_in(ga, bisect_r, false, NULL);
+	if (!strcmp(sub, "rerere"))
+		return first_word_in(ga, rerere_r, false, NULL);
+	if (!strcmp(sub, "submodule"))
+		return submodule_read(ga);
+	if (!strcmp(sub, "symbolic-ref")) {
+		const char *p[2];
+		return !has_arg(ga, del) &&
+		       positionals(ga, NULL, p, 2, NULL) <= 1;
+	}
+	if (!strcmp(sub, "hash-object"))
+		return !has_arg(ga, w);
+	if (!strcmp(sub, "interpret-trailers"))
+		return !has_arg(ga, inplace);
+	if (!strcmp(sub, "fsck"))
+		return !has_arg(ga, lost);
+	return false;
+}
+
+static const char *checkout_slug(const struct git_argv *ga)
+{
+	static const char *const dd[] = { "--", "-f", "--force", NULL };
+	static const char *const create[] = { "-b", "-B", "--orphan", NULL };
+	if (!ga->nargs)
+		return NULL;
+	for (size_t i = 0; i < ga->nargs; i++)
+		if (in_list(ga->args[i], dd))
+			return "checkout";
+	for (size_t i = 0; i < ga->nargs; i++)
+		if (in_list(ga->args[i], create))
+			return NULL;
+	return "checkout";
+}
+
+const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
+{
+	static const char *const always[] = { "merge", "rebase", "pull",
+		"cherry-pick", "revert", "am", NULL };
+	static const char *const hard[] = { "--hard", "--merge", "--keep", NULL };
+	static const char *const force[] = { "--force", NULL };
+	static const char *const staged[] = { "--staged", "-S", NULL };
+	static const char *const wtree[] = { "--worktree", "-W", NULL };
+	static const char *const sw[] = { "-f", "--force", "--discard-changes",
+		NULL };
+	static const char *const stash_d[] = { "drop", "clear", NULL };
+	static const char *const upd[] = { "-u", "--reset", NULL };
+	static const char *const xs[] = { "-x", "-X", NULL };
+	const char *sub = ga->sub;
+
+	*quarantine = false;
+	if (!sub)
+		return NULL;
+	if (in_list(sub, always))
+		return sub;
+	if (!strcmp(sub, "reset"))
+		return has_arg(ga, hard) ? "reset" : NULL;
+	if (!strcmp(sub, "clean")) {
+		if (!has_arg(ga, force) && !has_short(ga, 'f'))
+			return NULL;
+		*quarantine = has_arg(ga, xs) || has_short(ga, 'x') ||
+			      has_short(ga, 'X');
+		return "clean";
+	}
+	if (!strcmp(sub, "stash"))
+		return first_word_in(ga, stash_d, false, NULL) ? "stash" : NULL;
+	if (!strcmp(sub, "checkout"))
+		return checkout_slug(ga);
+	if (!strcmp(sub, "restore"))
+		return has_arg(ga, staged) && !has_arg(ga, wtree) ? NULL
+								  : "restore";
+	if (!strcmp(sub, "switch"))
+		return has_arg(ga, sw) ? "switch" : NULL;
+	if (!strcmp(sub, "submodule"))
+		return submodule_read(ga) ? NULL : "submodule";
+	/* forms the original missed */
+	if (!strcmp(sub, "read-tree"))
+		return has_arg(ga, upd) ? "read-tree" : NULL;
+	if (!strcmp(sub, "checkout-index"))
+		return has_arg(ga, sw) || has_short(ga, 'f') ? "checkout-index"
+							     : NULL;
+	if (!strcmp(sub, "rm") || !strcmp(sub, "mv"))
+		return has_arg(ga, sw) || has_short(ga, 'f') ? sub : NULL;
+	return NULL;
+}
+
+bool git_conflict_capable(const char *sub)
+{
+	static const char *const c[] = { "rebase", "merge", "pull",
+		"cherry-pick", "revert", "am", NULL };
+	return sub && in_list(sub, c);
+}
+
+static enum co_kind classify_token(const char *tok, unsigned f)
+{
+	if (!strcmp(tok, "-") || starts_with(tok, "@{-"))
+		return CO_PREVIOUS;
+	if (!strcmp(tok, "HEAD") || !strcmp(tok, "@"))
+		return CO_NONE;
+	if (f & TOK_LOCAL_BRANCH)
+		return CO_BRANCH;
+	if ((f & TOK_REMOTE_BRANCH) && !(f & TOK_PATH))
+		return CO_BRANCH; /* DWIM: creates and switches to it */
+	if ((f & TOK_PATH) && !(f & (TOK_TAG | TOK_REVLIKE)))
+		return CO_FILES;
+	if (f & (TOK_TAG | TOK_REVLIKE))
+		return CO_DETACH;
+	return CO_BRANCH; /* unknown: fail closed */
+}
+
+void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
+			  struct co_analysis *out)
+{
+	static const char *const co_vals[] = { "-b", "-B", "--orphan",
+		"--conflict", "--pathspec-from-file", NULL };
+	static const char *const sw_vals[] = { "-c", "-C", "--orphan",
+		"--create", "--force-create", "--conflict", NULL };
+	static const char *const force[] = { "-f", "--force",
+		"--discard-changes", NULL };
+	static const char *const pfile[] = { "--pathspec-from-file", NULL };
+	bool is_switch = !strcmp(ga->sub, "switch");
+	const char *const *vals = is_switch ? sw_vals : co_vals;
+	const char *p[2] = { NULL, NULL };
+	bool dashdash;
+	size_t n, p0 = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->force = has_arg(ga, force) || (!is_switch && has_short(ga, 'f'));
+	/* creation flags: the next token is the new branch */
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (in_list(a, vals) && strcmp(a, "--conflict") &&
+		    strcmp(a, "--pathspec-from-file")) {
+			out->kind = CO_CREATE;
+			out->target = i + 1 < ga->nargs ? ga->args[i + 1] : "";
+			return;
+		}
+		if (starts_with(a, "--orphan=") || starts_with(a, "--create=") ||
+		    starts_with(a, "--force-create=")) {
+			out->kind = CO_CREATE;
+			out->target = strchr(a, '=') + 1;
+			return;
+		}
+	}
+	n = positionals(ga, vals, p, 2, &dashdash);
+	if (!is_switch && (dashdash || has_arg(ga, pfile))) {
+		/* `checkout [<tree-ish>] -- <paths>` never moves HEAD */
+		out->kind = CO_FILES;
+		return;
+	}
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--detach") || (is_switch && !strcmp(a, "-d"))) {
+			out->kind = CO_DETACH;
+			out->target = n ? p[0] : NULL;
+			return;
+		}
+	}
+	if (!n) {
+		out->kind = CO_NONE;
+		return;
+	}
+	for (size_t i = 0; i < ga->nargs; i++)
+		if (ga->args[i] == p[0])
+			p0 = i;
+	out->target = p[0];
+	if (!is_switch && n >= 2) {
+		out->kind = CO_FILES; /* checkout <tree-ish> <paths…> */
+		return;
+	}
+	out->kind = classify_token(p[0], facts ? facts[p0] : 0);
+	if (is_switch && (out->kind == CO_FILES || out->kind == CO_DETACH))
+		out->kind = CO_BRANCH; /* switch only takes branches */
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_CLEAN_ARGS_H
+#define AG_CLEAN_ARGS_H
+
+/**
+ * Understanding a `git clean` command line well enough to ask git, in a dry
+ * run, what it would delete (pure: no I/O).
+ *
+ * clean_dry_run_args() turns the arguments after `clean` into the
+ * arguments of `clean -n` with the same selection: -f/--force, -i,
+ * -n/--dry-run and -q/--quiet are dropped (also out of single-dash
+ * clusters such as -fdx), -d, -x, -X, -e/--exclude <pattern> and the
+ * pathspecs are kept. `out` receives the new argv (without "clean"),
+ * `flags` the CLEAN_* bits seen. Returns 0, or -1 when an option that
+ * needs a value has none.
+ *
+ * unquote_c_path() undoes git's C-style path quoting ("a\tb", octal
+ * escapes) as printed by `clean -n` with core.quotePath=false; a name that
+ * does not start with '"' is copied as-is. Returns 0 or -1 on bad quoting.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+
+enum clean_flags {
+	CLEAN_DIRS = 1 << 0,	 /* -d */
+	CLEAN_IGNORED = 1 << 1,	 /* -x */
+	CLEAN_ONLY_IGNORED = 1 << 2, /* -X */
+	CLEAN_FORCE = 1 << 3,	 /* -f / --force */
+};
+
+int clean_dry_run_args(const char *const *args, struct strvec *out,
+		       unsigned *flags);
+int unquote_c_path(const char *in, size_t len, struct strbuf *out);
+
+#endif

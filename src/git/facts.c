@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Invariants:
+ *  1. The binding is verified (ag_binding_load) before any of its fields is
+ *     used; an invalid agent name never reaches the filesystem.
+ *  2. Only AGENTIC_GIT_BYPASS=1 exactly, AGENTIC_GIT_BYPASS_AGENT equal to
+ *     the agent, or a future AGENTIC_GIT_BYPASS_UNTIL bypass (legacy names
+ *     as fallbacks); "0", "" or anything else does not.
+ *  3. When the target cannot be resolved the fact says so (TGT_UNRESOLVED)
+ *     and the policy fails closed; nothing here guesses.
+ */
+#include "base/common.h"
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <time.h>
+#include "base/envvar.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "git/classify.h"
+#include "git/facts.h"
+#include "git/realgit.h"
+
+unsigned facts_depth(void)
+{
+	unsigned long d = 0;
+	if (parse_ulong(ag_getenv(AGE_SHIM_DEPTH), 1000000, &d) < 0)
+		d = 0;
+	return (unsigned)d;
+}
+
+static void gather_bypass(struct policy_env *e)
+{
+	const char *b = ag_getenv(AGE_BYPASS);
+	const char *ba = ag_getenv(AGE_BYPASS_AGENT);
+	const char *bu = ag_getenv(AGE_BYPASS_UNTIL);
+	unsigned long until;
+
+	if (b && !strcmp(b, "1")) {
+		e->bypass = true;
+		e->bypass_layer = "env";
+	} else if (ba && *ba && *e->agent && !strcmp(ba, e->agent)) {
+		e->bypass = true;
+		e->bypass_layer = "agent";
+	} else if (bu && !parse_ulong(bu, ULONG_MAX, &until) &&
+		   (unsigned long)time(NULL) < until) {
+		e->bypass = true;
+		e->bypass_layer = "until";
+	}
+}
+
+/* getcwd(3) returns a physical path: canonical unless -C moved us. */
+static char *effective_cwd(const struct git_argv *ga, bool *canonical)
+{
+	char *cur = getcwd(NULL, 0);
+
+	*canonical = true;
+	if (!cur)
+		return NULL;
+	for (size_t i = 0; i < ga->nchdirs; i++) {
+		char *next;
+		if (!*ga->chdirs[i])
+			continue; /* git ignores -C "" */
+		next = path_join(cur, ga->chdirs[i]);
+		free(cur);
+		cur = next;
+		*canonical = false;
+	}
+	if (!*canonical) {
+		char *c = real_path(cur);
+		if (c) {
+			free(cur);
+			cur = c;
+			*canonical = true;
+		}
+	}
+	return cur;
+}
+
+static unsigned token_facts(const struct shim_facts *f, const char *tok,
+			    const char *path_base)
+{
+	unsigned bits = 0;
+	struct strbuf ref = STRBUF_INIT;
+	size_t n = strlen(tok);
+	bool hex = n >= 4 && n <= 64;
+
+	for (size_t i = 0; i < n && hex; i++)
+		hex = isxdigit((unsigned char)tok[i]);
+	if (hex || strpbrk(tok, "~^:@") || !strcmp(tok, "HEAD") ||
+	    !strcmp(tok, "FETCH_HEAD") || !strcmp(tok, "ORIG_HEAD"))
+		bits |= TOK_REVLIKE;
+	if (f->have_target) {
+		strbuf_addf(&ref, "refs/heads/%s", tok);
+		if (repo_ref_exists(&f->target, ref.buf))
+			bits |= TOK_LOCAL_BRANCH;
+		strbuf_reset(&ref);
+		strbuf_addf(&ref, "refs/tags/%s", tok);
+		if (repo_ref_exists(&f->target, ref.buf))
+			bits |= TOK_TAG;
+		if (repo_remote_branch_exists(&f->target, tok))
+			bits |= TOK_REMOTE_BRANCH;
+	}
+	if (path_base) {
+		char *p = path_join(path_base, tok);
+		if (path_exists(p))
+			bits |= TOK_PATH;
+		free(p);
+	}
+	strbuf_release(&ref);
+	return bits;
+}
+
+static void gather_binding(struct shim_facts *f)
+{
+	const char *why;
+
+	f->env.agent_valid = ag_agent_name_valid(f->env.agent, &why);
+	f->bind.state = BS_UNBOUND;
+	if (!f->env.agent_valid) {
+		f->bstate = AG_BINDING_BAD_AGENT;
+		f->bind.why_unbound = ag_binding_state_str(f->bstate);
+		return;
+	}
+	if (!*f->env.home) {
+		f->bstate = AG_BINDING_NONE;
+		f->bind.why_unbound = "AGENTIC_GIT_HOME is not set";
+		return;
+	}
+	f->bstate = ag_binding_load(f->env.home, f->env.agent, &f->binding);
+	if (f->bstate == AG_BINDING_SCHEME)
+		fprintf(stderr,
+			"agentic-git: HMAC scheme skew — binding signed with a scheme this shim does not implement (%s); treating agent as unbound\n",
+			AG_SCHEME_CURRENT);
+	if (f->bstate == AG_BINDING_BAD_VERSION)
+		fprintf(stderr,
+			"agentic-git: binding format version is not supported by this shim (expected 1); treating agent as unbound\n");
+	if (f->bstate != AG_BINDING_BOUND) {
+		f->bind.why_unbound = ag_binding_state_str(f->bstate);
+		return;
+	}
+	f->bind.state = BS_BOUND;
+	f->bind.task_id = f->binding.task_id;
+	f->bind.branch = f->binding.branch;
+	if (f->binding.worktree) {
+		f->wt_canon = real_path(f->binding.worktree);
+		f->bind.worktree = f->wt_canon;
+	}
+}
+
+/*
+ * True when a .git exists in any directory from top/rel up to (not
+ * including) top: a repository nested inside the worktree (a scratch repo
+ * or a submodule) is its own target.
+ */
+static bool path_exists_below(const char *top, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	bool found = false;
+
+	if (!*rel)
+		return false;
+	strbuf_addf(&p, "%s/%s", top, rel);
+	while (!found && p.len > strlen(top)) {
+		size_t n = p.len;
+		char *slash;
+		strbuf_addstr(&p, "/.git");
+		found = path_exists(p.buf);
+		strbuf_setlen(&p, n);
+		slash = strrchr(p.buf, '/');
+		if (!slash)
+			break;
+		strbuf_setlen(&p, (size_t)(slash - p.buf));
+	}
+	strbuf_release(&p);
+	return found;
+}
+
+static void copy_loc(struct repo_loc *dst, const struct repo_loc *src,
+		     const char *rel)
+{
+	dst->top = src->top ? xstrdup(src->top) : NULL;
+	dst->gitdir = xstrdup(src->gitdir);
+	dst->commondir = xstrdup(src->commondir);
+	dst->is_main = src->is_main;
+	dst->head_branch = src->head_branch ? xstrdup(src->head_branch) : NULL;
+	dst->rel = xstrdup(rel);
+}
+
+static void gather_target(struct shim_facts *f, const struct git_argv *ga)
+{
+	const char *gd = ga->git_dir ? ga->git_dir : getenv("GIT_DIR");
+	const char *wt = ga->work_tree ? ga->work_tree : getenv("GIT_WORK_TREE");
+	const char *rel;
+	enum repo_found r;
+
+	if (f->bind.worktree &&
+	    repo_discover_canonical(f->bind.worktree, &f->wt) == REPO_FOUND) {
+		f->have_wt = true;
+		f->repo.wt_branch = f->wt.head_branch;
+	}
+	if (!f->eff_cwd) {
+		f->repo.target = TGT_UNRESOLVED;
+		return;
+	}
+	if (gd && *gd) {
+		char *g = path_join(f->eff_cwd, gd);
+		char *w = wt && *wt ? path_join(f->eff_cwd, wt) : NULL;
+		r = repo_from_gitdir(g, w, &f->target);
+		free(g);
+		free(w);
+	} else if (f->have_wt && f->eff_canonical && f->wt.top &&
+		   path_inside(f->eff_cwd, f->wt.top, &rel) &&
+		   !path_exists_below(f->wt.top, rel)) {
+		/* the common case: inside the bound worktree itself */
+		copy_loc(&f->target, &f->wt, rel);
+		r = REPO_FOUND;
+	} else if (f->eff_canonical) {
+		r = repo_discover_canonical(f->eff_cwd, &f->target);
+	} else {
+		r = repo_discover(f->eff_cwd, &f->target);
+	}
+	f->have_target = r == REPO_FOUND;
+	if (r == REPO_NONE) {
+		f->repo.target = TGT_NONE;
+		return;
+	}
+	if (r == REPO_ODD) {
+		f->repo.target = TGT_UNRESOLVED;
+		return;
+	}
+	f->repo.target = TGT_FOREIGN;
+	f->repo.target_rel = f->target.rel;
+	f->repo.canonical_rooted = f->target.is_main && repo_has_origin(&f->target);
+	if (f->have_wt && !strcmp(f->wt.commondir, f->target.commondir))
+		f->repo.target = TGT_SAME;
+}
+
+void facts_gather(struct shim_facts *f, const struct git_argv *ga,
+		  const char *real_git)
+{
+	const char *snap = ag_getenv(AGE_SNAPSHOTS);
+	const char *gi = getenv("GIT_INDEX_FILE");
+
+	memset(f, 0, sizeof(*f));
+	f->real_git = real_git;
+	f->env.agent = ag_getenv_str(AGE_AGENT);
+	f->env.home = ag_getenv_str(AGE_HOME);
+	f->env.depth = facts_depth();
+	f->env.allow_canonical_mutate =
+		!strcmp(ag_getenv_str(AGE_ALLOW_CANONICAL_MUTATE), "1");
+	f->env.env_repo_override = getenv("GIT_DIR") || getenv("GIT_WORK_TREE") ||
+				   getenv("GIT_COMMON_DIR");
+	f->env.env_index_override = gi && *gi;
+	f->env.snapshots = !snap ? -1 : ag_env_is_one(snap) ? 1 : 0;
+	ag_protected_init(&f->prot);
+	f->bind.state = BS_NOAGENT;
+	if (!*f->env.agent) {
+		if (f->env.snapshots == 1)
+			f->eff_cwd = effective_cwd(ga, &f->eff_canonical);
+		return; /* operator path: nothing else is needed */
+	}
+	gather_bypass(&f->env);
+	if (*f->env.home &&
+	    ag_policy_load(f->env.home, &f->prot, f->policy_err,
+			   sizeof(f->policy_err)) < 0)
+		f->policy_refused = true;
+	f->eff_cwd = effective_cwd(ga, &f->eff_canonical);
+	if (!f->env.bypass)
+		gather_binding(f);
+	gather_target(f, ga);
+	if (f->eff_cwd) {
+		char *agent = f->eff_canonical
+			? marker_agent_above_canonical(f->eff_cwd, &f->sibling_dir)
+			: marker_agent_above(f->eff_cwd, &f->sibling_dir);
+		if (agent && strcmp(agent, f->env.agent)) {
+			f->sibling_agent = agent;
+			f->repo.sibling_agent = agent;
+			f->repo.sibling_path = f->sibling_dir;
+		} else {
+			free(agent);
+		}
+	}
+	if (f->have_target && ga->sub && git_sub_class(ga->sub) == SC_CHECKOUT) {
+		struct strbuf base = STRBUF_INIT;
+		if (f->repo.target == TGT_SAME && f->bind.worktree) {
+			strbuf_addstr(&base, f->bind.worktree);
+			if (*f->target.rel)
+				strbuf_addf(&base, "/%s", f->target.rel);
+		} else {
+			strbuf_addstr(&base, f->eff_cwd);
+		}
+		f->tok_facts = xcalloc(ga->nargs + 1, sizeof(unsigned));
+		for (size_t i = 0; i < ga->nargs; i++)
+			f->tok_facts[i] = token_facts(f, ga->args[i], base.buf);
+		f->repo.tok_facts = f->tok_facts;
+		strbuf_release(&base);
+	}
+	if (f->repo.target == TGT_SAME && f->bind.worktree && *f->target.rel) {
+		char *p = path_join(f->bind.worktree, f->target.rel);
+		f->repo.rel_exists_in_wt = is_dir(p);
+		free(p);
+	}
+	if (ga->sub && git_sub_class(ga->sub) == SC_UNKNOWN)
+		f->repo.sub_is_external = git_external_exists(real_git, ga->sub);
+}
+
+struct policy_input facts_input(const struct shim_facts *f,
+				const struct git_argv *ga)
+{
+	struct policy_input in = {
+		.ga = ga,
+		.env = &f->env,
+		.bind = &f->bind,
+		.repo = &f->repo,
+		.protected = &f->prot,
+		.policy_refused = f->policy_refused,
+	};
+	return in;
+}
+
+void facts_release(struct shim_facts *f)
+{
+	ag_binding_release(&f->binding);
+	ag_protected_release(&f->prot);
+	if (f->have_target)
+		repo_loc_release(&f->target);
+	if (f->have_wt)
+		repo_loc_release(&f->wt);
+	free(f->eff_cwd);
+	free(f->wt_canon);
+	free(f->sibling_agent);
+	free(f->sibling_dir);
+	free(f->tok_facts);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FACTS_H
+#define AG_FACTS_H
+
+/**
+ * Gathers the inputs of policy_decide() from the environment, the home
+ * directory and the repositories' .git files. This is the shim's only I/O
+ * before exec; it spawns nothing.
+ *
+ *   struct shim_facts f;
+ *   facts_gather(&f, &ga, real_git);
+ *   struct policy_input in = facts_input(&f, &ga);
+ *   ...
+ *   facts_release(&f);
+ */
+#include "base/common.h"
+#include "agentic-git/core.h"
+#include "git/argv.h"
+#include "git/policy.h"
+#include "git/repo.h"
+
+struct shim_facts {
+	struct policy_env env;
+	struct policy_binding bind;
+	struct policy_repo repo;
+	struct ag_protected prot;
+	bool policy_refused;
+	char policy_err[256];
+	/* owned storage behind the pointers above */
+	struct ag_binding binding;
+	enum ag_binding_state bstate;
+	struct repo_loc target, wt;
+	bool have_target, have_wt;
+	char *eff_cwd;
+	bool eff_canonical;
+	char *wt_canon;
+	char *sibling_agent, *sibling_dir;
+	unsigned *tok_facts;
+	const char *real_git; /* not owned */
+};
+
+/* Parses depth and bypass; cheap, used before anything else. */
+unsigned facts_depth(void);
+
+void facts_gather(struct shim_facts *f, const struct git_argv *ga,
+		  const char *real_git);
+struct policy_input facts_input(const struct shim_facts *f,
+				const struct git_argv *ga);
+void facts_release(struct shim_facts *f);
+
+#endif

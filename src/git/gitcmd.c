@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <stdarg.h>
+#include "base/envvar.h"
+#include "base/path.h"
+#include "git/gitcmd.h"
+
+static const char *const scrubbed[] = {
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+	"GIT_PREFIX", "GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS",
+	"GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
+	"AGENTIC_GIT_BYPASS", "AGEND_GIT_BYPASS",
+};
+
+void gitcmd_init(struct child *c, const char *real_git, const char *dir)
+{
+	strvec_push(&c->args, real_git);
+	c->dir = dir;
+	for (size_t i = 0; i < ARRAY_SIZE(scrubbed); i++)
+		strvec_push(&c->env_unset, scrubbed[i]);
+	strvec_push(&c->env_set, "AGENTIC_GIT_BYPASS=1");
+	strvec_push(&c->env_set, "AGEND_GIT_BYPASS=1");
+}
+
+int gitcmd_run(struct child *c, struct strbuf *out, struct strbuf *err)
+{
+	int ret;
+
+	c->capture_out = out != NULL;
+	c->capture_err = true;
+	if (child_run(c) < 0)
+		return -1;
+	ret = c->status;
+	if (out)
+		strbuf_addbuf(out, &c->out);
+	if (err) {
+		strbuf_addbuf(err, &c->err);
+		strbuf_rtrim(err);
+	}
+	return ret;
+}
+
+int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,
+		   struct strbuf *err, ...)
+{
+	struct child c = CHILD_INIT;
+	const char *a;
+	va_list ap;
+	int ret;
+
+	gitcmd_init(&c, real_git, dir);
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)))
+		strvec_push(&c.args, a);
+	va_end(ap);
+	ret = gitcmd_run(&c, out, err);
+	child_release(&c);
+	return ret;
+}
+
+void gitcmd_chomp(struct strbuf *sb)
+{
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		strbuf_setlen(sb, sb->len - 1);
+}
+
+static bool usable_git(const char *path)
+{
+	char *rp;
+	bool ok;
+
+	if (path[0] != '/' || access(path, X_OK) < 0)
+		return false;
+	rp = real_path(path);
+	ok = rp && (!self_exe() || strcmp(rp, self_exe()));
+	free(rp);
+	return ok;
+}
+
+int gitcmd_find_real_git(struct strbuf *out)
+{
+	const char *env = ag_getenv_str(AGE_REAL_GIT);
+	const char *path = getenv("PATH");
+
+	strbuf_reset(out);
+	if (*env && usable_git(env)) {
+		strbuf_addstr(out, env);
+		return 0;
+	}
+	while (path && *path) {
+		const char *colon = strchrnul(path, ':');
+		strbuf_reset(out);
+		strbuf_add(out, path, (size_t)(colon - path));
+		strbuf_addstr(out, "/git");
+		if (usable_git(out->buf))
+			return 0;
+		path = *colon ? colon + 1 : colon;
+	}
+	strbuf_reset(out);
+	return -1;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_GITCMD_H
+#define AG_GITCMD_H
+
+/**
+ * Internal git calls made by agentic-git itself (snapshots, restore).
+ *
+ * gitcmd_init() prepares a struct child that runs `real_git` (an absolute
+ * path, never the shim) in `dir` with AGENTIC_GIT_BYPASS=1 and
+ * AGEND_GIT_BYPASS=1 set, and GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
+ * GIT_COMMON_DIR, GIT_PREFIX and GIT_LITERAL_PATHSPECS removed (callers set
+ * them again on purpose). The caller pushes the git arguments and releases
+ * the child. `real_git` and `dir` are not copied and must outlive the child.
+ *
+ * gitcmd_capture() runs one command and captures stdout (stderr into `err`
+ * when non-NULL, otherwise discarded). Returns git's exit status, or -1
+ * when git could not be started (errno set).
+ */
+#include "base/common.h"
+#include "base/spawn.h"
+#include "base/strbuf.h"
+
+void gitcmd_init(struct child *c, const char *real_git, const char *dir);
+int gitcmd_run(struct child *c, struct strbuf *out, struct strbuf *err);
+/* NULL-terminated argument list after `git`. */
+int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,
+		   struct strbuf *err, ...);
+/*
+ * Finds real git for the CLI: $AGENTIC_GIT_REAL_GIT when it is an absolute
+ * executable that is not this program, else the first `git` on PATH that
+ * is not this program. 0 with `out` set, or -1.
+ */
+int gitcmd_find_real_git(struct strbuf *out);
+/* Strips one trailing newline. */
+void gitcmd_chomp(struct strbuf *sb);
+
+#endif

@@ -1,0 +1,704 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The shim policy (PRODUCT.md §4): the original deny matrix with its holes
+ * closed. Pure: no I/O, no exit.
+ *
+ * Invariants:
+ *  1. An agent with no valid binding may only run provably read-only forms
+ *     (git_form_read_only); everything else is denied.
+ *  2. For a bound agent, a mutation of the bound repository never runs
+ *     anywhere but the bound worktree: -C, --git-dir, --work-tree and the
+ *     GIT_DIR-style variables are stripped/scrubbed and the command is routed
+ *     to the same relative position inside the worktree.
+ *  3. Branch moves (checkout/switch in any spelling, update-ref, symbolic-ref)
+ *     may only land on the assigned branch; protected refs (main, master,
+ *     policy.toml globs) are never moved, deleted or pushed.
+ *  4. Nothing under refs/agentic-git/ can be written, deleted or pushed by an
+ *     agent.
+ *  5. Configuration that runs code, redirects git or silences our hooks can
+ *     be neither persisted nor passed with -c/--config-env (inert editor and
+ *     pager values excepted).
+ *  6. Only a matched bypass skips the policy, and it is audited; destructive
+ *     bypassed operations are still snapshotted.
+ *  7. Unknown global options, aliases and over-long command lines are denied:
+ *     when in doubt, deny with a way out.
+ */
+#include "base/common.h"
+#include <stdarg.h>
+#include <string.h>
+#include "git/classify.h"
+#include "git/policy.h"
+#include "git/pushspec.h"
+
+const char *verdict_kind_str(enum verdict_kind k)
+{
+	switch (k) {
+	case V_PASS: return "pass";
+	case V_ROUTE: return "route";
+	case V_DENY: return "deny";
+	}
+	return "?";
+}
+
+void verdict_init(struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	strbuf_init(&v->route_dir, 0);
+	strvec_init(&v->args);
+	strbuf_init(&v->reason, 0);
+	strbuf_init(&v->why, 0);
+	v->sub = "";
+}
+
+void verdict_release(struct verdict *v)
+{
+	strbuf_release(&v->route_dir);
+	strvec_clear(&v->args);
+	strbuf_release(&v->reason);
+	strbuf_release(&v->why);
+}
+
+static AG_PRINTF(4, 5) void deny(struct verdict *v, const char *event,
+				 enum deny_style style, const char *fmt, ...)
+{
+	va_list ap;
+	v->kind = V_DENY;
+	v->event = event;
+	v->style = style;
+	strbuf_reset(&v->reason);
+	va_start(ap, fmt);
+	strbuf_vaddf(&v->reason, fmt, ap);
+	va_end(ap);
+	v->snapshot_slug = NULL;
+	v->conflict_wrap = v->push_guards = false;
+}
+
+static AG_PRINTF(2, 3) void why(struct verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+	strbuf_reset(&v->why);
+	va_start(ap, fmt);
+	strbuf_vaddf(&v->why, fmt, ap);
+	va_end(ap);
+}
+
+static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
+{
+	v->kind = V_PASS;
+	strvec_clear(&v->args);
+	strvec_pushn(&v->args, ga->argv, ga->argc);
+}
+
+/* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5). */
+static void route(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	const char *rel = in->repo->target_rel;
+
+	v->kind = V_ROUTE;
+	strbuf_reset(&v->route_dir);
+	strbuf_addstr(&v->route_dir, in->bind->worktree);
+	if (rel && *rel && in->repo->rel_exists_in_wt)
+		strbuf_addf(&v->route_dir, "/%s", rel);
+	strvec_clear(&v->args);
+	strvec_push(&v->args, "-C");
+	strvec_push(&v->args, v->route_dir.buf);
+	for (size_t i = 0; i < ga->sub_idx; i++) {
+		const char *a = ga->argv[i];
+		if (!strcmp(a, "-C") || !strcmp(a, "--git-dir") ||
+		    !strcmp(a, "--work-tree")) {
+			i++;
+			continue;
+		}
+		if (starts_with(a, "--git-dir=") || starts_with(a, "--work-tree="))
+			continue;
+		strvec_push(&v->args, a);
+	}
+	strvec_pushn(&v->args, ga->argv + ga->sub_idx, ga->argc - ga->sub_idx);
+	v->scrub_repo_env = true;
+}
+
+static bool is_protected(const char *branch, void *ctx)
+{
+	const struct policy_input *in = ctx;
+	if (in->policy_refused)
+		return true;
+	return ag_protected_match(in->protected, branch);
+}
+
+static bool snapshots_for(const struct policy_input *in)
+{
+	int s = in->env->snapshots;
+	if (in->env->bypass || in->bind->state == BS_BOUND)
+		return s != 0; /* on unless explicitly turned off */
+	return s == 1;
+}
+
+static void effects(struct verdict *v, const struct policy_input *in)
+{
+	bool q = false;
+	const char *slug = git_destructive_slug(in->ga, &q);
+
+	if (slug && snapshots_for(in)) {
+		v->snapshot_slug = slug;
+		v->quarantine = q;
+	}
+}
+
+/* ---- checks shared by every agent ---- */
+
+static bool config_kv_denied(struct verdict *v, const char *kv,
+			     const char *how)
+{
+	char key[256];
+	const char *val = git_config_split(kv, key, sizeof(key));
+
+	if (!git_config_key_dangerous(key) || git_config_value_inert(key, val))
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "%s '%s' can run code, redirect git or silence the audit hooks — agents may not set it (run the command without it; for a non-interactive editor use -c core.editor=true)",
+	     how, key);
+	return true;
+}
+
+static bool agent_common_denies(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	enum sub_class cls = git_sub_class(ga->sub);
+
+	if (ga->bad_global) {
+		deny(v, "deny", DS_BLOCK,
+		     "unrecognized global option '%s' before the subcommand — refusing to guess what git would run (fail-closed); put options after the subcommand",
+		     ga->bad_global);
+		return true;
+	}
+	if (ga->exec_path) {
+		deny(v, "deny", DS_BLOCK,
+		     "--exec-path redirects which git programs run — not allowed for agents; run git without it");
+		return true;
+	}
+	for (size_t i = 0; i < ga->nconfigs; i++)
+		if (config_kv_denied(v, ga->configs[i], "-c"))
+			return true;
+	for (size_t i = 0; i < ga->nconfig_envs; i++)
+		if (config_kv_denied(v, ga->config_envs[i], "--config-env"))
+			return true;
+	if (in->repo->sibling_agent) {
+		deny(v, "deny_cross_agent_sibling", DS_SIBLING,
+		     "caller=%s target_agent=%s target=%s", in->env->agent,
+		     in->repo->sibling_agent,
+		     in->repo->sibling_path ? in->repo->sibling_path : "");
+		return true;
+	}
+	if (cls == SC_FORBIDDEN) {
+		deny(v, "deny", DS_BLOCK,
+		     "git %s is not allowed for agents: it rewrites or exposes what is not this agent's (history of every branch, credentials, served repositories)",
+		     ga->sub);
+		return true;
+	}
+	if (cls == SC_HELPER && in->env->depth == 0) {
+		deny(v, "deny", DS_BLOCK,
+		     "direct submodule--helper invocation is not allowed — submodule operations must go through `git submodule`");
+		return true;
+	}
+	if (cls == SC_WORKTREE && !git_form_read_only(ga)) {
+		deny(v, "deny", DS_BLOCK,
+		     "worktree lifecycle is session-managed — use `agentic-git run` (or your orchestrator's worktree tool), not raw `git worktree`");
+		return true;
+	}
+	return false;
+}
+
+/* ---- bound-agent checks on the bound repository ---- */
+
+static bool deny_branch_move(struct verdict *v, const struct policy_input *in,
+			     const struct co_analysis *co)
+{
+	const char *a = in->bind->branch;
+	const char *t = co->target ? co->target : "";
+	const char *prot = is_protected(t, (void *)in) && *t ? " (a protected branch)" : "";
+
+	switch (co->kind) {
+	case CO_NONE:
+	case CO_FILES:
+		return false;
+	case CO_BRANCH:
+		if (a && !strcmp(t, a))
+			return false;
+		deny(v, "deny", DS_BLOCK,
+		     "cross-branch — assigned to '%s', cannot switch to '%s'%s. To look at it without switching: git log %s / git show %s:<path> / git diff %s; to restore files from it: git checkout %s -- <path>",
+		     a ? a : "<none>", t, prot, t, t, t, t);
+		return true;
+	case CO_CREATE:
+		if (a && !strcmp(t, a))
+			return false;
+		deny(v, "deny", DS_BLOCK,
+		     "cross-branch — assigned to '%s', cannot create and switch to '%s'%s. Stay on '%s'; to create a branch without switching: git branch %s",
+		     a ? a : "<none>", t, prot, a ? a : "<none>", t);
+		return true;
+	case CO_DETACH:
+		deny(v, "deny", DS_BLOCK,
+		     "cross-branch — assigned to '%s', cannot detach HEAD%s%s. Inspect commits with git show/git log; restore files with git checkout <rev> -- <path>",
+		     a ? a : "<none>", *t ? " at " : "", t);
+		return true;
+	case CO_PREVIOUS:
+		deny(v, "deny", DS_BLOCK,
+		     "cross-branch — assigned to '%s', cannot switch to the previous branch",
+		     a ? a : "<none>");
+		return true;
+	}
+	return false;
+}
+
+static size_t pos_with(const struct git_argv *ga, const char *const *vals,
+		       const char **p, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		bool takes = false;
+		if (a[0] == '-' && a[1]) {
+			for (const char *const *x = vals; x && *x; x++)
+				takes |= !strcmp(a, *x);
+			i += takes;
+			continue;
+		}
+		if (n < max)
+			p[n] = a;
+		n++;
+	}
+	return n;
+}
+
+static bool arg_present(const struct git_argv *ga, const char *const *names)
+{
+	for (size_t i = 0; i < ga->nargs; i++)
+		for (const char *const *n = names; *n; n++)
+			if (!strcmp(ga->args[i], *n))
+				return true;
+	return false;
+}
+
+static bool check_branch(struct verdict *v, const struct policy_input *in)
+{
+	static const char *const vals[] = { "--contains", "--no-contains",
+		"--merged", "--no-merged", "--points-at", "--sort", "--format",
+		"-u", NULL };
+	static const char *const del[] = { "-d", "-D", "--delete", NULL };
+	static const char *const mv[] = { "-m", "-M", "--move", NULL };
+	static const char *const cp[] = { "-c", "-C", "--copy", NULL };
+	const char *p[3] = { NULL, NULL, NULL };
+	const char *a = in->bind->branch;
+	size_t n;
+
+	if (git_form_read_only(in->ga))
+		return false;
+	n = pos_with(in->ga, vals, p, 3);
+	if (arg_present(in->ga, mv)) {
+		const char *old = n >= 2 ? p[0] : a;
+		const char *new = n >= 2 ? p[1] : p[0];
+		if (!old || (a && !strcmp(old, a))) {
+			deny(v, "deny", DS_BLOCK,
+			     "renaming your assigned branch '%s' would break your session's binding — keep its name",
+			     a ? a : "<none>");
+			return true;
+		}
+		if ((old && is_protected(old, (void *)in)) ||
+		    (new && is_protected(new, (void *)in))) {
+			deny(v, "deny_protected_ref", DS_BLOCK,
+			     "protected ref — renaming '%s' to '%s' is denied",
+			     old ? old : "", new ? new : "");
+			return true;
+		}
+		return false;
+	}
+	for (size_t i = 0; i < n && i < 3; i++) {
+		if (is_protected(p[i], (void *)in) &&
+		    (i == 0 || arg_present(in->ga, del) || arg_present(in->ga, cp))) {
+			deny(v, "deny_protected_ref", DS_BLOCK,
+			     "protected ref — creating, moving or deleting the branch '%s' is denied",
+			     p[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool is_snapshot_ref(const char *r)
+{
+	return starts_with(r, "refs/agentic-git/") || strstr(r, "agentic-git/");
+}
+
+static bool check_update_ref(struct verdict *v, const struct policy_input *in)
+{
+	static const char *const vals[] = { "-m", NULL };
+	static const char *const nd[] = { "--no-deref", NULL };
+	static const char *const d[] = { "-d", NULL };
+	static const char *const stdin_[] = { "--stdin", NULL };
+	const char *p[1] = { NULL };
+	const char *a = in->bind->branch, *ref, *b;
+
+	if (arg_present(in->ga, stdin_)) {
+		deny(v, "deny", DS_BLOCK,
+		     "update-ref --stdin cannot be checked ref by ref — run one `git update-ref <ref> <new>` per ref");
+		return true;
+	}
+	if (!pos_with(in->ga, vals, p, 1))
+		return false; /* git prints its usage */
+	ref = p[0];
+	if (is_snapshot_ref(ref)) {
+		deny(v, "deny", DS_BLOCK,
+		     "'%s' is in the refs/agentic-git/ snapshot namespace, which agents cannot change — the safety net stays out of reach",
+		     ref);
+		return true;
+	}
+	if (!strcmp(ref, "HEAD")) {
+		if (arg_present(in->ga, nd) || arg_present(in->ga, d)) {
+			deny(v, "deny", DS_BLOCK,
+			     "cross-branch — assigned to '%s', cannot detach or delete HEAD",
+			     a ? a : "<none>");
+			return true;
+		}
+		return false;
+	}
+	if (!starts_with(ref, "refs/")) {
+		deny(v, "deny", DS_BLOCK,
+		     "update-ref of '%s' is not allowed — name a full ref (refs/heads/%s for your branch)",
+		     ref, a ? a : "<branch>");
+		return true;
+	}
+	if (skip_prefix(ref, "refs/heads/", &b)) {
+		if (is_protected(b, (void *)in)) {
+			deny(v, "deny_protected_ref", DS_BLOCK,
+			     "protected ref — update-ref of '%s' is denied", ref);
+			return true;
+		}
+		if (!a || strcmp(b, a)) {
+			deny(v, "deny", DS_BLOCK,
+			     "cross-branch — assigned to '%s', update-ref may only move refs/heads/%s, not '%s'",
+			     a ? a : "<none>", a ? a : "<none>", ref);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
+{
+	static const char *const vals[] = { "-m", NULL };
+	static const char *const d[] = { "-d", "--delete", NULL };
+	const char *p[2] = { NULL, NULL };
+	const char *a = in->bind->branch;
+	size_t n;
+
+	if (git_form_read_only(in->ga))
+		return false;
+	n = pos_with(in->ga, vals, p, 2);
+	if (!n)
+		return false;
+	if (is_snapshot_ref(p[0]) || (n > 1 && is_snapshot_ref(p[1]))) {
+		deny(v, "deny", DS_BLOCK,
+		     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
+		return true;
+	}
+	if (!strcmp(p[0], "HEAD")) {
+		const char *b;
+		if (arg_present(in->ga, d) || n < 2 ||
+		    !skip_prefix(p[1], "refs/heads/", &b) || !a || strcmp(b, a)) {
+			deny(v, "deny", DS_BLOCK,
+			     "cross-branch — assigned to '%s', HEAD may only point at refs/heads/%s",
+			     a ? a : "<none>", a ? a : "<none>");
+			return true;
+		}
+		return false;
+	}
+	if (starts_with(p[0], "refs/heads/")) {
+		deny(v, "deny", DS_BLOCK,
+		     "making the branch '%s' a symbolic ref is not allowed", p[0]);
+		return true;
+	}
+	return false;
+}
+
+static bool check_fetch(struct verdict *v, const struct policy_input *in)
+{
+	const char *p[64];
+	size_t n = git_positionals(in->ga, p, 64);
+
+	for (size_t i = 1; i < n && i < 64; i++) {
+		const char *s = p[i][0] == '+' ? p[i] + 1 : p[i];
+		const char *dst = strchr(s, ':'), *b;
+		if (!dst || !*++dst)
+			continue;
+		if (is_snapshot_ref(dst) || is_snapshot_ref(s)) {
+			deny(v, "deny", DS_BLOCK,
+			     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
+			return true;
+		}
+		b = dst;
+		if (!skip_prefix(dst, "refs/heads/", &b) && starts_with(dst, "refs/"))
+			continue;
+		if (strchr(b, '*') || is_protected(b, (void *)in)) {
+			deny(v, "deny_protected_ref", DS_BLOCK,
+			     "protected ref — git %s into local branch '%s' is denied; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
+			     in->ga->sub, b);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool check_config(struct verdict *v, const struct policy_input *in)
+{
+	static const char *const scope[] = { "--global", "--system", "--file",
+		"-f", NULL };
+	static const char *const vals[] = { "-f", "--file", "--blob", "--type",
+		"--default", "--comment", NULL };
+	static const char *const nsub[] = { "set", "unset", "rename-section",
+		"remove-section", "edit", NULL };
+	const char *p[2] = { NULL, NULL };
+	size_t n;
+	const char *key;
+
+	if (git_form_read_only(in->ga))
+		return false;
+	if (arg_present(in->ga, scope)) {
+		deny(v, "deny", DS_BLOCK,
+		     "writing --global, --system or --file configuration is not allowed for agents — set repository options with git config --worktree <key> <value>");
+		return true;
+	}
+	for (size_t i = 0; i < in->ga->nargs; i++) {
+		const char *a = in->ga->args[i];
+		if (!strcmp(a, "-e") || !strcmp(a, "--edit") ||
+		    !strcmp(a, "edit") || !strcmp(a, "--rename-section") ||
+		    !strcmp(a, "rename-section")) {
+			deny(v, "deny", DS_BLOCK,
+			     "git config %s can write any key — set keys one at a time with git config <key> <value>",
+			     a);
+			return true;
+		}
+	}
+	n = pos_with(in->ga, vals, p, 2);
+	key = n ? p[0] : NULL;
+	if (key && n >= 2) {
+		for (const char *const *s = nsub; *s; s++)
+			if (!strcmp(key, *s))
+				key = p[1];
+	}
+	return key && config_kv_denied(v, key, "the config key");
+}
+
+static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	const char *sub = ga->sub;
+	struct co_analysis co;
+	static const char *const reflog_w[] = { "expire", "delete", NULL };
+	static const char *const tag_w[] = { "-d", "--delete", "-f", "--force", NULL };
+
+	if (!sub)
+		return false;
+	switch (git_sub_class(sub)) {
+	case SC_UNKNOWN:
+		if (in->repo->sub_is_external)
+			return false;
+		deny(v, "deny", DS_BLOCK,
+		     "'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
+		     sub);
+		return true;
+	case SC_CHECKOUT:
+		git_checkout_analyse(ga, in->repo->tok_facts, &co);
+		return deny_branch_move(v, in, &co);
+	case SC_CREATE:
+		if (!strcmp(sub, "clone") || git_positionals(ga, NULL, 0))
+			return false;
+		deny(v, "deny", DS_BLOCK,
+		     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories elsewhere: git init <dir>");
+		return true;
+	default:
+		break;
+	}
+	if (!strcmp(sub, "branch"))
+		return check_branch(v, in);
+	if (!strcmp(sub, "update-ref"))
+		return check_update_ref(v, in);
+	if (!strcmp(sub, "symbolic-ref"))
+		return check_symbolic_ref(v, in);
+	if (!strcmp(sub, "fetch") || !strcmp(sub, "pull"))
+		return check_fetch(v, in);
+	if (!strcmp(sub, "config"))
+		return check_config(v, in);
+	if (!strcmp(sub, "tag") && arg_present(ga, tag_w)) {
+		deny(v, "deny", DS_BLOCK,
+		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
+		return true;
+	}
+	if (!strcmp(sub, "reflog")) {
+		const char *p[1];
+		if (git_positionals(ga, p, 1) &&
+		    (!strcmp(p[0], reflog_w[0]) || !strcmp(p[0], reflog_w[1]))) {
+			deny(v, "deny", DS_BLOCK,
+			     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
+			     p[0]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void decide_push(struct verdict *v, const struct policy_input *in)
+{
+	struct push_spec ps;
+	struct strbuf r = STRBUF_INIT;
+	const char *ev;
+
+	push_spec_parse(in->ga, &ps);
+	ev = push_spec_check(&ps, in->bind->branch, in->repo->wt_branch,
+			     is_protected, (void *)in, &r);
+	if (ev)
+		deny(v, ev, DS_BLOCK, "%s", r.buf);
+	else
+		v->push_guards = true;
+	strbuf_release(&r);
+	push_spec_release(&ps);
+}
+
+static void decide_bound_same(struct verdict *v, const struct policy_input *in)
+{
+	if (check_bound_sub(v, in))
+		return;
+	route(v, in);
+	if (in->ga->sub && !strcmp(in->ga->sub, "push")) {
+		decide_push(v, in);
+		if (v->kind == V_DENY)
+			return;
+	}
+	effects(v, in);
+	v->conflict_wrap = git_conflict_capable(in->ga->sub);
+	why(v, "bound to '%s': routed into the worktree", in->bind->branch ? in->bind->branch : "");
+}
+
+static void decide_bound(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	bool ro = git_form_read_only(ga);
+	enum sub_class cls = git_sub_class(ga->sub);
+
+	if (!in->bind->worktree) {
+		if (ro) {
+			pass_verbatim(v, ga);
+			why(v, "bound without a worktree: read-only form passes through");
+			return;
+		}
+		deny(v, "deny", DS_BLOCK, "bound but no worktree path");
+		return;
+	}
+	switch (in->repo->target) {
+	case TGT_NONE:
+		pass_verbatim(v, ga);
+		why(v, "not inside a repository: passes through");
+		return;
+	case TGT_UNRESOLVED:
+		if (ro) {
+			pass_verbatim(v, ga);
+			return;
+		}
+		deny(v, "deny", DS_BLOCK,
+		     "cannot tell which repository this would change (unusual .git layout) — run it inside your worktree %s",
+		     in->bind->worktree);
+		return;
+	case TGT_FOREIGN:
+		if (cls == SC_PUSH) {
+			deny(v, "deny_cross_branch_push", DS_BLOCK,
+			     "pushing from a repository other than your bound worktree is not allowed");
+			return;
+		}
+		if (in->repo->canonical_rooted && !ro) {
+			struct co_analysis co = { CO_NONE, NULL, false };
+			bool q;
+			if (cls == SC_CHECKOUT)
+				git_checkout_analyse(ga, in->repo->tok_facts, &co);
+			if ((co.kind != CO_NONE && co.kind != CO_FILES) ||
+			    git_destructive_slug(ga, &q)) {
+				deny(v, "deny", DS_BLOCK,
+				     "DENIED — agent callers must not change another canonical checkout (#852): no checkout, reset or clean there; inspect it with git -C <dir> log/diff/show, or gh pr diff / repo action=checkout");
+				return;
+			}
+		}
+		pass_verbatim(v, ga);
+		effects(v, in);
+		why(v, "another repository: passes through");
+		return;
+	case TGT_SAME:
+		decide_bound_same(v, in);
+		return;
+	}
+}
+
+static bool canonical_bypass_deny(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	const char *p[1] = { NULL };
+	bool hit = false;
+
+	if (!*in->env->agent || in->env->allow_canonical_mutate ||
+	    !in->repo->canonical_rooted || !ga->sub)
+		return false;
+	if (!strcmp(ga->sub, "worktree"))
+		hit = git_positionals(ga, p, 1) && !strcmp(p[0], "add");
+	else if (!strcmp(ga->sub, "checkout") || !strcmp(ga->sub, "switch"))
+		hit = ga->nargs && ga->args[0][0] && ga->args[0][0] != '-';
+	if (!hit)
+		return false;
+	deny(v, "", DS_CANONICAL, "bypass-%s in a canonical-rooted repo", ga->sub);
+	return true;
+}
+
+void policy_decide(const struct policy_input *in, struct verdict *v)
+{
+	const struct git_argv *ga = in->ga;
+
+	v->sub = ga->sub ? ga->sub : "";
+	v->bound_remedy = in->bind->state == BS_BOUND && in->bind->worktree;
+	if (ga->too_long) {
+		deny(v, "deny", DS_BLOCK, "command line too long (over %d arguments)",
+		     GIT_ARGV_MAX);
+		return;
+	}
+	if (!*in->env->agent) {
+		pass_verbatim(v, ga);
+		effects(v, in);
+		why(v, "no agent identity: operator command passes through");
+		return;
+	}
+	if (in->env->bypass) {
+		if (canonical_bypass_deny(v, in))
+			return;
+		pass_verbatim(v, ga);
+		effects(v, in);
+		v->audit_bypass = in->env->depth == 0 && !git_form_read_only(ga);
+		why(v, "bypassed (%s): passes through, audited", in->env->bypass_layer);
+		return;
+	}
+	if (ga->info_only && !ga->sub) {
+		pass_verbatim(v, ga);
+		return;
+	}
+	if (agent_common_denies(v, in))
+		return;
+	if (git_sub_class(ga->sub) == SC_HELPER) {
+		pass_verbatim(v, ga); /* nested call from git itself */
+		return;
+	}
+	if (in->bind->state != BS_BOUND) {
+		if (git_form_read_only(ga)) {
+			pass_verbatim(v, ga);
+			why(v, "unbound agent: read-only form passes through");
+			return;
+		}
+		deny(v, "deny", DS_BLOCK, "unbound — no active task assignment (%s)",
+		     in->bind->why_unbound ? in->bind->why_unbound : "no binding");
+		return;
+	}
+	decide_bound(v, in);
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_POLICY_H
+#define AG_POLICY_H
+
+/**
+ * The shim's decision: a pure function of (normalised argv, environment
+ * facts, binding, repository facts) → verdict. No I/O, no exit: the shim
+ * gathers the facts, calls policy_decide(), and carries out the verdict;
+ * `agentic-git check` prints it instead.
+ *
+ * struct policy_input points at caller-owned data; struct verdict owns its
+ * strbufs/strvec and is released with verdict_release().
+ */
+#include "base/common.h"
+#include "agentic-git/core.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "git/argv.h"
+
+struct policy_env {
+	const char *agent;	   /* "" when no agent identity is set */
+	bool agent_valid;	   /* passes ag_agent_name_valid */
+	const char *home;	   /* "" when unset */
+	bool bypass;		   /* a bypass variable matched */
+	const char *bypass_layer;  /* env | agent | until */
+	unsigned depth;		   /* AGENTIC_GIT_SHIM_DEPTH */
+	bool allow_canonical_mutate;
+	bool env_repo_override;	   /* GIT_DIR/GIT_WORK_TREE/GIT_COMMON_DIR set */
+	bool env_index_override;   /* GIT_INDEX_FILE set */
+	int snapshots;		   /* 1 on, 0 explicitly off, -1 unset */
+};
+
+enum bind_state { BS_NOAGENT, BS_UNBOUND, BS_BOUND };
+
+struct policy_binding {
+	enum bind_state state;
+	const char *why_unbound; /* for BS_UNBOUND */
+	const char *task_id;
+	const char *branch;
+	const char *worktree; /* canonical; NULL for a partial binding */
+};
+
+enum target_kind {
+	TGT_NONE,	/* not inside any repository */
+	TGT_SAME,	/* the repository the agent is bound to */
+	TGT_FOREIGN,	/* another repository (a scratch repo, say) */
+	TGT_UNRESOLVED, /* a .git of a shape we cannot follow */
+};
+
+struct policy_repo {
+	enum target_kind target;
+	const char *target_rel;	  /* position inside its checkout, "" at top */
+	bool rel_exists_in_wt;	  /* <worktree>/<target_rel> is a directory */
+	const char *sibling_agent; /* another agent's marker above the target */
+	const char *sibling_path;
+	bool canonical_rooted;	  /* target is a main checkout with origin */
+	const char *wt_branch;	  /* branch checked out in the worktree */
+	const unsigned *tok_facts; /* per ga->args[i]: enum tok_fact bits */
+	bool sub_is_external;	  /* git-<sub> is an installed program */
+};
+
+struct policy_input {
+	const struct git_argv *ga;
+	const struct policy_env *env;
+	const struct policy_binding *bind;
+	const struct policy_repo *repo;
+	const struct ag_protected *protected;
+	bool policy_refused; /* policy.toml present but refused */
+};
+
+enum verdict_kind { V_PASS, V_ROUTE, V_DENY };
+enum deny_style { DS_BLOCK, DS_SIBLING, DS_CANONICAL };
+
+struct verdict {
+	enum verdict_kind kind;
+	const char *sub;	 /* normalised subcommand, "" when none */
+	struct strbuf route_dir; /* V_ROUTE: run git here */
+	struct strvec args;	 /* V_PASS/V_ROUTE: git's argv after argv[0] */
+	bool scrub_repo_env;	 /* unset GIT_DIR & co before exec */
+	/* V_DENY */
+	const char *event;
+	struct strbuf reason;
+	enum deny_style style;
+	bool bound_remedy; /* name the worktree in the remedy */
+	/* effects */
+	const char *snapshot_slug; /* snapshot before running, or NULL */
+	bool quarantine;	   /* clean -x/-X */
+	bool conflict_wrap;	   /* spawn, then conflict guidance */
+	bool push_guards;	   /* run the repository push guards first */
+	bool audit_bypass;	   /* write bypass_mutating_op */
+	struct strbuf why;	   /* one line: why this verdict (for check) */
+};
+
+void verdict_init(struct verdict *v);
+void verdict_release(struct verdict *v);
+void policy_decide(const struct policy_input *in, struct verdict *v);
+const char *verdict_kind_str(enum verdict_kind k);
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Invariants:
+ *  1. The scanned range is taken from what is pushed (each refspec's
+ *     source), relative to the named remote's tracking refs — never a
+ *     hard-coded origin/main, so master-default and dual-trunk repositories
+ *     work and a laundered `other:feat/a` is scanned.
+ *  2. Any git failure while verifying denies (fail-closed).
+ */
+#include "base/common.h"
+#include <stdarg.h>
+#include <string.h>
+#include "base/spawn.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "base/xalloc.h"
+#include "git/pushguard.h"
+
+bool trust_root_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".config-integrity-key") ||
+	       !strcmp(base, "policy.toml") || !strcmp(base, "fleet.yaml") ||
+	       ends_with(base, ".jsonl");
+}
+
+static int git_capture(const char *real_git, const char *dir, unsigned depth,
+		       struct strbuf *out, ...)
+{
+	struct child c = CHILD_INIT;
+	va_list ap;
+	const char *a;
+	int ret;
+
+	strvec_push(&c.args, real_git);
+	strvec_push(&c.args, "-C");
+	strvec_push(&c.args, dir);
+	va_start(ap, out);
+	while ((a = va_arg(ap, const char *)))
+		strvec_push(&c.args, a);
+	va_end(ap);
+	strvec_pushl(&c.env_set, "AGENTIC_GIT_BYPASS=1", "AGEND_GIT_BYPASS=1",
+		     NULL);
+	strvec_pushf(&c.env_set, "AGENTIC_GIT_SHIM_DEPTH=%u", depth + 1);
+	strvec_pushl(&c.env_unset, "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
+		     "GIT_COMMON_DIR", NULL);
+	c.capture_out = true;
+	c.capture_err = true;
+	ret = child_run(&c) < 0 ? -1 : c.status;
+	if (out)
+		strbuf_addbuf(out, &c.out);
+	child_release(&c);
+	return ret;
+}
+
+static bool is_remote_name(const char *real_git, const char *dir,
+			   unsigned depth, const char *remote)
+{
+	struct strbuf key = STRBUF_INIT;
+	int rc;
+	strbuf_addf(&key, "remote.%s.url", remote);
+	rc = git_capture(real_git, dir, depth, NULL, "config", "--get", key.buf,
+			 NULL);
+	strbuf_release(&key);
+	return rc == 0;
+}
+
+static const char *scan_range(const char *real_git, const char *dir,
+			      unsigned depth, const char *src,
+			      const char *remote_opt, struct strbuf *why)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *ev = NULL;
+	char *line, *save = NULL;
+	int rc;
+
+	rc = git_capture(real_git, dir, depth, &out, "log", "--name-only",
+			 "--format=", "--no-renames", src, "--not", remote_opt,
+			 "--", NULL);
+	if (rc != 0) {
+		strbuf_addf(why, "could not verify the push range for '%s' (fail-closed) — check that it names a commit; if the remote's tracking refs are missing: git fetch <remote> && git remote set-head origin -a",
+			    src);
+		strbuf_release(&out);
+		return "deny_trust_root";
+	}
+	for (line = strtok_r(out.buf, "\n", &save); line && !ev;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!trust_root_path(line))
+			continue;
+		strbuf_addf(why, "push range contains a trust-root file: `%s` — remove it from the branch history before pushing (git rm --cached %s, then rewrite the commits that added it)",
+			    line, line);
+		ev = "deny_trust_root";
+	}
+	strbuf_release(&out);
+	return ev;
+}
+
+static const char *check_snapshot_tips(const char *real_git, const char *dir,
+				       unsigned depth, const char *const *srcs,
+				       size_t n, struct strbuf *why)
+{
+	struct strbuf tips = STRBUF_INIT;
+	const char *ev = NULL;
+
+	if (git_capture(real_git, dir, depth, &tips, "for-each-ref",
+			"--format=%(objectname)", "refs/agentic-git/", NULL) ||
+	    !tips.len) {
+		strbuf_release(&tips);
+		return NULL;
+	}
+	for (size_t i = 0; i < n && !ev; i++) {
+		struct strbuf sha = STRBUF_INIT, spec = STRBUF_INIT;
+		strbuf_addf(&spec, "%s^{commit}", srcs[i]);
+		if (!git_capture(real_git, dir, depth, &sha, "rev-parse",
+				 "--verify", "-q", spec.buf, NULL)) {
+			strbuf_trim(&sha);
+			if (sha.len && strstr(tips.buf, sha.buf)) {
+				strbuf_addf(why, "SNAPSHOT_REF_PUSH: '%s' is an agentic-git snapshot, which never leaves this machine",
+					    srcs[i]);
+				ev = "deny_snapshot_ref_push";
+			}
+		}
+		strbuf_release(&sha);
+		strbuf_release(&spec);
+	}
+	strbuf_release(&tips);
+	return ev;
+}
+
+const char *push_guards_run(const char *real_git, const char *dir,
+			    const struct push_spec *ps, const char *current,
+			    unsigned depth, struct strbuf *why)
+{
+	const char **specs;
+	size_t n = push_sources(ps, current, &specs);
+	struct strvec srcs = STRVEC_INIT;
+	struct strbuf remote_opt = STRBUF_INIT, val = STRBUF_INIT;
+	const char *ev = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *colon = strchr(specs[i], ':');
+		size_t len = colon ? (size_t)(colon - specs[i]) : strlen(specs[i]);
+		if (len) {
+			char *s = xstrndup(specs[i], len);
+			strvec_push(&srcs, s);
+			free(s);
+		}
+	}
+	free(specs);
+	if (!ps->nrefspecs &&
+	    !git_capture(real_git, dir, depth, &val, "config", "--get",
+			 "push.default", NULL)) {
+		strbuf_trim(&val);
+		if (!strcmp(val.buf, "matching") && !ps->tags) {
+			strbuf_addstr(why, "push.default=matching would push every matching branch — name your branch: git push <remote> <branch>");
+			ev = "deny_protected_ref";
+		}
+	}
+	if (ps->remote && is_remote_name(real_git, dir, depth, ps->remote))
+		strbuf_addf(&remote_opt, "--remotes=%s", ps->remote);
+	else if (!ps->remote && is_remote_name(real_git, dir, depth, "origin"))
+		strbuf_addstr(&remote_opt, "--remotes=origin");
+	else
+		strbuf_addstr(&remote_opt, "--remotes");
+	for (size_t i = 0; i < srcs.nr && !ev; i++)
+		ev = scan_range(real_git, dir, depth, srcs.v[i], remote_opt.buf,
+				why);
+	if (!ev)
+		ev = check_snapshot_tips(real_git, dir, depth, srcs.v, srcs.nr,
+					 why);
+	strvec_clear(&srcs);
+	strbuf_release(&remote_opt);
+	strbuf_release(&val);
+	return ev;
+}

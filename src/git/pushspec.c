@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Push refspec guards (reference §3.9, with the holes of §9 closed).
+ *
+ * Invariants:
+ *  1. Options that take a value (-o, --push-option, --receive-pack, --exec,
+ *     --repo) never count as refspecs or remotes.
+ *  2. Bulk pushes (--all, --branches, --mirror, --prune, any unambiguous
+ *     prefix) are denied: they move refs that are not the agent's.
+ *  3. Every destination must be the assigned branch or a tag; anything under
+ *     refs/agentic-git/ or containing "agentic-git/" is the snapshot
+ *     namespace and is denied.
+ *  4. A bare force (no lease) is denied even on the agent's own branch.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "git/pushspec.h"
+
+static const char *const bulk_words[] = { "all", "branches", "mirror",
+					  "prune", NULL };
+
+/* `--<non-empty prefix of word>` for a bulk word (git accepts prefixes). */
+static const char *bulk_word(const char *a)
+{
+	size_t n;
+	if (strncmp(a, "--", 2) || !a[2])
+		return NULL;
+	a += 2;
+	n = strcspn(a, "=");
+	if (a[n])
+		return NULL;
+	for (const char *const *w = bulk_words; *w; w++)
+		if (n <= strlen(*w) && !strncmp(a, *w, n) &&
+		    (n >= 2 || strcmp(*w, "prune")))
+			return *w;
+	return NULL;
+}
+
+void push_spec_parse(const struct git_argv *ga, struct push_spec *ps)
+{
+	static const char *const takes_value[] = { "-o", "--push-option",
+		"--receive-pack", "--exec", "--repo", NULL };
+	bool after = false;
+
+	memset(ps, 0, sizeof(*ps));
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		bool skip = false;
+
+		if (!after && !strcmp(a, "--")) {
+			after = true;
+			continue;
+		}
+		if (!after && a[0] == '-' && a[1]) {
+			for (const char *const *t = takes_value; *t; t++)
+				skip |= !strcmp(a, *t);
+			if (skip) {
+				i++;
+				continue;
+			}
+			if (starts_with(a, "-o") || starts_with(a, "--push-option=") ||
+			    starts_with(a, "--receive-pack=") ||
+			    starts_with(a, "--exec=") || starts_with(a, "--repo="))
+				continue;
+			if (bulk_word(a)) {
+				ps->bulk_flag = a;
+			} else if (!strcmp(a, "-d") ||
+				   (starts_with(a, "--del") &&
+				    starts_with("--delete", a))) {
+				ps->delete_flag = true;
+			} else if (starts_with(a, "--force-with-lease") ||
+				   !strcmp(a, "--force-if-includes")) {
+				ps->lease = true;
+			} else if (!strcmp(a, "--force") ||
+				   (a[1] != '-' && strchr(a + 1, 'f'))) {
+				ps->bare_force = true;
+			} else if (!strcmp(a, "--tags")) {
+				ps->tags = true;
+			}
+			continue;
+		}
+		if (!ps->remote) {
+			ps->remote = a;
+			continue;
+		}
+		ps->refspecs = xrealloc(ps->refspecs,
+					st_mult(ps->nrefspecs + 1, sizeof(char *)));
+		ps->refspecs[ps->nrefspecs++] = a;
+		if (a[0] == '+')
+			ps->bare_force = true;
+	}
+}
+
+void push_spec_release(struct push_spec *ps)
+{
+	free(ps->refspecs);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static void dst_of(const char *spec, const char *current, struct strbuf *dst,
+		   bool *is_delete)
+{
+	const char *colon;
+
+	if (*spec == '+')
+		spec++;
+	colon = strchr(spec, ':');
+	*is_delete = colon == spec;
+	strbuf_reset(dst);
+	if (colon)
+		strbuf_addstr(dst, colon + 1);
+	else if (!strcmp(spec, "HEAD") || !strcmp(spec, "@"))
+		strbuf_addstr(dst, current ? current : "HEAD");
+	else
+		strbuf_addstr(dst, spec);
+	if (starts_with(dst->buf, "refs/heads/")) {
+		const char *rest = dst->buf + 11;
+		memmove(dst->buf, rest, strlen(rest) + 1);
+		dst->len = strlen(dst->buf);
+	}
+}
+
+const char *push_spec_check(const struct push_spec *ps, const char *assigned,
+			    const char *current,
+			    bool (*is_protected)(const char *branch, void *ctx),
+			    void *ctx, struct strbuf *why)
+{
+	struct strbuf dst = STRBUF_INIT;
+	const char *ev = NULL;
+	bool del;
+
+	if (ps->bulk_flag) {
+		strbuf_addf(why, "bulk push '%s' would move refs that are not yours — push only your branch: git push <remote> %s",
+			    ps->bulk_flag, assigned ? assigned : "<branch>");
+		return "deny_protected_ref";
+	}
+	for (size_t i = 0; i < ps->nrefspecs + 1; i++) {
+		const char *s = i ? ps->refspecs[i - 1] : ps->remote;
+		if (s && strstr(s, "agentic-git/")) {
+			strbuf_addf(why, "SNAPSHOT_REF_PUSH: '%s' names the refs/agentic-git/ snapshot namespace, which never leaves this machine",
+				    s);
+			return "deny_snapshot_ref_push";
+		}
+	}
+	if (ps->bare_force && !ps->delete_flag) {
+		const char *b = ps->nrefspecs ? ps->refspecs[0] : NULL;
+		struct strbuf d = STRBUF_INIT;
+		bool x;
+		if (b)
+			dst_of(b, current, &d, &x);
+		strbuf_addf(why, "bare force-push denied — use a lease so you never overwrite work you have not seen:\n"
+			    "  git fetch %s %s && git push --force-with-lease %s %s",
+			    ps->remote && b ? ps->remote : "<remote>",
+			    b ? d.buf : "<branch>",
+			    ps->remote && b ? ps->remote : "<remote>",
+			    b ? d.buf : "<branch>");
+		strbuf_release(&d);
+		return "deny_force_no_lease";
+	}
+	if (!ps->nrefspecs) {
+		if (ps->delete_flag) {
+			strbuf_addstr(why, "push --delete needs the refs to delete; deleting remote branches is not allowed for agents");
+			return "deny_cross_branch_push";
+		}
+		if (assigned && (!current || strcmp(current, assigned))) {
+			strbuf_addf(why, "cross-branch push — you are bound to '%s' but HEAD is on '%s'; push your branch explicitly: git push %s %s",
+				    assigned, current ? current : "(detached)",
+				    ps->remote ? ps->remote : "origin", assigned);
+			return "deny_cross_branch_push";
+		}
+		if (assigned && is_protected(assigned, ctx)) {
+			strbuf_addf(why, "protected ref — pushing to '%s' is denied", assigned);
+			return "deny_protected_ref";
+		}
+		return NULL;
+	}
+	for (size_t i = 0; i < ps->nrefspecs && !ev; i++) {
+		const char *spec = ps->refspecs[i];
+		if (!strcmp(spec, "tag") && i + 1 < ps->nrefspecs) {
+			i++;
+			continue;
+		}
+		dst_of(spec, current, &dst, &del);
+		if (del || ps->delete_flag) {
+			strbuf_addf(why, "deleting the remote branch '%s' is not allowed for agents (%s)",
+				    dst.buf, assigned && !strcmp(dst.buf, assigned)
+						     ? "your own task branch"
+						     : "another agent's branch");
+			ev = "deny_cross_branch_push";
+		} else if (strchr(dst.buf, '*')) {
+			strbuf_addf(why, "wildcard refspec '%s' would move refs that are not yours", spec);
+			ev = "deny_protected_ref";
+		} else if (starts_with(dst.buf, "refs/tags/")) {
+			continue;
+		} else if (is_protected(dst.buf, ctx)) {
+			strbuf_addf(why, "protected ref — pushing to '%s' is denied", dst.buf);
+			ev = "deny_protected_ref";
+		} else if (!assigned || strcmp(dst.buf, assigned)) {
+			strbuf_addf(why, "cross-branch push — you are bound to '%s', so you may only push that branch, not '%s': git push %s HEAD:%s",
+				    assigned ? assigned : "<none>", dst.buf,
+				    ps->remote ? ps->remote : "origin",
+				    assigned ? assigned : "<branch>");
+			ev = "deny_cross_branch_push";
+		}
+	}
+	strbuf_release(&dst);
+	return ev;
+}
+
+size_t push_sources(const struct push_spec *ps, const char *current,
+		    const char ***out)
+{
+	size_t n = 0;
+	*out = xcalloc(ps->nrefspecs + 1, sizeof(char *));
+	if (!ps->nrefspecs) {
+		(*out)[n++] = current ? current : "HEAD";
+		return n;
+	}
+	for (size_t i = 0; i < ps->nrefspecs; i++) {
+		const char *s = ps->refspecs[i];
+		if (!strcmp(s, "tag") && i + 1 < ps->nrefspecs) {
+			(*out)[n++] = ps->refspecs[++i];
+			continue;
+		}
+		if (*s == '+')
+			s++;
+		if (*s == ':')
+			continue;
+		(*out)[n++] = s;
+	}
+	return n;
+}

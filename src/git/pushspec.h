@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_PUSHSPEC_H
+#define AG_PUSHSPEC_H
+
+/**
+ * `git push` argument analysis: pure, no I/O. The guards that need the
+ * repository (trust-root scan of the pushed range, snapshot tips,
+ * push.default=matching) live in the shim and use push_sources().
+ */
+#include "base/common.h"
+#include "git/argv.h"
+
+struct push_spec {
+	const char *remote;	/* first positional or NULL */
+	const char **refspecs;	/* the rest, as given (owned array) */
+	size_t nrefspecs;
+	const char *bulk_flag;	/* --all/--mirror/--branches/--prune… */
+	bool delete_flag;
+	bool bare_force;	/* --force, -f, a +refspec */
+	bool lease;		/* --force-with-lease / --force-if-includes */
+	bool tags;
+};
+
+void push_spec_parse(const struct git_argv *ga, struct push_spec *ps);
+void push_spec_release(struct push_spec *ps);
+
+/*
+ * Checks a bound agent's push against its assigned branch. `current` is the
+ * branch checked out in the worktree (NULL when detached). Returns NULL when
+ * allowed; otherwise the event name, with the reason appended to `why`.
+ * `is_protected` answers whether a branch name is protected.
+ */
+const char *push_spec_check(const struct push_spec *ps, const char *assigned,
+			    const char *current,
+			    bool (*is_protected)(const char *branch, void *ctx),
+			    void *ctx, struct strbuf *why);
+
+/* The local revisions being pushed (for the range scan); caller frees the
+ * array, not the strings. `current` substitutes for HEAD / no refspec. */
+size_t push_sources(const struct push_spec *ps, const char *current,
+		    const char ***out);
+
+#endif

@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+#include "git/clean-args.h"
+#include "git/gitcmd.h"
+#include "git/quarantine.h"
+
+#define WALK_MAX_DEPTH 256
+
+enum walk_ret { WALK_CONTINUE = 0, WALK_SKIP = 1, WALK_ABORT = -1 };
+
+/* Called for every entry below the root, directories before their
+ * contents; `rel` is relative to the root. */
+typedef int (*walk_fn)(const char *rel, const struct stat *st, void *ctx);
+
+static int walk_rec(struct strbuf *abs, size_t root_len, int depth,
+		    walk_fn fn, void *ctx)
+{
+	DIR *d;
+	struct dirent *de;
+	size_t len = abs->len;
+	int ret = 0;
+
+	if (depth > WALK_MAX_DEPTH) {
+		errno = ELOOP;
+		return -1;
+	}
+	d = opendir(abs->buf);
+	if (!d)
+		return -1;
+	while (!ret && (de = readdir(d))) {
+		struct stat st;
+		int r;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf_setlen(abs, len);
+		strbuf_addf(abs, "/%s", de->d_name);
+		if (lstat(abs->buf, &st) < 0)
+			continue;
+		r = fn(abs->buf + root_len + 1, &st, ctx);
+		if (r == WALK_ABORT)
+			ret = -1;
+		else if (r == WALK_CONTINUE && S_ISDIR(st.st_mode))
+			ret = walk_rec(abs, root_len, depth + 1, fn, ctx);
+	}
+	closedir(d);
+	strbuf_setlen(abs, len);
+	return ret;
+}
+
+static int walk(const char *root, walk_fn fn, void *ctx)
+{
+	struct strbuf abs = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&abs, root);
+	ret = walk_rec(&abs, abs.len, 0, fn, ctx);
+	strbuf_release(&abs);
+	return ret;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char *sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		sub = path_join(path, de->d_name);
+		if (remove_tree(sub) < 0)
+			ret = -1;
+		free(sub);
+	}
+	closedir(d);
+	return rmdir(path) < 0 ? -1 : ret;
+}
+
+static int copy_file(const char *src, const char *dst, mode_t mode)
+{
+	cleanup_fd int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	cleanup_fd int out = -1;
+	char buf[65536];
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		   mode & 07777);
+	if (out < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (write_all(out, buf, (size_t)n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int copy_tree(const char *src, const char *dst)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (lstat(src, &st) < 0)
+		return -1;
+	if (S_ISREG(st.st_mode))
+		return copy_file(src, dst, st.st_mode);
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+		if (n < 0)
+			return -1;
+		target[n] = '\0';
+		return symlink(target, dst);
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0; /* fifos and sockets are not data */
+	if (mkdir(dst, st.st_mode & 07777) < 0 && errno != EEXIST)
+		return -1;
+	if (!(d = opendir(src)))
+		return -1;
+	while (!ret && (de = readdir(d))) {
+		char *s, *t;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		s = path_join(src, de->d_name);
+		t = path_join(dst, de->d_name);
+		ret = copy_tree(s, t);
+		free(s);
+		free(t);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Invariant 2: rename, or copy + remove across filesystems. */
+static int move_path(const char *src, const char *dst)
+{
+	char *parent = path_dirname(dst);
+	int ret = mkdir_p(parent, 0700);
+
+	free(parent);
+	if (ret < 0)
+		return -1;
+	if (!rename(src, dst))
+		return 0;
+	if (errno != EXDEV)
+		return -1;
+	if (copy_tree(src, dst) < 0) {
+		int errsv = errno;
+		remove_tree(dst);
+		errno = errsv;
+		return -1;
+	}
+	return remove_tree(src);
+}
+
+struct dir_walk {
+	const char *prefix; /* top-relative dir being walked */
+	struct strvec *dirs;
+	struct strvec *files;
+};
+
+static int collect_entry(const char *rel, const struct stat *st, void *ctx)
+{
+	struct dir_walk *w = ctx;
+
+	if (S_ISDIR(st->st_mode))
+		strvec_pushf(w->dirs, "%s/%s", w->prefix, rel);
+	else if (w->files)
+		strvec_pushf(w->files, "%s/%s", w->prefix, rel);
+	return WALK_CONTINUE;
+}
+
+/* Runs check-ignore on `paths` (top-relative), returns the ignored ones. */
+static int check_ignored(const char *real_git, const char *top,
+			 const struct strvec *paths, struct strvec *ignored,
+			 struct strbuf *err)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	int st;
+
+	if (!paths->nr)
+		return 0;
+	for (size_t i = 0; i < paths->nr; i++)
+		strbuf_add(&in, paths->v[i], strlen(paths->v[i]) + 1);
+	gitcmd_init(&c, real_git, top);
+	strvec_pushl(&c.args, "check-ignore", "-z", "--stdin", NULL);
+	c.in = in.buf;
+	c.in_len = in.len;
+	st = gitcmd_run(&c, &out, err);
+	child_release(&c);
+	strbuf_release(&in);
+	if (st != 0 && st != 1) {
+		strbuf_release(&out);
+		if (!err->len)
+			strbuf_addstr(err, "git check-ignore failed");
+		return -1;
+	}
+	for (size_t off = 0; off < out.len;) {
+		size_t n = strlen(out.buf + off);
+		if (n) {
+			struct strbuf p = STRBUF_INIT;
+			strbuf_add(&p, out.buf + off, n);
+			while (p.len > 1 && p.buf[p.len - 1] == '/')
+				strbuf_setlen(&p, p.len - 1);
+			strvec_push(ignored, p.buf);
+			strbuf_release(&p);
+		}
+		off += n + 1;
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+/* Parses `clean -n` output into top-relative entries ("x/" for dirs). */
+static int parse_dry_run(const char *out, const char *dir, const char *top,
+			 struct strvec *entries)
+{
+	const char *p = out;
+
+	while (*p) {
+		const char *eol = strchrnul(p, '\n'), *name;
+		struct strbuf path = STRBUF_INIT, abs = STRBUF_INIT;
+		const char *rel;
+		bool is_dir;
+
+		if (skip_prefix(p, "Would remove ", &name) && name < eol &&
+		    !unquote_c_path(name, (size_t)(eol - name), &path) &&
+		    path.len) {
+			is_dir = path.buf[path.len - 1] == '/';
+			strbuf_addf(&abs, "%s/%s", dir, path.buf);
+			path_normalize(&abs);
+			if (path_inside(abs.buf, top, &rel) && *rel)
+				strvec_pushf(entries, "%s%s", rel,
+					     is_dir ? "/" : "");
+		}
+		strbuf_release(&path);
+		strbuf_release(&abs);
+		p = *eol ? eol + 1 : eol;
+	}
+	return 0;
+}
+
+static int dry_run(const char *real_git, const char *dir,
+		   const char *const *clean_args, struct strbuf *out,
+		   struct strbuf *err)
+{
+	struct child c = CHILD_INIT;
+	unsigned flags;
+	int st;
+
+	gitcmd_init(&c, real_git, dir);
+	strvec_pushl(&c.args, "-c", "core.quotePath=false", "clean", "-n",
+		     NULL);
+	if (clean_dry_run_args(clean_args, &c.args, &flags) < 0) {
+		child_release(&c);
+		strbuf_addstr(err, "cannot parse the clean arguments");
+		return -1;
+	}
+	st = gitcmd_run(&c, out, err);
+	child_release(&c);
+	if (st != 0 && !err->len)
+		strbuf_addstr(err, "git clean -n failed");
+	return st == 0 ? 0 : -1;
+}
+
+static bool in_list(const struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}
+
+int quarantine_plan_clean(const char *real_git, const char *dir,
+			  const char *top, const char *const *clean_args,
+			  bool ignored, struct quarantine_plan *qp,
+			  struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct strvec entries = STRVEC_INIT, files = STRVEC_INIT;
+	int ret = -1;
+
+	if (dry_run(real_git, dir, clean_args, &out, err) < 0 ||
+	    parse_dry_run(out.buf, dir, top, &entries) < 0)
+		goto out;
+	if (ignored && check_ignored(real_git, top, &entries, &qp->moves,
+				     err) < 0)
+		goto out;
+	for (size_t i = 0; i < entries.nr; i++) {
+		const char *e = entries.v[i];
+		size_t n = strlen(e);
+		struct dir_walk w = { NULL, &qp->dirs, ignored ? &files : NULL };
+		char *name, *abs;
+
+		if (e[n - 1] != '/')
+			continue;
+		name = xstrndup(e, n - 1);
+		if (!in_list(&qp->moves, name)) {
+			strvec_push(&qp->dirs, name);
+			w.prefix = name;
+			abs = path_join(top, name);
+			walk(abs, collect_entry, &w);
+			free(abs);
+		}
+		free(name);
+	}
+	if (ignored && check_ignored(real_git, top, &files, &qp->moves,
+				     err) < 0)
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&out);
+	strvec_clear(&entries);
+	strvec_clear(&files);
+	return ret;
+}
+
+bool quarantine_plan_empty(const struct quarantine_plan *qp)
+{
+	return !qp->moves.nr && !qp->dirs.nr;
+}
+
+void quarantine_plan_release(struct quarantine_plan *qp)
+{
+	strvec_clear(&qp->moves);
+	strvec_clear(&qp->dirs);
+}
+
+int quarantine_claim(const char *home, const char *who, const char *id,
+		     struct strbuf *qdir, struct strbuf *err)
+{
+	struct strbuf parent = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&parent, "%s/quarantine/%s", home, who);
+	if (mkdir_p(parent.buf, 0700) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", parent.buf,
+			    strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < 100 && ret < 0; i++) {
+		strbuf_reset(qdir);
+		strbuf_addf(qdir, "%s/%s", parent.buf, id);
+		if (i)
+			strbuf_addf(qdir, ".%d", i);
+		if (!mkdir(qdir->buf, 0700))
+			ret = 0;
+		else if (errno != EEXIST)
+			break;
+	}
+	if (ret < 0)
+		strbuf_addf(err, "cannot create a quarantine under '%s': %s",
+			    parent.buf, strerror(errno));
+out:
+	strbuf_release(&parent);
+	return ret;
+}
+
+int quarantine_execute(const char *top, const char *qdir,
+		       const struct quarantine_plan *qp, struct strbuf *err)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < qp->dirs.nr; i++) {
+		char *d = path_join(qdir, qp->dirs.v[i]);
+		if (mkdir_p(d, 0700) < 0 && !ret) {
+			strbuf_addf(err, "cannot record '%s': %s",
+				    qp->dirs.v[i], strerror(errno));
+			ret = -1;
+		}
+		free(d);
+	}
+	for (size_t i = 0; i < qp->moves.nr; i++) {
+		char *src = path_join(top, qp->moves.v[i]);
+		char *dst = path_join(qdir, qp->moves.v[i]);
+		if (move_path(src, dst) < 0 && !ret) {
+			strbuf_addf(err, "cannot move '%s' into '%s': %s",
+				    qp->moves.v[i], qdir, strerror(errno));
+			ret = -1;
+		}
+		free(src);
+		free(dst);
+	}
+	return ret;
+}
+
+struct restore_walk {
+	const char *qdir, *top;
+	size_t restored, kept;
+	struct strbuf *err;
+};
+
+static int restore_entry(const char *rel, const struct stat *st, void *ctx)
+{
+	struct restore_walk *r = ctx;
+	char *src = path_join(r->qdir, rel), *dst = path_join(r->top, rel);
+	struct stat now;
+	int ret = WALK_CONTINUE;
+
+	if (lstat(dst, &now) < 0 && errno == ENOENT) {
+		/* invariant 3: only where nothing exists now */
+		if (move_path(src, dst) < 0) {
+			if (!r->err->len)
+				strbuf_addf(r->err, "cannot move '%s' back: %s",
+					    rel, strerror(errno));
+		} else {
+			r->restored++;
+		}
+		ret = WALK_SKIP;
+	} else if (!S_ISDIR(st->st_mode) || !S_ISDIR(now.st_mode)) {
+		r->kept++;
+		ret = WALK_SKIP;
+	}
+	free(src);
+	free(dst);
+	return ret;
+}
+
+int quarantine_restore(const char *qdir, const char *top, size_t *restored,
+		       size_t *kept, struct strbuf *err)
+{
+	struct restore_walk r = { qdir, top, 0, 0, err };
+	int ret;
+
+	if (!is_dir(qdir)) {
+		*restored = *kept = 0;
+		return 0;
+	}
+	ret = walk(qdir, restore_entry, &r);
+	*restored = r.restored;
+	*kept = r.kept;
+	if (ret < 0 && !err->len)
+		strbuf_addf(err, "cannot read '%s': %s", qdir, strerror(errno));
+	return ret < 0 || err->len ? -1 : 0;
+}
+
+static int list_entry(const char *rel, const struct stat *st, void *ctx)
+{
+	struct strvec *out = ctx;
+
+	strvec_pushf(out, "%s%s", rel, S_ISDIR(st->st_mode) ? "/" : "");
+	return WALK_CONTINUE;
+}
+
+int quarantine_list(const char *qdir, struct strvec *out)
+{
+	if (!is_dir(qdir))
+		return 0;
+	return walk(qdir, list_entry, out);
+}

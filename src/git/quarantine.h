@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_QUARANTINE_H
+#define AG_QUARANTINE_H
+
+/**
+ * The quarantine: what `git clean` is about to delete and a snapshot's tree
+ * cannot hold (ignored files for -x/-X, empty directories for -d) is moved
+ * into <home>/quarantine/<agent>/<snapshot-id>/, mirroring the paths
+ * relative to the work tree's top, so a restore can move it back.
+ *
+ * Invariants:
+ *  1. MUST only move paths that `git clean -n` with the same selection
+ *     lists (or lie inside a directory it lists), and only ignored ones.
+ *  2. MUST move, never copy-then-delete, on one filesystem (rename(2));
+ *     across filesystems it copies, then removes the original.
+ *  3. MUST NOT overwrite anything on restore: a path that exists again is
+ *     left in place and its quarantined copy is kept.
+ *  4. MUST NOT follow symlinks while walking (lstat, FTW_PHYS).
+ *
+ * Ownership: the plan owns its vectors (quarantine_plan_release()).
+ * Functions return 0 or -1 with `err` filled with a one-line reason.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+
+struct quarantine_plan {
+	struct strvec moves; /* top-relative paths to move (files or dirs) */
+	struct strvec dirs;  /* top-relative directories to record */
+};
+#define QUARANTINE_PLAN_INIT { STRVEC_INIT, STRVEC_INIT }
+
+/*
+ * Asks `git clean -n` (run in `dir`, below `top`, with the same selection
+ * as `clean_args`) what it would delete. `ignored` (clean -x/-X) adds the
+ * ignored paths to `moves`; every directory it would delete is recorded.
+ */
+int quarantine_plan_clean(const char *real_git, const char *dir,
+			  const char *top, const char *const *clean_args,
+			  bool ignored, struct quarantine_plan *qp,
+			  struct strbuf *err);
+bool quarantine_plan_empty(const struct quarantine_plan *qp);
+void quarantine_plan_release(struct quarantine_plan *qp);
+
+/* Creates <home>/quarantine/<who>/<id>[.N] (mode 0700) into `qdir`. */
+int quarantine_claim(const char *home, const char *who, const char *id,
+		     struct strbuf *qdir, struct strbuf *err);
+/* Moves the plan's paths under qdir and records its directories. */
+int quarantine_execute(const char *top, const char *qdir,
+		       const struct quarantine_plan *qp, struct strbuf *err);
+/*
+ * Moves everything in qdir back under top where nothing exists now;
+ * counts what came back and what was left because the path exists.
+ */
+int quarantine_restore(const char *qdir, const char *top, size_t *restored,
+		       size_t *kept, struct strbuf *err);
+/* Lists qdir's files (top-relative), for `snapshots show`. */
+int quarantine_list(const char *qdir, struct strvec *out);
+/* rm -rf without following symlinks. 0 or -1 (errno). */
+int remove_tree(const char *path);
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Invariants:
+ *  1. MUST NOT return a path that canonicalises to the running executable
+ *     (a self-referential REAL_GIT would recurse).
+ *  2. MUST NOT search <home>/bin, where the shim lives.
+ *  3. Only regular executable files qualify.
+ */
+#include "base/common.h"
+#include <string.h>
+#include <sys/stat.h>
+#include "base/envvar.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "git/realgit.h"
+
+static char *usable(const char *candidate)
+{
+	char *c = real_path(candidate);
+	const char *self = self_exe();
+	struct stat st;
+
+	if (!c)
+		return NULL;
+	if ((self && !strcmp(c, self)) || stat(c, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || access(c, X_OK) < 0) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static bool same_dir(const char *a, const char *b)
+{
+	char *ra = real_path(a), *rb = real_path(b);
+	bool same = ra && rb && !strcmp(ra, rb);
+	free(ra);
+	free(rb);
+	return same;
+}
+
+char *realgit_locate(const char *home)
+{
+	const char *env = ag_getenv(AGE_REAL_GIT);
+	const char *path = getenv("PATH");
+	char *found = NULL;
+	struct strbuf bin = STRBUF_INIT;
+
+	if (env && *env && (found = usable(env)))
+		return found;
+	if (home && *home)
+		strbuf_addf(&bin, "%s/bin", home);
+	while (path && *path && !found) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		if (n) {
+			char *dir = xstrndup(path, n);
+			if (!bin.len || !same_dir(dir, bin.buf)) {
+				char *cand = path_join(dir, "git");
+				found = usable(cand);
+				free(cand);
+			}
+			free(dir);
+		}
+		path = colon ? colon + 1 : NULL;
+	}
+	if (!found)
+		found = usable("/usr/bin/git");
+	strbuf_release(&bin);
+	return found;
+}
+
+static bool exe_in(const char *dir, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	bool ok;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	ok = !stat(p.buf, &st) && S_ISREG(st.st_mode) && !access(p.buf, X_OK);
+	strbuf_release(&p);
+	return ok;
+}
+
+bool git_external_exists(const char *real_git, const char *sub)
+{
+	struct strbuf name = STRBUF_INIT;
+	const char *env = getenv("GIT_EXEC_PATH");
+	const char *path = getenv("PATH");
+	bool ok = false;
+
+	if (!*sub || strchr(sub, '/'))
+		return false;
+	strbuf_addf(&name, "git-%s", sub);
+	if (env && *env)
+		ok = exe_in(env, name.buf);
+	if (!ok && real_git) {
+		char *bindir = path_dirname(real_git);
+		char *prefix = path_dirname(bindir);
+		char *libexec = path_join(prefix, "libexec/git-core");
+		char *lib = path_join(prefix, "lib/git-core");
+		ok = exe_in(libexec, name.buf) || exe_in(lib, name.buf);
+		free(bindir);
+		free(prefix);
+		free(libexec);
+		free(lib);
+	}
+	while (!ok && path && *path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		if (n) {
+			char *dir = xstrndup(path, n);
+			ok = exe_in(dir, name.buf);
+			free(dir);
+		}
+		path = colon ? colon + 1 : NULL;
+	}
+	strbuf_release(&name);
+	return ok;
+}

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Repository facts from the filesystem (reference §3.5 common-dir rules).
+ *
+ * Invariants:
+ *  1. Reads are bounded and O_NOFOLLOW where the file is ours to trust
+ *     (HEAD, gitdir, commondir, packed-refs, markers).
+ *  2. Anything of an unexpected shape is REPO_ODD, which the policy treats
+ *     fail-closed; nothing here guesses.
+ */
+#include "base/common.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "git/repo.h"
+
+#define SMALL_FILE 4096
+#define PACKED_REFS_MAX (256u << 20)
+
+void repo_loc_release(struct repo_loc *r)
+{
+	free(r->top);
+	free(r->gitdir);
+	free(r->commondir);
+	free(r->head_branch);
+	free(r->rel);
+	memset(r, 0, sizeof(*r));
+}
+
+static int read_small(const char *path, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (read_file_bounded(path, SMALL_FILE, RF_REGULAR, sb) < 0)
+		return -1;
+	strbuf_trim(sb);
+	return 0;
+}
+
+/* gitdir is canonical; fills commondir and head_branch. */
+static enum repo_found fill_from_gitdir(struct repo_loc *r)
+{
+	struct strbuf sb = STRBUF_INIT, p = STRBUF_INIT;
+	const char *ref;
+
+	strbuf_addf(&p, "%s/commondir", r->gitdir);
+	if (!read_small(p.buf, &sb) && sb.len) {
+		char *joined = path_join(r->gitdir, sb.buf);
+		r->commondir = real_path(joined);
+		free(joined);
+		if (!r->commondir)
+			goto odd;
+	} else {
+		r->commondir = xstrdup(r->gitdir);
+	}
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/HEAD", r->gitdir);
+	if (read_small(p.buf, &sb))
+		goto odd;
+	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref))
+		r->head_branch = xstrdup(ref);
+	strbuf_release(&sb);
+	strbuf_release(&p);
+	return REPO_FOUND;
+odd:
+	strbuf_release(&sb);
+	strbuf_release(&p);
+	return REPO_ODD;
+}
+
+static enum repo_found at_dotgit(const char *dir, const char *dotgit,
+				 struct repo_loc *r)
+{
+	struct stat st;
+	struct strbuf sb = STRBUF_INIT;
+	const char *g;
+
+	if (lstat(dotgit, &st) < 0)
+		return REPO_NONE;
+	r->top = xstrdup(dir);
+	if (S_ISDIR(st.st_mode)) {
+		r->gitdir = real_path(dotgit);
+		r->is_main = true;
+	} else if (S_ISREG(st.st_mode)) {
+		if (read_small(dotgit, &sb) || !skip_prefix(sb.buf, "gitdir: ", &g)) {
+			strbuf_release(&sb);
+			return REPO_ODD;
+		}
+		{
+			char *joined = path_join(dir, g);
+			r->gitdir = real_path(joined);
+			free(joined);
+		}
+	} else {
+		return REPO_ODD; /* a symlinked .git or stranger */
+	}
+	strbuf_release(&sb);
+	if (!r->gitdir)
+		return REPO_ODD;
+	return fill_from_gitdir(r);
+}
+
+static enum repo_found discover(char *cur, struct repo_loc *out);
+
+enum repo_found repo_discover(const char *start, struct repo_loc *out)
+{
+	char *cur = real_path(start);
+
+	memset(out, 0, sizeof(*out));
+	if (!cur)
+		return REPO_ODD;
+	return discover(cur, out);
+}
+
+enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	return discover(xstrdup(start), out);
+}
+
+/* Takes ownership of cur, a canonical path. */
+static enum repo_found discover(char *cur, struct repo_loc *out)
+{
+	char *start = xstrdup(cur);
+	enum repo_found res = REPO_NONE;
+
+	for (;;) {
+		char *dotgit = path_join(cur, ".git");
+		struct stat st;
+		bool here = !lstat(dotgit, &st);
+		if (here) {
+			res = at_dotgit(cur, dotgit, out);
+			free(dotgit);
+			break;
+		}
+		free(dotgit);
+		if (!strcmp(cur, "/"))
+			break;
+		{
+			char *up = path_dirname(cur);
+			free(cur);
+			cur = up;
+		}
+	}
+	if (res == REPO_FOUND) {
+		const char *rel = "";
+		out->rel = xstrdup(path_inside(start, out->top, &rel) ? rel : "");
+	} else {
+		repo_loc_release(out);
+	}
+	free(cur);
+	free(start);
+	return res;
+}
+
+enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
+				 struct repo_loc *out)
+{
+	struct stat st;
+	char *g;
+
+	memset(out, 0, sizeof(*out));
+	g = real_path(gitdir);
+	if (!g)
+		return REPO_ODD;
+	if (stat(g, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		/* --git-dir may name a .git file */
+		char *dir = path_dirname(g);
+		enum repo_found r = at_dotgit(dir, g, out);
+		free(dir);
+		free(g);
+		if (r == REPO_FOUND && !out->rel)
+			out->rel = xstrdup("");
+		return r;
+	}
+	out->gitdir = g;
+	if (work_tree)
+		out->top = real_path(work_tree);
+	out->rel = xstrdup("");
+	if (fill_from_gitdir(out) != REPO_FOUND) {
+		repo_loc_release(out);
+		return REPO_ODD;
+	}
+	return REPO_FOUND;
+}
+
+static bool packed_has(const char *commondir, const char *suffix_ref,
+		       bool match_remote_suffix)
+{
+	struct strbuf p = STRBUF_INIT, data = STRBUF_INIT;
+	bool found = false;
+	char *line, *save = NULL;
+
+	strbuf_addf(&p, "%s/packed-refs", commondir);
+	if (read_file_bounded(p.buf, PACKED_REFS_MAX, RF_REGULAR, &data) < 0)
+		goto out;
+	for (line = strtok_r(data.buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *sp = strchr(line, ' ');
+		const char *rest;
+		if (!sp || line[0] == '#' || line[0] == '^')
+			continue;
+		sp++;
+		if (!match_remote_suffix) {
+			found = !strcmp(sp, suffix_ref);
+		} else if (skip_prefix(sp, "refs/remotes/", &rest)) {
+			const char *slash = strchr(rest, '/');
+			found = slash && !strcmp(slash + 1, suffix_ref);
+		}
+	}
+out:
+	strbuf_release(&p);
+	strbuf_release(&data);
+	return found;
+}
+
+static bool safe_ref_component(const char *name)
+{
+	return *name && !strstr(name, "..") && name[0] != '/' &&
+	       !strchr(name, '\n');
+}
+
+bool repo_ref_exists(const struct repo_loc *r, const char *refname)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	bool ok;
+
+	if (!safe_ref_component(refname))
+		return false;
+	strbuf_addf(&p, "%s/%s", r->commondir, refname);
+	ok = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
+	strbuf_release(&p);
+	return ok || packed_has(r->commondir, refname, false);
+}
+
+bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+	bool found = false;
+
+	if (!safe_ref_component(name))
+		return false;
+	strbuf_addf(&p, "%s/refs/remotes", r->commondir);
+	d = opendir(p.buf);
+	while (d && !found && (de = readdir(d))) {
+		struct strbuf f = STRBUF_INIT;
+		struct stat st;
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_addf(&f, "%s/%s/%s", p.buf, de->d_name, name);
+		found = !lstat(f.buf, &st) && S_ISREG(st.st_mode);
+		strbuf_release(&f);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&p);
+	return found || packed_has(r->commondir, name, true);
+}
+
+bool repo_has_origin(const struct repo_loc *r)
+{
+	struct strbuf p = STRBUF_INIT, data = STRBUF_INIT;
+	bool ok = false;
+
+	strbuf_addf(&p, "%s/config", r->commondir);
+	if (!read_file_bounded(p.buf, 1 << 20, RF_REGULAR, &data))
+		ok = strstr(data.buf, "[remote \"origin\"]") != NULL;
+	strbuf_release(&p);
+	strbuf_release(&data);
+	return ok;
+}
+
+static char *marker_walk(char *cur, char **dir);
+
+char *marker_agent_above(const char *start, char **dir)
+{
+	return marker_walk(real_path(start), dir);
+}
+
+char *marker_agent_above_canonical(const char *start, char **dir)
+{
+	return marker_walk(xstrdup(start), dir);
+}
+
+static char *marker_walk(char *cur, char **dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *agent = NULL;
+
+	*dir = NULL;
+	while (cur) {
+		char *m = path_join(cur, ".agend-managed");
+		strbuf_reset(&sb);
+		if (!read_file_bounded(m, SMALL_FILE, RF_REGULAR, &sb)) {
+			char *line, *save = NULL;
+			for (line = strtok_r(sb.buf, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				struct strbuf v = STRBUF_INIT;
+				const char *val;
+				if (!skip_prefix(line, "agent=", &val))
+					continue;
+				strbuf_addstr(&v, val);
+				strbuf_trim(&v);
+				if (v.len) {
+					agent = strbuf_detach(&v, NULL);
+					break;
+				}
+				strbuf_release(&v);
+			}
+		}
+		free(m);
+		if (agent) {
+			*dir = cur;
+			cur = NULL;
+			break;
+		}
+		if (!strcmp(cur, "/"))
+			break;
+		{
+			char *up = path_dirname(cur);
+			free(cur);
+			cur = up;
+		}
+	}
+	free(cur);
+	strbuf_release(&sb);
+	return agent;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_REPO_H
+#define AG_REPO_H
+
+/**
+ * Repository discovery by reading .git files — no git subprocess, so the
+ * shim's hot path stays one exec away from real git.
+ *
+ * Every char * in struct repo_loc is owned by it (repo_loc_release()).
+ */
+#include "base/common.h"
+
+struct repo_loc {
+	char *top;	   /* work tree top, canonical; NULL for a bare gitdir */
+	char *gitdir;	   /* canonical */
+	char *commondir;   /* canonical */
+	bool is_main;	   /* .git is a directory: the main working tree */
+	char *head_branch; /* HEAD's branch (without refs/heads/), or NULL */
+	char *rel;	   /* start directory relative to top ("" at top) */
+};
+
+enum repo_found { REPO_FOUND = 0, REPO_NONE = 1, REPO_ODD = -1 };
+
+/* Walks up from `start` (any path) to the first .git. */
+enum repo_found repo_discover(const char *start, struct repo_loc *out);
+/* Same, for a start path that is already canonical (from getcwd(3) or
+ * realpath(3)): saves a realpath per call on the shim's hot path. */
+enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out);
+/* For GIT_DIR / --git-dir (+ optional work tree). */
+enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
+				 struct repo_loc *out);
+void repo_loc_release(struct repo_loc *r);
+
+/* True when refname (e.g. refs/heads/x) exists as a loose or packed ref. */
+bool repo_ref_exists(const struct repo_loc *r, const char *refname);
+/* True when refs/remotes/<any remote>/<name> exists. */
+bool repo_remote_branch_exists(const struct repo_loc *r, const char *name);
+/* True when the repository's config has a [remote "origin"] section. */
+bool repo_has_origin(const struct repo_loc *r);
+
+/*
+ * Walks up from `start` for the nearest `.agend-managed` marker with a
+ * non-empty agent= line. Returns the agent (owned) and sets *dir (owned).
+ */
+char *marker_agent_above(const char *start, char **dir);
+/* Same, for a canonical start path. */
+char *marker_agent_above_canonical(const char *start, char **dir);
+
+#endif

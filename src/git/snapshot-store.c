@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/die.h"
+#include "base/eventlog.h"
+#include "base/fileio.h"
+#include "base/xalloc.h"
+#include "git/gitcmd.h"
+#include "git/quarantine.h"
+#include "git/snapshot-store.h"
+#include "git/snapshot.h"
+
+static int cmp_info(const void *a, const void *b)
+{
+	const struct snapshot_info *x = a, *y = b;
+	int c = snapshot_name_cmp_newest(&x->name, &y->name);
+
+	return c ? c : strcmp(x->name.agent, y->name.agent);
+}
+
+/* Reads one "<ref>\0<oid>\0<unix>\0<message>\0\n" record. */
+static const char *parse_record(const char *p, const char *end,
+				struct snapshot_list *l)
+{
+	const char *f[4];
+	struct snapshot_info *si;
+
+	for (int i = 0; i < 4; i++) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+		if (!z)
+			return NULL;
+		f[i] = p;
+		p = z + 1;
+	}
+	if (p < end && *p == '\n')
+		p++;
+	ALLOC_GROW(l->v, l->nr, l->alloc);
+	si = &l->v[l->nr];
+	memset(si, 0, sizeof(*si));
+	strvec_init(&si->meta.stashes);
+	if (snapshot_ref_parse(f[0], &si->name) < 0)
+		return p; /* not ours: skipped */
+	si->ref = xstrdup(f[0]);
+	si->commit = xstrdup(f[1]);
+	si->when = strtoll(f[2], NULL, 10);
+	snapshot_meta_parse(f[3], &si->meta);
+	l->nr++;
+	return p;
+}
+
+int snapshot_list_load(const char *real_git, const char *dir,
+		       const char *pattern, struct snapshot_list *l,
+		       struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p, *end;
+	int st;
+
+	st = gitcmd_capture(real_git, dir, &out, err, "for-each-ref",
+			    "--format=%(refname)%00%(objectname)%00"
+			    "%(committerdate:unix)%00%(contents)%00",
+			    pattern, NULL);
+	if (st != 0) {
+		if (!err->len)
+			strbuf_addstr(err, "git for-each-ref failed");
+		strbuf_release(&out);
+		return -1;
+	}
+	p = out.buf;
+	end = out.buf + out.len;
+	while (p && p < end)
+		p = parse_record(p, end, l);
+	strbuf_release(&out);
+	if (l->nr > 1)
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_info);
+	return 0;
+}
+
+void snapshot_list_release(struct snapshot_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->v[i].ref);
+		free(l->v[i].commit);
+		snapshot_name_release(&l->v[i].name);
+		snapshot_meta_release(&l->v[i].meta);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}
+
+/* Paths (top-relative, NUL-separated) that differ, minus newer files. */
+static int changed_paths(const struct restore_opts *o, struct strbuf *paths,
+			 size_t *n, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int st;
+
+	st = gitcmd_capture(o->real_git, o->dir, &out, err, "diff",
+			    "--name-status", "--no-renames", "--no-ext-diff",
+			    "-z", o->snap->commit, "--", ".", NULL);
+	if (st != 0) {
+		if (!err->len)
+			strbuf_addstr(err, "git diff failed");
+		strbuf_release(&out);
+		return -1;
+	}
+	*n = 0;
+	for (size_t off = 0; off < out.len;) {
+		const char *status = out.buf + off, *path;
+		size_t sl = strlen(status);
+
+		if (off + sl + 1 >= out.len)
+			break;
+		path = status + sl + 1;
+		off += sl + 1 + strlen(path) + 1;
+		/* invariant 1: A = exists now, not in the snapshot */
+		if (status[0] == 'A')
+			continue;
+		strbuf_add(paths, path, strlen(path) + 1);
+		(*n)++;
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+static int toplevel(const struct restore_opts *o, struct strbuf *top,
+		    struct strbuf *err)
+{
+	if (gitcmd_capture(o->real_git, o->dir, top, err, "rev-parse",
+			   "--show-toplevel", NULL) != 0) {
+		if (!err->len)
+			strbuf_addstr(err, "not in a git work tree");
+		return -1;
+	}
+	gitcmd_chomp(top);
+	return 0;
+}
+
+/* Invariant 3: checkout/reset with literal paths from stdin. */
+static int git_paths(const struct restore_opts *o, const char *top,
+		     const struct strbuf *paths, const char *const *args,
+		     struct strbuf *err)
+{
+	struct child c = CHILD_INIT;
+	int st;
+
+	gitcmd_init(&c, o->real_git, top);
+	strvec_push(&c.env_set, "GIT_LITERAL_PATHSPECS=1");
+	strvec_pushv(&c.args, args);
+	strvec_pushl(&c.args, "--pathspec-from-file=-", "--pathspec-file-nul",
+		     NULL);
+	c.in = paths->buf;
+	c.in_len = paths->len;
+	st = gitcmd_run(&c, NULL, err);
+	child_release(&c);
+	return st == 0 ? 0 : -1;
+}
+
+/* Stash commits the snapshot saved that the stash list lost, oldest first. */
+static void missing_stashes(const struct restore_opts *o, const char *top,
+			    struct strvec *missing)
+{
+	const struct strvec *saved = &o->snap->meta.stashes;
+	struct strbuf out = STRBUF_INIT;
+
+	if (!saved->nr)
+		return;
+	gitcmd_capture(o->real_git, top, &out, NULL, "log", "-g",
+		       "--format=%H", "refs/stash", "--", NULL);
+	for (size_t i = saved->nr; i-- > 0;)
+		if (!strstr(out.buf, saved->v[i]))
+			strvec_push(missing, saved->v[i]);
+	strbuf_release(&out);
+}
+
+/* Quarantined paths that are missing from the work tree now. */
+static size_t quarantine_pending(const char *qdir, const char *top)
+{
+	struct strvec all = STRVEC_INIT;
+	size_t n = 0;
+
+	if (!qdir)
+		return 0;
+	quarantine_list(qdir, &all);
+	for (size_t i = 0; i < all.nr; i++) {
+		char *p = xstrfmt("%s/%s", top, all.v[i]);
+		size_t len = strlen(p);
+		if (len > 1 && p[len - 1] == '/')
+			p[len - 1] = '\0';
+		if (!path_exists(p))
+			n++;
+		free(p);
+	}
+	strvec_clear(&all);
+	return n;
+}
+
+static int save_current(const struct restore_opts *o, const char *top,
+			struct restore_result *r, struct strbuf *err)
+{
+	struct snapshot_opts so = { .real_git = o->real_git, .dir = top,
+				    .agent = o->agent, .home = o->home,
+				    .slug = "restore" };
+	struct strbuf serr = STRBUF_INIT;
+	int ret = 0;
+
+	/* invariant 2: fail closed */
+	if (snapshot_take(&so, &r->pre_ref, &serr) < 0) {
+		strbuf_addf(err,
+			    "could not save the current state before restoring (%s); aborted to avoid overwriting unsaved work",
+			    serr.buf);
+		ret = -1;
+	}
+	strbuf_release(&serr);
+	return ret;
+}
+
+static void put_back_extras(const struct restore_opts *o, const char *top,
+			    const struct strvec *stashes,
+			    struct restore_result *r)
+{
+	struct strbuf qerr = STRBUF_INIT, msg = STRBUF_INIT;
+
+	if (o->snap->meta.quarantine &&
+	    quarantine_restore(o->snap->meta.quarantine, top, &r->quarantined,
+			       &r->kept, &qerr) < 0)
+		warning("quarantine: %s", qerr.buf);
+	strbuf_addf(&msg, "agentic-git: restored from %s", o->snap->ref);
+	for (size_t i = 0; i < stashes->nr; i++)
+		if (gitcmd_capture(o->real_git, top, NULL, NULL, "stash",
+				   "store", "-m", msg.buf, stashes->v[i],
+				   NULL) == 0)
+			r->stashes++;
+	strbuf_release(&qerr);
+	strbuf_release(&msg);
+}
+
+static void log_restored(const struct restore_opts *o, const char *top,
+			 const struct restore_result *r)
+{
+	struct event ev = EVENT_INIT("snapshot_restored", o->agent, "restore");
+
+	event_add_str(&ev, "ref", o->snap->ref);
+	event_add_str(&ev, "worktree", top);
+	event_add_int(&ev, "paths", (long long)r->paths);
+	if (r->pre_ref.len)
+		event_add_str(&ev, "pre_restore_ref", r->pre_ref.buf);
+	event_write(o->home, &ev);
+	event_release(&ev);
+}
+
+int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
+		     struct strbuf *err)
+{
+	static const char *const checkout[] = { "checkout", NULL, NULL };
+	static const char *const reset[] = { "reset", "-q", NULL };
+	const char *co[3] = { checkout[0], o->snap->commit, NULL };
+	struct strbuf top = STRBUF_INIT, paths = STRBUF_INIT;
+	struct strvec stashes = STRVEC_INIT;
+	size_t n = 0;
+	int ret = -1;
+
+	if (toplevel(o, &top, err) || changed_paths(o, &paths, &n, err))
+		goto out;
+	missing_stashes(o, top.buf, &stashes);
+	if (!n && !stashes.nr &&
+	    !quarantine_pending(o->snap->meta.quarantine, top.buf)) {
+		ret = 0;
+		goto out;
+	}
+	if (save_current(o, top.buf, r, err))
+		goto out;
+	put_back_extras(o, top.buf, &stashes, r);
+	if (n) {
+		if (git_paths(o, top.buf, &paths, co, err) < 0) {
+			if (!err->len)
+				strbuf_addstr(err, "git checkout failed");
+			goto out;
+		}
+		r->paths = n;
+		if (!o->staged &&
+		    git_paths(o, top.buf, &paths, reset, NULL) < 0)
+			r->unstage_failed = true;
+	}
+	log_restored(o, top.buf, r);
+	ret = 0;
+out:
+	strbuf_release(&top);
+	strbuf_release(&paths);
+	strvec_clear(&stashes);
+	return ret;
+}
+
+void restore_result_release(struct restore_result *r)
+{
+	strbuf_release(&r->pre_ref);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_SNAPSHOT_STORE_H
+#define AG_SNAPSHOT_STORE_H
+
+/**
+ * Reading and restoring snapshots (the engine that writes them is
+ * git/snapshot.h).
+ *
+ * snapshot_list_load() reads every snapshot of `who` (NULL: all agents)
+ * with its metadata, newest first ((stamp, seq) order, so same-second
+ * snapshots are ordered by creation).
+ *
+ * snapshot_restore() is non-destructive (invariants):
+ *  1. MUST NOT delete or change a path the snapshot does not hold (files
+ *     created after the snapshot are left alone).
+ *  2. MUST save the current state first, as a snapshot of the caller's
+ *     agent, and MUST abort without touching anything when that fails.
+ *  3. MUST pass paths as literal NUL-separated pathspecs on stdin, never on
+ *     the command line.
+ *  4. MUST leave the restored paths unstaged unless asked for --staged.
+ *
+ * Ownership: lists and results own their strings (*_release()). Functions
+ * return 0 or -1 with `err` set to a one-line reason.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "git/snapshot-name.h"
+
+struct snapshot_info {
+	char *ref;
+	char *commit;
+	long long when; /* committer date, seconds since the epoch */
+	struct snapshot_name name;
+	struct snapshot_meta meta;
+};
+
+struct snapshot_list {
+	struct snapshot_info *v;
+	size_t nr, alloc;
+};
+#define SNAPSHOT_LIST_INIT { NULL, 0, 0 }
+
+/* `pattern`: a ref or a ref prefix under refs/agentic-git/snapshots/. */
+int snapshot_list_load(const char *real_git, const char *dir,
+		       const char *pattern, struct snapshot_list *l,
+		       struct strbuf *err);
+void snapshot_list_release(struct snapshot_list *l);
+
+struct restore_opts {
+	const char *real_git;
+	const char *dir;   /* where to restore (its subtree only) */
+	const char *agent; /* the caller's agent (pre-restore snapshot) */
+	const char *home;
+	const struct snapshot_info *snap;
+	bool staged;
+};
+
+struct restore_result {
+	size_t paths;	     /* work-tree paths written */
+	size_t quarantined;  /* paths moved back from the quarantine */
+	size_t kept;	     /* quarantined paths left (they exist again) */
+	size_t stashes;	     /* stash entries stored back */
+	bool unstage_failed;
+	struct strbuf pre_ref; /* the pre-restore snapshot, "" if none */
+};
+#define RESTORE_RESULT_INIT { .pre_ref = STRBUF_INIT }
+
+/* 0 (r->paths etc. say what happened; all zero: nothing to do) or -1. */
+int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
+		     struct strbuf *err);
+void restore_result_release(struct restore_result *r);
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_SNAPSHOT_H
+#define AG_SNAPSHOT_H
+
+/**
+ * The snapshot engine: saves a work tree's unsaved work as a commit under
+ * refs/agentic-git/snapshots/<agent>/ before a destructive git operation.
+ *
+ * What is captured: the work tree as `git add -A` sees it, starting from a
+ * copy of the real index (so force-added ignored files stay tracked and
+ * unchanged files are not hashed again): staged and unstaged changes to
+ * tracked files and untracked files. The staged tree, when it differs, is
+ * kept as the snapshot's second parent; before `stash drop/clear` the stash
+ * commits are kept as further parents. Before `clean`, what clean would
+ * delete and a tree cannot hold (ignored files with -x/-X, directories) is
+ * moved into a quarantine (git/quarantine.h).
+ *
+ * Invariants:
+ *  1. MUST NOT change the real index, HEAD, any branch, or the work tree
+ *     (except moving files clean is about to delete into the quarantine).
+ *  2. MUST call only `real_git` (absolute), with the bypass variables set
+ *     and the caller's GIT_DIR/GIT_WORK_TREE/GIT_INDEX_FILE removed.
+ *  3. MUST force author/committer to `agentic-git <agentic-git@localhost>`
+ *     and the date to now, whatever the environment says.
+ *  4. MUST NOT join an unvalidated agent name into a ref or a path.
+ *  5. MUST prune automatically only the calling agent's snapshots.
+ *
+ * snapshot_take() returns 0 with `ref_out` set to the new ref, or left
+ * empty when there was nothing to lose; -1 with `err` set to a one-line
+ * reason. snapshot_guard() is the shim's fail-open wrapper: it never fails.
+ */
+#include "base/common.h"
+#include <time.h>
+#include "base/strbuf.h"
+#include "base/strvec.h"
+
+#define SNAPSHOT_TTL_SECONDS (7L * 24 * 3600)
+
+struct snapshot_opts {
+	const char *real_git;	/* absolute path of real git (never the shim) */
+	const char *dir;	/* the work tree the operation runs in */
+	const char *agent;	/* agent name, "" or NULL => "noagent" */
+	const char *home;	/* $AGENTIC_GIT_HOME, may be "" (then no quarantine dir, no events) */
+	const char *slug;	/* operation slug: reset, checkout, restore, ... */
+	const char *const *clean_args; /* for slug "clean": the args after `clean` (NULL otherwise) */
+	bool quarantine_ignored; /* clean -x/-X: quarantine the ignored files clean would delete */
+};
+
+/*
+ * Fail-open guard for the shim: takes the snapshot, and on failure prints
+ * `agentic-git: warning — pre-op snapshot FAILED (<reason>); proceeding
+ * without a safety net` to stderr and appends a `snapshot_failed` event.
+ * Never fails, never exits.
+ */
+void snapshot_guard(const struct snapshot_opts *o);
+
+/* 0 on success (ref_out gets the ref, or stays empty when there was
+ * nothing to save), -1 on failure with err set. */
+int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
+		  struct strbuf *err);
+
+/*
+ * Deletes the snapshot refs among `refs` (full names) whose stamp is more
+ * than `ttl` seconds before `now`, except `keep` (may be NULL), with one
+ * `git update-ref --stdin`. The deleted names are appended to `pruned`
+ * when non-NULL. With a non-empty `home`, quarantines of `who` older than
+ * the TTL are removed too. 0 or -1 (err set).
+ */
+int snapshot_prune_refs(const char *real_git, const char *dir,
+			const char *home, const char *who,
+			const struct strvec *refs, time_t now, long ttl,
+			const char *keep, struct strvec *pruned,
+			struct strbuf *err);
+
+/*
+ * Lists the snapshot ref names of `who` (NULL: every agent) in the
+ * repository at `dir`. 0 or -1 (err set).
+ */
+int snapshot_list_refs(const char *real_git, const char *dir, const char *who,
+		       struct strvec *refs, struct strbuf *err);
+
+#endif
