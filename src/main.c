@@ -21,6 +21,7 @@ const struct cmd ag_commands[] = {
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
 	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
+	{ "agents", cmd_agents, "list, show and check agent profiles" },
 	{ NULL, NULL, NULL },
 };
 
