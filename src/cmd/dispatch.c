@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/dispatch-agent.h"
 #include "fleet/dispatch.h"
 #include "fleet/prompts.h"
 
@@ -28,7 +29,8 @@ static const char usage[] =
 	"usage: agentic-git dispatch (--targets FILE | --repo PATH --head B --base B [--key K])\n"
 	"                            (--task resolve-conflicts | --prompt-file F)\n"
 	"                            [-j N] [--timeout S] [--grace S] [--shard K/N]\n"
-	"                            [--dry-run] [--json] -- AGENT-CMD [ARGS...]\n"
+	"                            [--profile P] [--model M] [--config F]\n"
+	"                            [--dry-run] [--json] [-- AGENT-CMD [ARGS...]]\n"
 	"\n"
 	"Run one agent task over many targets (repository + branch) in parallel.\n"
 	"The agent works in a private workspace with no remote and no credentials;\n"
@@ -45,8 +47,12 @@ static const char usage[] =
 	"  --shard K/N         run only shard K of N (deterministic)\n"
 	"  --dry-run           print the plan; create and run nothing\n"
 	"  --json              machine-readable output on stdout\n"
-	"  --profile/--model/--config   agent profiles (not in this build yet)\n"
-	"  -- AGENT-CMD ...    the agent command; it gets the prompt on stdin\n"
+	"  --profile P         agent profile (else per-repo rule, default_agent, claude)\n"
+	"  --model M           model override for the profile\n"
+	"  --config F          config.yaml (default $AGENTIC_GIT_HOME/config.yaml)\n"
+	"  -- AGENT-CMD ...    a raw agent command instead of a profile; it gets\n"
+	"                      the prompt on stdin and the environment (minus\n"
+	"                      credentials)\n"
 	"\n"
 	"Exit codes: 0 every target pushed or already up to date, 1 bad input or\n"
 	"setup failure (nothing ran), 2 attention (failed, timed out, blocked,\n"
@@ -75,7 +81,7 @@ struct dopts {
 	const char *v[O_CONFIG + 1];
 	unsigned long jobs, timeout, grace;
 	unsigned shard_k, shard_n;
-	bool dry, json;
+	bool dry, json, jobs_set, timeout_set;
 };
 
 static int on_opt(void *data, int id, const char *val)
@@ -89,6 +95,8 @@ static int on_opt(void *data, int id, const char *val)
 			return error("option '--%s' given twice", specs[id].name);
 		o->v[id] = val;
 	} else if (id <= O_GRACE) {
+		o->jobs_set |= id == O_JOBS;
+		o->timeout_set |= id == O_TIMEOUT;
 		if (parse_ulong(val, max[id - O_JOBS], num[id - O_JOBS]) < 0 ||
 		    (id != O_GRACE && !*num[id - O_JOBS]))
 			return error("--%s: '%s' is not a number from 1 to %lu",
@@ -191,7 +199,7 @@ static int agent_command(int argc, const char **argv, struct strvec *out)
 	char *abs = NULL;
 
 	if (!argc)
-		return error("no agent command: give it after '--' (agent profiles are not in this build yet)");
+		return 0; /* the agent comes from a profile */
 	if (strchr(argv[0], '/')) {
 		abs = real_path(argv[0]);
 	} else {
@@ -217,6 +225,7 @@ static int agent_command(int argc, const char **argv, struct strvec *out)
 }
 
 struct plan {
+	struct agent_config cfg;
 	struct target_list tl;
 	struct dispatch_run run;
 	struct strbuf default_prompt;
@@ -248,9 +257,11 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		d->rec.head = t->head, d->rec.base = t->base;
 		if (dws_probe_repo(t->repo, &url, &objs, &err) < 0)
 			bad = error("target '%s': %s", t->key, err.buf);
-		if (t->profile)
-			bad = error("target '%s': 'profile' needs agent profiles, which are not in this build yet",
+		if (t->profile && p->agent_argv.nr)
+			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
 				    t->key);
+		if (!t->verify_command.nr && p->cfg.dispatch.verify_command.nr)
+			strvec_pushv(&t->verify_command, p->cfg.dispatch.verify_command.v);
 		if (t->prompt) {
 			char *pf = resolve_path(t->prompt, p->file_dir);
 			if (read_prompt(pf, &d->prompt) < 0)
@@ -259,10 +270,19 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		} else {
 			strbuf_addbuf(&d->prompt, &p->default_prompt);
 		}
-		strvec_pushv(&d->launch.argv, p->agent_argv.v);
-		d->launch.env_inherit = true;
-		d->launch.prompt_on_stdin = true;
-		d->launch.timeout = (unsigned)o->timeout;
+		if (p->agent_argv.nr) {
+			strvec_pushv(&d->launch.argv, p->agent_argv.v);
+			d->launch.env_inherit = true;
+			d->launch.prompt_on_stdin = true;
+			d->launch.timeout = (unsigned)o->timeout;
+		} else if (!bad) {
+			struct agent_choice ch = {
+				t->profile ? t->profile : o->v[O_PROFILE], o->v[O_MODEL],
+				o->timeout_set ? (unsigned)o->timeout : 0, t->repo,
+				url.buf };
+			if (dispatch_agent_plan(&p->cfg, &ch, d->prompt.buf, &d->launch) < 0)
+				bad = error("target '%s': no agent to run", t->key);
+		}
 		strbuf_release(&url);
 		strbuf_release(&objs);
 		strbuf_release(&err);
@@ -277,6 +297,7 @@ static void plan_release(struct plan *p)
 	free(p->run.v);
 	rundir_release(&p->run.rd);
 	target_list_release(&p->tl);
+	agent_config_release(&p->cfg);
 	strbuf_release(&p->default_prompt);
 	strvec_clear(&p->agent_argv);
 	free(p->file_dir);
@@ -310,7 +331,8 @@ static void print_dry_run(const struct plan *p, bool json)
 		strbuf_addstr(&o, "]}\n");
 	else
 		strbuf_addf(&o, "%zu target(s); agent: %s; nothing was created\n",
-			    p->run.nr, p->agent_argv.v[0]);
+			    p->run.nr, p->agent_argv.nr ? p->agent_argv.v[0] :
+			    p->run.nr && p->run.v[0].launch.profile ? p->run.v[0].launch.profile : "-");
 	fputs(o.buf, stdout);
 	strbuf_release(&o);
 }
@@ -455,8 +477,8 @@ int cmd_dispatch(int argc, const char **argv)
 	strvec_init(&p.agent_argv);
 	if (argtable_parse(argc, argv, specs, on_opt, &o, &rest) < 0)
 		return 1;
-	if (o.v[O_PROFILE] || o.v[O_MODEL] || o.v[O_CONFIG]) {
-		error("--profile, --model and --config need agent profiles, which are not in this build yet; give the agent command after '--'");
+	if ((o.v[O_PROFILE] || o.v[O_MODEL]) && rest < argc) {
+		error("give either --profile/--model or an agent command after '--', not both");
 		return 1;
 	}
 	if (!!o.v[O_TASK] == !!o.v[O_PROMPT_FILE]) {
@@ -472,8 +494,11 @@ int cmd_dispatch(int argc, const char **argv)
 	p.run.rebase_task = task && task->rebase;
 	if ((o.v[O_PROMPT_FILE] && read_prompt(o.v[O_PROMPT_FILE], &p.default_prompt) < 0) ||
 	    agent_command(argc - rest, argv + rest, &p.agent_argv) < 0 ||
+	    dispatch_config_load(o.v[O_CONFIG], &p.cfg) < 0 ||
 	    load_targets(&o, &p.tl, &p.file_dir) < 0 || build_plan(&o, &p) < 0)
 		goto out;
+	if (!o.jobs_set && p.cfg.dispatch.concurrency)
+		o.jobs = p.cfg.dispatch.concurrency;
 	if (o.dry)
 		print_dry_run(&p, o.json), code = 0;
 	else

@@ -74,7 +74,10 @@ static void build_env(const struct dispatch_run *run,
 		for (char **e = environ; e && *e; e++)
 			if (!agent_env_drop(*e))
 				strvec_push(env, *e);
-	strvec_pushv(env, d->launch.env.v);
+	/* A profile's allowlist never brings credentials or our own names. */
+	for (size_t i = 0; i < d->launch.env.nr; i++)
+		if (!agent_env_drop(d->launch.env.v[i]))
+			strvec_push(env, d->launch.env.v[i]);
 	strvec_pushf(env, "PATH=%s/bin:%s", run->home, path ? path : "/usr/bin:/bin");
 	strvec_pushf(env, "AGENTIC_GIT_HOME=%s", run->home);
 	strvec_pushf(env, "AGENTIC_GIT_AGENT=%s", d->agent);
@@ -205,6 +208,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	env_key_names(&l->env, &d->rec.agent_env_keys);
 	strvec_push(&d->rec.agent_env_keys, "AGENTIC_GIT_POOL_JOB");
 	d->rec.sandbox = d->launch.sandbox;
+	d->rec.profile = d->launch.profile;
 	strbuf_release(&path);
 	return 0;
 fail:
@@ -409,6 +413,8 @@ int dispatch_exit_code(const struct dispatch_run *run)
 
 	for (size_t i = 0; i < run->nr; i++) {
 		int s = run_status_severity(run->v[i].rec.status);
+		if (run->v[i].launch.sandbox_downgraded)
+			s = 2; /* never degrade silently */
 		if (s == 2 || (s == 3 && worst == 0))
 			worst = s;
 	}

@@ -40,6 +40,8 @@ struct agent_launch {
 	bool prompt_on_stdin;	 /* else the prompt is already in argv */
 	unsigned timeout;	 /* seconds */
 	const char *sandbox;	 /* "none" until the sandbox lands */
+	bool sandbox_downgraded; /* warn-run: asked for one, runs without */
+	const char *profile;	 /* profile name, or NULL for a raw command */
 };
 
 struct dispatch_target {

@@ -177,6 +177,7 @@ void run_record_meta_yaml(const struct run_record *r, struct strbuf *o)
 	y_str(o, "detail", r->push_detail.len ? r->push_detail.buf : NULL, 2);
 	y_list(o, "agent_argv", &r->agent_argv, !r->ran);
 	y_list(o, "agent_env_keys", &r->agent_env_keys, !r->ran);
+	y_str(o, "profile", r->profile, 0);
 	y_str(o, "sandbox", r->sandbox, 0);
 	y_str(o, "workspace", r->workspace, 0);
 	strbuf_addf(o, "workspace_kept: %s\n", r->kept ? "true" : "false");

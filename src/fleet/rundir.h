@@ -54,6 +54,7 @@ struct run_record {
 	struct strvec agent_argv;     /* prompt elided */
 	struct strvec agent_env_keys; /* sorted names */
 	const char *sandbox;	      /* "none" until the sandbox lands */
+	const char *profile;	      /* profile name, NULL: raw command */
 	char *workspace;
 	bool kept;
 	struct strbuf note; /* error or why the workspace was kept */

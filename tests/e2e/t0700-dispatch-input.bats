@@ -74,8 +74,8 @@ nothing_created() {
 	assert_output --partial "exactly one of --task"
 	must_fail dispatch --repo "$REPO" --head feat/a --base main --task fix-everything -- "$AGENTS/noop.sh"
 	assert_output --partial "unknown task 'fix-everything'"
-	must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	assert_output --partial "no agent command"
+	PATH=/usr/bin:/bin must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_output --partial "profile 'claude'"
 	must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -j 0 -- "$AGENTS/noop.sh"
 	assert_output --partial "--concurrency: '0'"
 	must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts --shard 3/2 -- "$AGENTS/noop.sh"
@@ -88,7 +88,7 @@ nothing_created() {
 	must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- $T/nope.sh
 	assert_output --partial "not found or not executable"
 	must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts --profile codex -- "$AGENTS/noop.sh"
-	assert_output --partial "agent profiles"
+	assert_output --partial "either --profile/--model or an agent command"
 	nothing_created
 }
 
