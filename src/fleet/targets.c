@@ -87,21 +87,30 @@ static struct target *target_new(struct target_list *tl)
 	return t;
 }
 
+static bool node_quoted(struct fy_node *n)
+{
+	enum fy_node_style st = fy_node_get_style(n);
+
+	return st == FYNS_SINGLE_QUOTED || st == FYNS_DOUBLE_QUOTED ||
+	       st == FYNS_LITERAL || st == FYNS_FOLDED;
+}
+
 /* A non-empty scalar without NUL or control characters, or NULL + error. */
 static char *get_str(struct parse_ctx *c, struct fy_node *n, const char *what)
 {
 	const char *s;
 	size_t len;
 
-	if (fy_node_get_type(n) != FYNT_SCALAR) {
+	if (!n || fy_node_get_type(n) != FYNT_SCALAR) {
 		perr(c, n, "'%s' must be a string", what);
 		return NULL;
 	}
 	s = fy_node_get_scalar(n, &len);
 	/* JSON: only "strings"; YAML: a plain null/~/true/false is not one. */
-	if (fy_node_get_style(n) == FYNS_PLAIN && s &&
-	    (c->json || !strcmp(s, "null") || !strcmp(s, "~") ||
-	     !strcmp(s, "true") || !strcmp(s, "false"))) {
+	if (!node_quoted(n) && s &&
+	    (c->json || (len == 4 && !memcmp(s, "null", 4)) ||
+	     (len == 1 && s[0] == '~') || (len == 4 && !memcmp(s, "true", 4)) ||
+	     (len == 5 && !memcmp(s, "false", 5)))) {
 		perr(c, n, "'%s' must be a string", what);
 		return NULL;
 	}
@@ -138,7 +147,7 @@ static void parse_argv(struct parse_ctx *c, struct fy_node *n,
 	void *it = NULL;
 	struct fy_node *e;
 
-	if (fy_node_get_type(n) != FYNT_SEQUENCE || !fy_node_sequence_item_count(n)) {
+	if (!n || fy_node_get_type(n) != FYNT_SEQUENCE || !fy_node_sequence_item_count(n)) {
 		perr(c, n, "'verify_command' must be a non-empty list of strings (an argv, never a shell line)");
 		return;
 	}
