@@ -257,6 +257,8 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		d->rec.head = t->head, d->rec.base = t->base;
 		if (dws_probe_repo(t->repo, &url, &objs, &err) < 0)
 			bad = error("target '%s': %s", t->key, err.buf);
+		d->url = xstrdup(url.buf);
+		d->objects = xstrdup(objs.buf);
 		if (t->profile && p->agent_argv.nr)
 			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
 				    t->key);

@@ -39,6 +39,8 @@ void dispatch_target_release(struct dispatch_target *d)
 	agent_launch_release(&d->launch);
 	dws_release(&d->ws);
 	run_record_release(&d->rec);
+	free(d->url);
+	free(d->objects);
 }
 
 /* Invariant 1 and 3: what an inherited environment loses. */
@@ -193,7 +195,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	strbuf_addf(&path, "/%s", d->t->key);
 	d->have_ws = true;
-	if (dws_create(d->t->repo, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
+	if (dws_create(d->url, d->objects, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0)
 		goto fail;
 	d->rec.workspace = xstrdup(d->ws.path);

@@ -48,6 +48,7 @@ struct dispatch_target {
 	struct target *t;	  /* not owned */
 	struct strbuf prompt;	  /* the prompt text */
 	struct agent_launch launch;
+	char *url, *objects; /* from dws_probe_repo() at planning */
 	struct dws ws;
 	struct run_record rec;
 	char agent[65];		  /* the session's agent name */

@@ -120,16 +120,21 @@ static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
 	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
 	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
 	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
-		     "rev-parse", "--verify", "--end-of-options", rb.buf, NULL) < 0 ||
-	    sha.len > 64)
+		     "rev-parse", "--verify", "--end-of-options", rb.buf, rh.buf,
+		     NULL) < 0)
 		goto out;
-	memcpy(w->base_sha, sha.buf, sha.len + 1);
-	strbuf_reset(&sha);
-	if (git_line(w->path, &sha, err, "cannot resolve the fetched head",
-		     "rev-parse", "--verify", "--end-of-options", rh.buf, NULL) < 0 ||
-	    sha.len > 64)
-		goto out;
-	memcpy(w->head_sha, sha.buf, sha.len + 1);
+	{
+		const char *nl = strchr(sha.buf, '\n');
+		size_t bl = nl ? (size_t)(nl - sha.buf) : 0;
+
+		if (!nl || bl > 64 || strlen(nl + 1) > 64 || strlen(nl + 1) != bl) {
+			strbuf_addstr(err, "cannot resolve the fetched base and head");
+			goto out;
+		}
+		memcpy(w->base_sha, sha.buf, bl);
+		w->base_sha[bl] = '\0';
+		memcpy(w->head_sha, nl + 1, bl + 1);
+	}
 	if (git_line(w->path, NULL, err, "checkout failed", "checkout", "-q",
 		     "--no-track", "-B", head, w->head_sha, NULL) < 0)
 		goto out;
@@ -141,23 +146,21 @@ out:
 	return rc;
 }
 
-int dws_create(const char *repo, const char *path, const char *base,
-	       const char *head, struct dws *w, struct strbuf *err)
+int dws_create(const char *url, const char *objects, const char *path,
+	       const char *base, const char *head, struct dws *w,
+	       struct strbuf *err)
 {
-	struct strbuf url = STRBUF_INIT, objects = STRBUF_INIT;
 	struct strbuf b = STRBUF_INIT;
 	int rc = -1;
 
-	if (dws_probe_repo(repo, &url, &objects, err) < 0)
-		goto out;
 	w->path = xstrdup(path);
-	w->url = strbuf_detach(&url, NULL);
+	w->url = xstrdup(url);
 	strbuf_addf(&b, "--initial-branch=%s", head);
 	if (git_line(NULL, NULL, err, "cannot create the workspace", "init",
 		     "-q", "--template=", b.buf, "--", path, NULL) < 0)
 		goto out;
 	w->objects = path_join(path, ".git/objects");
-	if (write_alternates(w, objects.buf, err) < 0 ||
+	if (write_alternates(w, objects, err) < 0 ||
 	    fetch_and_checkout(w, base, head, err) < 0)
 		goto out;
 	if (verify_refs_snapshot(path, &w->refs_before) < 0) {
@@ -166,8 +169,6 @@ int dws_create(const char *repo, const char *path, const char *base,
 	}
 	rc = 0;
 out:
-	strbuf_release(&url);
-	strbuf_release(&objects);
 	strbuf_release(&b);
 	return rc;
 }

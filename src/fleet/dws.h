@@ -38,8 +38,10 @@ struct dws {
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 		   struct strbuf *err);
 
-int dws_create(const char *repo, const char *path, const char *base,
-	       const char *head, struct dws *w, struct strbuf *err);
+/* `url` and `objects` come from dws_probe_repo() (run once, at planning). */
+int dws_create(const char *url, const char *objects, const char *path,
+	       const char *base, const char *head, struct dws *w,
+	       struct strbuf *err);
 
 /* rm -rf without following symlinks. 0 or -1 (errno). */
 int dws_remove(const char *path);
