@@ -120,7 +120,7 @@ static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
 	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
 	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
 	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
-		     "rev-parse", "--verify", "--end-of-options", rb.buf, rh.buf,
+		     "rev-parse", rb.buf, rh.buf,
 		     NULL) < 0)
 		goto out;
 	{
