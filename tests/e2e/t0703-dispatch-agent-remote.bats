@@ -4,9 +4,10 @@
 # and nothing it attempted leaks to origin.
 #
 # Which control stops it, honestly:
-#  - the workspace has no remote at all, so `git fetch origin` and
-#    `git push origin` fail for git on PATH (the shim) and for real git
-#    alike: "origin does not appear to be a git repository";
+#  - the shim (git on PATH) denies pushing any branch but its own;
+#  - the workspace has no remote at all, so `git fetch origin` and a push
+#    of its own branch fail for the shim and for real git alike: "origin
+#    does not appear to be a git repository";
 #  - credential carriers (SSH_AUTH_SOCK, GH_TOKEN, GITHUB_TOKEN,
 #    GIT_ASKPASS, ...) are removed from the agent's environment.
 # Without the sandbox, an agent running as the operator's uid that knows
@@ -28,11 +29,17 @@ setup() {
 	origin_before=$("$REAL_GIT" --git-dir="$ORIGIN" for-each-ref --format='%(refname)')
 	SSH_AUTH_SOCK=/tmp/agent.sock GH_TOKEN=secret-token GITHUB_TOKEN=secret-token \
 		run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/remote.sh"
-	cat $PROBE_LOG
+	cat $PROBE_LOG >&3
 	assert_success
 	# every attempt failed
 	run grep -c '^rc=0$' $PROBE_LOG
 	[ "$output" -le 1 ]   # only `remote -v` (which lists nothing) may succeed
+	# fetch through the shim reaches real git, which finds no remote
+	grep -A2 '== git fetch origin' $PROBE_LOG | grep -q "does not appear to be a git repository"
+	# the shim denies pushing another branch outright
+	grep -A2 '== git push origin' $PROBE_LOG | grep -q "git push denied"
+	# its own branch is allowed through the shim, and fails for lack of a remote
+	grep -A2 '== git push own branch' $PROBE_LOG | grep -q "does not appear to be a git repository"
 	grep -A2 '== real git push origin' $PROBE_LOG | grep -q "does not appear to be a git repository"
 	[ "$(sed -n '/== remotes/,/rc=/p' $PROBE_LOG | wc -l)" -eq 2 ]
 	! grep -q 'secret-token\|agent.sock' $PROBE_LOG
