@@ -9,6 +9,7 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "fleet/gitcmd.h"
+#include "git/realgit.h"
 
 extern char **environ;
 
@@ -25,43 +26,14 @@ static const char *const repo_vars[] = {
 
 static char *real_git_path; /* owned, cached for the process */
 
-static bool usable(const char *p)
-{
-	const char *self = self_exe();
-	char *rp = real_path(p);
-	bool ok = rp && access(rp, X_OK) == 0 && (!self || strcmp(rp, self));
-
-	free(rp);
-	return ok;
-}
-
+/* The same real git the shim would use (git/realgit.c), never the shim. */
 const char *gitcmd_real_git(void)
 {
-	const char *env = ag_getenv(AGE_REAL_GIT), *path = getenv("PATH");
-
-	if (real_git_path)
-		return real_git_path;
-	if (env && *env) {
-		if (env[0] == '/' && usable(env))
-			return real_git_path = xstrdup(env);
-		error("AGENTIC_GIT_REAL_GIT '%s' is not an absolute path to an executable git", env);
-		return NULL;
-	}
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		const char *c = strchrnul(p, ':');
-		struct strbuf sb = STRBUF_INIT;
-
-		if (c > p && *p == '/') {
-			strbuf_add(&sb, p, (size_t)(c - p));
-			strbuf_addstr(&sb, "/git");
-			if (usable(sb.buf))
-				return real_git_path = strbuf_detach(&sb, NULL);
-		}
-		strbuf_release(&sb);
-		p = *c ? c + 1 : c;
-	}
-	error("cannot find the real git on PATH (set AGENTIC_GIT_REAL_GIT)");
-	return NULL;
+	if (!real_git_path)
+		real_git_path = realgit_locate(ag_getenv_str(AGE_HOME));
+	if (!real_git_path)
+		error("cannot find the real git on PATH (set AGENTIC_GIT_REAL_GIT)");
+	return real_git_path;
 }
 
 static bool drop_var(const char *e, bool scrub)
