@@ -19,6 +19,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
+#include "fleet/workspace.h"
 #include "fleet/gitrun.h"
 #include "fleet/session.h"
 #include "fleet/session-state.h"
@@ -100,6 +101,44 @@ static void prune_parents(const char *home, const char *wt)
 	free(stop);
 }
 
+/*
+ * A sandboxed profile's private workspace is a repository of its own: the
+ * session branch lives only there, so it is first fetched into the source
+ * repository (never overwriting a diverged branch), then the directory is
+ * removed, together with its snapshot refs. The fetch runs with hooks off
+ * and the workspace's config unread by anything but upload-pack.
+ */
+static bool is_private_workspace(const char *wt)
+{
+	char *g = xstrfmt("%s/.git", wt);
+	bool dir = is_dir(g);
+	free(g);
+	return dir;
+}
+
+static int remove_private(struct end_ctx *c, const char *from)
+{
+	const struct session_info *si = &c->si;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&spec, "refs/heads/%s:refs/heads/%s", si->branch, si->branch);
+	if (gitrun_capture(c->git, from, NULL, &err, "-c", "core.hooksPath=/dev/null",
+			   "fetch", "--no-tags", "--quiet", si->worktree, spec.buf,
+			   "+refs/agentic-git/*:refs/agentic-git/*", NULL)) {
+		error("end: cannot bring branch '%s' back from the private workspace: %s; the session was kept",
+		      si->branch, err.buf);
+		rc = 1;
+	} else if (workspace_remove(si->worktree) < 0) {
+		rc = 1;
+	} else {
+		prune_parents(c->home, si->worktree);
+	}
+	strbuf_release(&err);
+	strbuf_release(&spec);
+	return rc;
+}
+
 static int remove_session(struct end_ctx *c)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -109,7 +148,10 @@ static int remove_session(struct end_ctx *c)
 	char *rt = xstrfmt("%s/runtime/%s", c->home, si->agent);
 	int rc = 0;
 
-	if (si->worktree && is_dir(si->worktree)) {
+	if (si->worktree && is_dir(si->worktree) && from != si->worktree &&
+	    is_private_workspace(si->worktree)) {
+		rc = remove_private(c, from);
+	} else if (si->worktree && is_dir(si->worktree)) {
 		if (gitrun_capture(c->git, from, NULL, &err, "worktree", "remove",
 				   "--force", si->worktree, NULL)) {
 			error("end: git worktree remove failed: %s; the session was kept",

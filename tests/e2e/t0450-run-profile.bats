@@ -75,6 +75,15 @@ write_config() { # sandbox [backend]
 	"$REAL_GIT" -C "$wt" log --format=%s feat/p2 | grep -qx "agent work"
 	! "$REAL_GIT" -C "$REPO" rev-parse -q --verify feat/p2
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.sandbox == "fs+no-net" and .sandbox_backend == "bwrap"'
+	# end brings the branch (and snapshots) back into the repository
+	echo "unsaved" >"$wt/wip.txt"
+	run "$AG_BIN" end --agent p2
+	assert_failure 1
+	run "$AG_BIN" end --agent p2 --force
+	assert_success
+	[ ! -e "$wt" ]
+	"$REAL_GIT" -C "$REPO" log --format=%s feat/p2 | grep -qx "agent work"
+	"$REAL_GIT" -C "$REPO" for-each-ref refs/agentic-git/snapshots/p2/ | grep -q end
 }
 
 @test "run --profile under Landlock" {
