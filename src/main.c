@@ -19,6 +19,7 @@ const struct cmd ag_commands[] = {
 	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
 	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
 	{ "events", cmd_events, "read and follow the audit log" },
+	{ "agents", cmd_agents, "list, show and check agent profiles" },
 	{ NULL, NULL, NULL },
 };
 
