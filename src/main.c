@@ -20,6 +20,8 @@ const struct cmd ag_commands[] = {
 	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },
+	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
+	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
 	{ NULL, NULL, NULL },
 };
 
