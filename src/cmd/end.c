@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git end --agent NAME [--force]: tear a session down safely.
+ *
+ * Refuses (exit 1) while the worktree holds uncommitted or untracked work
+ * or commits no remote-tracking ref has; --force takes a snapshot first.
+ * The branch and the snapshots are always kept. A binding that does not
+ * verify is never acted on.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "agentic-git/core.h"
+#include "base/die.h"
+#include "base/eventlog.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "fleet/gitrun.h"
+#include "fleet/session.h"
+#include "fleet/session-state.h"
+#include "git/quarantine.h"
+#include "git/realgit.h"
+#include "git/snapshot.h"
+
+static const char end_usage[] =
+	"usage: agentic-git end --agent NAME [--force]\n"
+	"\n"
+	"End a guarded session: remove its worktree and its runtime directory.\n"
+	"The branch and the snapshots are kept. Refuses while the worktree has\n"
+	"uncommitted changes, untracked files or unpushed commits.\n"
+	"\n"
+	"  --agent NAME   the session's agent\n"
+	"  --force        snapshot the unsaved work first, then end anyway\n";
+
+struct end_ctx {
+	const char *home, *git;
+	struct session_info si;
+	struct strbuf snap;
+};
+
+static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
+{
+	const char *sep = "";
+
+	if (si->changed) {
+		strbuf_addf(sb, "%d uncommitted change(s)", si->changed);
+		sep = ", ";
+	}
+	if (si->untracked) {
+		strbuf_addf(sb, "%s%d untracked file(s)", sep, si->untracked);
+		sep = ", ";
+	}
+	if (si->unpushed > 0)
+		strbuf_addf(sb, "%s%d unpushed commit(s) on '%s'", sep,
+			    si->unpushed, si->branch);
+	else if (si->unpushed < 0)
+		strbuf_addf(sb, "%scommits whose push state is unknown", sep);
+}
+
+static int take_snapshot(struct end_ctx *c)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct snapshot_opts o = {
+		.real_git = c->git,
+		.dir = c->si.worktree,
+		.agent = c->si.agent,
+		.home = c->home,
+		.slug = "end",
+	};
+	int rc = snapshot_take(&o, &c->snap, &err);
+
+	if (rc < 0)
+		error("end: snapshot of '%s' failed: %s; nothing was removed",
+		      c->si.worktree, err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* rmdir the now-empty parents of the worktree up to <home>/worktrees. */
+static void prune_parents(const char *home, const char *wt)
+{
+	char *stop = xstrfmt("%s/worktrees", home);
+	char *dir = path_dirname(wt);
+
+	while (strlen(dir) > strlen(stop) && starts_with(dir, stop) &&
+	       !rmdir(dir)) {
+		char *up = path_dirname(dir);
+		free(dir);
+		dir = up;
+	}
+	free(dir);
+	free(stop);
+}
+
+static int remove_session(struct end_ctx *c)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct session_info *si = &c->si;
+	const char *from = si->source_repo && is_dir(si->source_repo)
+				   ? si->source_repo : si->worktree;
+	char *rt = xstrfmt("%s/runtime/%s", c->home, si->agent);
+	int rc = 0;
+
+	if (si->worktree && is_dir(si->worktree)) {
+		if (gitrun_capture(c->git, from, NULL, &err, "worktree", "remove",
+				   "--force", si->worktree, NULL)) {
+			error("end: git worktree remove failed: %s; the session was kept",
+			      err.buf);
+			rc = 1;
+		} else {
+			prune_parents(c->home, si->worktree);
+		}
+	}
+	if (!rc && from && is_dir(from))
+		gitrun_capture(c->git, from, NULL, NULL, "worktree", "prune", NULL);
+	if (!rc && remove_tree(rt) < 0) {
+		error_errno("end: cannot remove '%s'", rt);
+		rc = 1;
+	}
+	free(rt);
+	strbuf_release(&err);
+	return rc;
+}
+
+static void report(const struct end_ctx *c, bool forced)
+{
+	const struct session_info *si = &c->si;
+	struct event ev = EVENT_INIT("session_end", si->agent, "end");
+
+	event_add_str(&ev, "branch", si->branch);
+	event_add_str(&ev, "worktree", si->worktree);
+	event_add_bool(&ev, "forced", forced);
+	event_add_str(&ev, "snapshot", c->snap.len ? c->snap.buf : NULL);
+	event_write(c->home, &ev);
+	event_release(&ev);
+
+	printf("ended session '%s'\n", si->agent);
+	if (c->snap.len)
+		printf("  snapshot:  %s (the unsaved work)\n", c->snap.buf);
+	if (si->state != SESSION_MISSING)
+		printf("  removed:   worktree %s\n", si->worktree);
+	printf("  removed:   %s/runtime/%s\n", c->home, si->agent);
+	if (!si->branch)
+		return;
+	printf("  kept:      branch '%s' and its snapshots (agentic-git snapshots list --repo %s)\n",
+	       si->branch, si->source_repo ? si->source_repo : ".");
+	printf("  get back:  git -C %s worktree add <dir> %s\n",
+	       si->source_repo ? si->source_repo : ".", si->branch);
+	if (c->snap.len)
+		printf("             then: agentic-git snapshots restore %s --repo <dir> --yes\n",
+		       c->snap.buf);
+}
+
+static int refuse_untrusted(const struct end_ctx *c)
+{
+	error("end: the binding of agent '%s' is %s; refusing to act on it. Nothing was changed: inspect %s/runtime/%s and remove it by hand",
+	      c->si.agent,
+	      c->si.state == SESSION_FORGED ? "forged (its signature does not verify)"
+					    : "not a usable session binding",
+	      c->home, c->si.agent);
+	return 1;
+}
+
+static int end_session(struct end_ctx *c, bool force)
+{
+	struct session_info *si = &c->si;
+	bool unsaved;
+
+	if (si->state == SESSION_FORGED || si->state == SESSION_INVALID)
+		return refuse_untrusted(c);
+	unsaved = si->state == SESSION_DIRTY || si->unpushed != 0;
+	if (si->state == SESSION_MISSING)
+		unsaved = false; /* the worktree is already gone */
+	if (unsaved && !force) {
+		struct strbuf what = STRBUF_INIT;
+		describe_unsaved(si, &what);
+		error("end: session '%s' has unsaved work (%s) in %s; commit and push it, or run 'agentic-git end --agent %s --force' to snapshot it and end anyway (the branch is kept)",
+		      si->agent, what.buf, si->worktree, si->agent);
+		strbuf_release(&what);
+		return 1;
+	}
+	if (si->state == SESSION_DIRTY && take_snapshot(c) < 0)
+		return 1;
+	if (remove_session(c))
+		return 1;
+	report(c, force);
+	return 0;
+}
+
+int cmd_end(int argc, const char **argv)
+{
+	struct end_ctx c = { .snap = STRBUF_INIT };
+	const char *agent = NULL, *why;
+	bool force = false;
+	char *home, *git, *rt;
+	int rc;
+
+	if (cmd_wants_help(argc, argv, end_usage))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--force")) {
+			force = true;
+		} else if (!strcmp(argv[i], "--agent") && i + 1 < argc) {
+			agent = argv[++i];
+		} else if (!skip_prefix(argv[i], "--agent=", &agent)) {
+			error("end: unknown or incomplete option '%s' (see agentic-git end --help)",
+			      argv[i]);
+			return AG_EXIT_USAGE;
+		}
+	}
+	if (!agent) {
+		error("end: --agent NAME is required (see agentic-git sessions)");
+		return AG_EXIT_USAGE;
+	}
+	if (!ag_agent_name_valid(agent, &why)) {
+		error("end: invalid agent name '%s': %s", agent, why);
+		return AG_EXIT_USAGE;
+	}
+	home = session_home();
+	if (!home)
+		die("end: cannot find the home: set AGENTIC_GIT_HOME");
+	git = realgit_locate(home);
+	if (!git)
+		die("end: cannot find the real git; set AGENTIC_GIT_REAL_GIT");
+	rt = xstrfmt("%s/runtime/%s", home, agent);
+	if (!is_dir(rt)) {
+		error("end: no session for agent '%s' under %s/runtime (see agentic-git sessions)",
+		      agent, home);
+		rc = 1;
+	} else {
+		c.home = home;
+		c.git = git;
+		session_info_read(home, git, agent, &c.si);
+		rc = end_session(&c, force);
+		session_info_release(&c.si);
+	}
+	strbuf_release(&c.snap);
+	free(rt);
+	free(home);
+	free(git);
+	return rc;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git run [--agent NAME] [--branch B] [--base REF] -- <cmd…>
+ * Provision (or re-enter) a guarded session and run the agent inside it.
+ * See fleet/session.h for the invariants and docs/sessions.md.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include "base/die.h"
+#include "base/envvar.h"
+#include "base/eventlog.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "cmd/cmd.h"
+#include "fleet/session.h"
+
+extern char **environ;
+
+static const char run_usage[] =
+	"usage: agentic-git run [--agent NAME] [--branch B] [--base REF] -- <cmd>...\n"
+	"\n"
+	"Provision a guarded session and run <cmd> inside it: a worktree at\n"
+	"<home>/worktrees/<agent>/<branch> on a new branch from --base, a signed\n"
+	"binding, worktree-scoped hooks, and the git shim first on PATH with\n"
+	"snapshots on. Running it again with the same --agent and --branch\n"
+	"re-enters the session after verifying its binding.\n"
+	"\n"
+	"  --agent NAME   agent name (default run-<12 hex>)\n"
+	"  --branch B     branch to create (default agent/<agent>/<UTC YYYYMMDD-HHMM>)\n"
+	"  --base REF     start point of the branch (default HEAD)\n"
+	"\n"
+	"Exits with the command's status (128+signal when it was killed), 2 on bad\n"
+	"usage, 78 when the home cannot give a guarded PATH, 127 when the command\n"
+	"cannot be started, 1 for other failures.\n";
+
+struct run_opts {
+	const char *agent, *branch, *base;
+	const char *const *cmd;
+};
+
+static int parse(int argc, const char **argv, struct run_opts *o)
+{
+	const struct {
+		const char *name;
+		const char **dst;
+	} table[] = {
+		{ "--agent", &o->agent },
+		{ "--branch", &o->branch },
+		{ "--base", &o->base },
+	};
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(table); k++) {
+			const char *v;
+			if (!strcmp(argv[i], table[k].name)) {
+				if (i + 1 >= argc)
+					return error("run: %s needs a value", argv[i]);
+				*table[k].dst = argv[++i];
+				break;
+			}
+			if (skip_prefix(argv[i], table[k].name, &v) && *v == '=') {
+				*table[k].dst = v + 1;
+				break;
+			}
+		}
+		if (k == ARRAY_SIZE(table))
+			return error("run: unknown option '%s' (the command goes after '--')",
+				     argv[i]);
+	}
+	if (i >= argc)
+		return error("run: missing '--' before the command");
+	if (i + 1 >= argc)
+		return error("run: no command given after '--'");
+	o->cmd = argv + i + 1;
+	return 0;
+}
+
+static bool snapshots_on(const char *const *envp)
+{
+	for (const char *const *e = envp; *e; e++)
+		if (starts_with(*e, "AGENTIC_GIT_SNAPSHOTS="))
+			return ag_env_is_one(*e + strlen("AGENTIC_GIT_SNAPSHOTS="));
+	for (const char *const *e = envp; *e; e++)
+		if (starts_with(*e, "AGEND_GIT_SNAPSHOTS="))
+			return ag_env_is_one(*e + strlen("AGEND_GIT_SNAPSHOTS="));
+	return false;
+}
+
+static void log_event(const struct session *s, const char *name, int code,
+		      const char *cmd)
+{
+	struct event ev = EVENT_INIT(name, s->agent, "run");
+
+	event_add_str(&ev, "branch", s->branch);
+	event_add_str(&ev, "worktree", s->worktree);
+	event_add_str(&ev, "source_repo", s->source_repo);
+	if (code < 0) {
+		event_add_bool(&ev, "reused", s->reused);
+		event_add_str(&ev, "command", cmd);
+	} else {
+		event_add_int(&ev, "exit_code", code);
+	}
+	event_write(s->home, &ev);
+	event_release(&ev);
+}
+
+static void summary(const struct session *s, int code, bool snaps)
+{
+	fprintf(stderr,
+		"agentic-git: session ended (exit %d).\n"
+		"  worktree:  %s\n"
+		"  branch:    %s\n"
+		"  snapshots: %s\n"
+		"  re-enter:  agentic-git run --agent %s --branch %s -- <cmd>   (or: cd %s && git status)\n"
+		"  remove:    agentic-git end --agent %s   (refuses while work is unsaved; the branch is kept)\n",
+		code, s->worktree, s->branch,
+		snaps ? "safety net ON (destructive git ops were snapshotted; list: agentic-git snapshots list --repo <worktree>; AGENTIC_GIT_SNAPSHOTS=0 to disable)"
+		      : "safety net OFF (AGENTIC_GIT_SNAPSHOTS was set to something other than 1)",
+		s->agent, s->branch, s->worktree, s->agent);
+}
+
+/* Nothing is created until the command is known to exist. */
+static int check_cmd(const struct session *s, const char *cmd,
+		     struct strbuf *err)
+{
+	struct strvec env = STRVEC_INIT;
+	char *exe;
+
+	if (!strcmp(cmd, "git"))
+		return 0; /* the shim, linked during provisioning */
+	session_child_env(s, (const char *const *)environ, &env);
+	exe = session_resolve_cmd(cmd, env.v);
+	strvec_clear(&env);
+	if (exe) {
+		free(exe);
+		return 0;
+	}
+	strbuf_addf(err, "'%s': command not found in the session's PATH; nothing was created",
+		    cmd);
+	return AG_EXIT_EXEC;
+}
+
+static int prepare(struct session *s, const struct run_opts *o)
+{
+	struct strbuf err = STRBUF_INIT;
+	unsigned char rnd[6] = { 0 };
+	char *home = session_home();
+	int rc;
+
+	if (!o->agent && getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		die_errno("run: cannot draw a random agent name");
+	rc = session_plan(s, o->agent, o->branch, o->base, home,
+			  time(NULL), rnd, &err);
+	free(home);
+	if (!rc)
+		rc = session_inspect_repo(s, &err);
+	if (!rc)
+		rc = session_check_existing(s, &err);
+	if (!rc)
+		rc = check_cmd(s, o->cmd[0], &err);
+	if (!rc)
+		rc = session_provision(s, &err);
+	if (rc)
+		error("run: %s", err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
+int cmd_run(int argc, const char **argv)
+{
+	struct run_opts o = { 0 };
+	struct session s = { 0 };
+	struct strvec env = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int code;
+
+	if (cmd_wants_help(argc, argv, run_usage))
+		return 0;
+	if (parse(argc, argv, &o) < 0) {
+		fputs("usage: agentic-git run [--agent NAME] [--branch B] [--base REF] -- <cmd>...\n",
+		      stderr);
+		return AG_EXIT_USAGE;
+	}
+	code = prepare(&s, &o);
+	if (code) {
+		session_release(&s);
+		return code;
+	}
+	session_child_env(&s, (const char *const *)environ, &env);
+	log_event(&s, "session_start", -1, o.cmd[0]);
+	code = session_launch(&s, o.cmd, env.v, &err);
+	if (err.len)
+		error("run: %s", err.buf);
+	log_event(&s, "session_end", code, NULL);
+	summary(&s, code, snapshots_on(env.v));
+	strvec_clear(&env);
+	strbuf_release(&err);
+	session_release(&s);
+	return code;
+}

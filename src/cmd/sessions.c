@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git sessions [--json]: one row per session under
+ * <home>/runtime/ (agent, branch, worktree, state, snapshots, last event).
+ */
+#include "base/common.h"
+#include <stdio.h>
+#include <string.h>
+#include "base/die.h"
+#include "base/strbuf.h"
+#include "cmd/cmd.h"
+#include "fleet/gitrun.h"
+#include "git/realgit.h"
+#include "fleet/session.h"
+#include "fleet/session-state.h"
+
+static const char sessions_usage[] =
+	"usage: agentic-git sessions [--json]\n"
+	"\n"
+	"List the guarded sessions of this home: agent, branch, state, snapshot\n"
+	"count, last audit event and worktree. State is clean, dirty (uncommitted\n"
+	"or untracked work), missing (the worktree is gone), forged (the binding's\n"
+	"signature does not verify; nothing in it is trusted) or invalid.\n"
+	"\n"
+	"  --json   one JSON array of objects instead of the table\n";
+
+static void json_row(const struct session_info *si, bool first)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct {
+		const char *key, *val;
+	} strs[] = {
+		{ "agent", si->agent },	      { "branch", si->branch },
+		{ "worktree", si->worktree }, { "source_repo", si->source_repo },
+		{ "state", session_state_str(si->state) },
+		{ "last_event", si->last_event },
+		{ "last_event_time", si->last_time },
+	};
+
+	strbuf_addstr(&sb, first ? "\n  {" : ",\n  {");
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
+		strbuf_addf(&sb, "%s\"%s\": ", i ? ", " : "", strs[i].key);
+		if (strs[i].val)
+			strbuf_add_json_str(&sb, strs[i].val);
+		else
+			strbuf_addstr(&sb, "null");
+	}
+	strbuf_addf(&sb, ", \"changed\": %d, \"untracked\": %d, \"snapshots\": %d",
+		    si->changed, si->untracked, si->snapshots);
+	if (si->unpushed >= 0)
+		strbuf_addf(&sb, ", \"unpushed\": %d}", si->unpushed);
+	else
+		strbuf_addstr(&sb, ", \"unpushed\": null}");
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
+static void table(const struct session_list *l)
+{
+	if (!l->nr) {
+		puts("(no sessions)");
+		return;
+	}
+	printf("%-20s %-28s %-8s %-9s %-45s %s\n", "AGENT", "BRANCH", "STATE",
+	       "SNAPSHOTS", "LAST EVENT", "WORKTREE");
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct session_info *si = &l->v[i];
+		struct strbuf ev = STRBUF_INIT;
+
+		if (si->last_event)
+			strbuf_addf(&ev, "%.19sZ %s", si->last_time, si->last_event);
+		else
+			strbuf_addstr(&ev, "-");
+		printf("%-20s %-28s %-8s %-9d %-45s %s\n", si->agent,
+		       si->branch ? si->branch : "-",
+		       session_state_str(si->state), si->snapshots, ev.buf,
+		       si->worktree ? si->worktree : "-");
+		strbuf_release(&ev);
+	}
+}
+
+int cmd_sessions(int argc, const char **argv)
+{
+	struct session_list l = { 0 };
+	bool json = false;
+	char *home, *git;
+
+	if (cmd_wants_help(argc, argv, sessions_usage))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json")) {
+			error("sessions: unknown option '%s' (see agentic-git sessions --help)",
+			      argv[i]);
+			return AG_EXIT_USAGE;
+		}
+		json = true;
+	}
+	home = session_home();
+	if (!home)
+		die("sessions: cannot find the home: set AGENTIC_GIT_HOME");
+	git = realgit_locate(home);
+	if (!git)
+		die("sessions: cannot find the real git; set AGENTIC_GIT_REAL_GIT");
+	if (session_list_read(home, git, &l) < 0)
+		die_errno("sessions: cannot read '%s/runtime'", home);
+	session_list_last_events(home, l.v, l.nr);
+	if (json) {
+		fputs("[", stdout);
+		for (size_t i = 0; i < l.nr; i++)
+			json_row(&l.v[i], !i);
+		fputs(l.nr ? "\n]\n" : "]\n", stdout);
+	} else {
+		table(&l);
+	}
+	session_list_release(&l);
+	free(home);
+	free(git);
+	return 0;
+}

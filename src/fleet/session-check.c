@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Checks before `run` creates anything (invariants 1 and 2 of session.h):
+ * the repository, the base, and whether an existing session may be reused.
+ * Nothing in this file writes to disk.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "agentic-git/core.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+#include "fleet/gitrun.h"
+#include "git/realgit.h"
+#include "fleet/session.h"
+
+/* `git rev-parse <arg>` in dir, canonicalised when it names a path. */
+static char *rev_parse_path(const char *git, const char *dir, const char *arg)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *abs, *canon;
+
+	if (gitrun_capture(git, dir, &out, NULL, "rev-parse", arg, NULL) ||
+	    !out.len) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	abs = path_join(dir, out.buf);
+	canon = real_path(abs);
+	free(abs);
+	strbuf_release(&out);
+	return canon;
+}
+
+int session_inspect_repo(struct session *s, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;
+	char cwd[4096];
+	int rc;
+
+	s->real_git = realgit_locate(s->home);
+	if (!s->real_git) {
+		strbuf_addstr(err, "cannot find the real git (only the shim is on PATH); set AGENTIC_GIT_REAL_GIT to git's absolute path");
+		return 1;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		strbuf_addf(err, "cannot read the current directory: %s", strerror(errno));
+		return 1;
+	}
+	rc = gitrun_capture(s->real_git, cwd, &out, NULL, "rev-parse",
+			    "--is-bare-repository", NULL);
+	if (!rc && !strcmp(out.buf, "true")) {
+		strbuf_addstr(err, "the current directory is a bare repository; run from a checkout (run requires a non-bare git repo)");
+		rc = 1;
+		goto out;
+	}
+	s->source_repo = rev_parse_path(s->real_git, cwd, "--show-toplevel");
+	s->common_dir = rev_parse_path(s->real_git, cwd, "--git-common-dir");
+	if (rc || !s->source_repo || !s->common_dir) {
+		strbuf_addstr(err, "the current directory is not inside a git repository; cd into the checkout the agent should work on (run requires a non-bare git repo)");
+		rc = 1;
+		goto out;
+	}
+	strbuf_addf(&spec, "%s^{commit}", s->base);
+	if (gitrun_capture(s->real_git, s->source_repo, NULL, NULL, "rev-parse",
+			   "--verify", "--quiet", "--end-of-options", spec.buf,
+			   NULL)) {
+		strbuf_addf(err, "base '%s' does not name a commit in '%s'; pass --base with a branch, tag or commit",
+			    s->base, s->source_repo);
+		rc = 1;
+	}
+out:
+	strbuf_release(&out);
+	strbuf_release(&spec);
+	return rc;
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	char *ra = a ? real_path(a) : NULL, *rb = b ? real_path(b) : NULL;
+	bool same = ra && rb && !strcmp(ra, rb);
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* The binding verified: does it describe this very session? */
+static int check_match(struct session *s, const struct ag_binding *b,
+		       struct strbuf *err)
+{
+	char *wt_common;
+
+	if (!b->branch || strcmp(b->branch, s->branch)) {
+		strbuf_addf(err, "agent '%s' already has a session on branch '%s' (runtime %s/runtime/%s); re-enter it with --branch '%s', or end it first: agentic-git end --agent %s",
+			    s->agent, b->branch ? b->branch : "?", s->home,
+			    s->agent, b->branch ? b->branch : "?", s->agent);
+		return 1;
+	}
+	if (!b->worktree || strcmp(b->worktree, s->worktree) ||
+	    !same_path(b->source_repo, s->source_repo)) {
+		strbuf_addf(err, "agent '%s' already has a session for branch '%s' in another repository or worktree (source_repo '%s'); run from that repository, or end it first: agentic-git end --agent %s",
+			    s->agent, s->branch,
+			    b->source_repo ? b->source_repo : "?", s->agent);
+		return 1;
+	}
+	wt_common = rev_parse_path(s->real_git, s->worktree, "--git-common-dir");
+	if (!wt_common || strcmp(wt_common, s->common_dir)) {
+		strbuf_addf(err, "the worktree '%s' of agent '%s' no longer belongs to this repository; end it: agentic-git end --agent %s",
+			    s->worktree, s->agent, s->agent);
+		free(wt_common);
+		return 1;
+	}
+	free(wt_common);
+	return 0;
+}
+
+static int check_fresh(struct session *s, struct strbuf *err)
+{
+	struct strbuf ref = STRBUF_INIT;
+	int exists;
+
+	strbuf_addf(&ref, "refs/heads/%s", s->branch);
+	exists = !gitrun_capture(s->real_git, s->source_repo, NULL, NULL,
+				 "show-ref", "--verify", "--quiet", ref.buf, NULL);
+	strbuf_release(&ref);
+	if (exists) {
+		strbuf_addf(err, "branch '%s' already exists in '%s'; pick a new --branch (a session creates its branch), or re-enter that branch's session with its --agent",
+			    s->branch, s->source_repo);
+		return 1;
+	}
+	if (path_exists(s->worktree)) {
+		strbuf_addf(err, "worktree path '%s' already exists but no session owns it; remove it (git worktree remove) or pick another --agent/--branch",
+			    s->worktree);
+		return 1;
+	}
+	return 0;
+}
+
+int session_check_existing(struct session *s, struct strbuf *err)
+{
+	struct ag_binding b;
+	enum ag_binding_state st;
+	int rc;
+
+	s->reused = false;
+	st = ag_binding_load(s->home, s->agent, &b);
+	switch (st) {
+	case AG_BINDING_NONE:
+		return check_fresh(s, err);
+	case AG_BINDING_BOUND:
+		rc = check_match(s, &b, err);
+		ag_binding_release(&b);
+		s->reused = !rc;
+		return rc;
+	case AG_BINDING_ORPHAN:
+		strbuf_addf(err, "agent '%s' has a stale session: the worktree in %s/runtime/%s/binding.json is gone; clear it with: agentic-git end --agent %s",
+			    s->agent, s->home, s->agent, s->agent);
+		return 1;
+	default:
+		ag_binding_release(&b);
+		strbuf_addf(err, "refusing to reuse the session of agent '%s': %s/runtime/%s/binding.json is %s; nothing was changed. Inspect it, then remove that runtime directory by hand or use another --agent",
+			    s->agent, s->home, s->agent, ag_binding_state_str(st));
+		return 1;
+	}
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Provisioning a session (reference §7 steps 9-13, with the holes of §9
+ * items 29-33 closed): under a per-repository lock, the worktree and its
+ * branch, the marker (kept out of `git add -A`), the signed binding, the
+ * worktree-scoped hooks and the shim link.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "agentic-git/core.h"
+#include "base/die.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/timefmt.h"
+#include "base/xalloc.h"
+#include "fleet/gitrun.h"
+#include "fleet/hookstubs.h"
+#include "fleet/session.h"
+
+static int lock_repo(const struct session *s, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	session_lock_path(s->home, s->common_dir, &path);
+	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		strbuf_addf(err, "cannot lock '%s': %s", path.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	strbuf_release(&path);
+	return fd;
+}
+
+/* Keeps the marker out of `git add -A` for every worktree of the repo. */
+static int exclude_marker(const struct session *s)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	const char *line = "/" SESSION_MARKER;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/info", s->common_dir);
+	if (mkdir_p(path.buf, 0755) < 0) {
+		ret = -1;
+		goto out;
+	}
+	strbuf_addstr(&path, "/exclude");
+	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0 &&
+	    errno != ENOENT) {
+		ret = -1;
+		goto out;
+	}
+	for (const char *p = data.buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		size_t n = (size_t)(nl - p);
+		if ((n == strlen(line) && !strncmp(p, line, n)) ||
+		    (n == strlen(line) - 1 && !strncmp(p, line + 1, n)))
+			goto out; /* already there */
+		p = *nl ? nl + 1 : nl;
+	}
+	if (data.len && data.buf[data.len - 1] != '\n')
+		strbuf_addch(&data, '\n');
+	strbuf_addf(&data, "%s\n", line);
+	ret = write_file_atomic(path.buf, data.buf, data.len, 0644);
+out:
+	strbuf_release(&path);
+	strbuf_release(&data);
+	return ret;
+}
+
+static int write_binding(const struct session *s, struct strbuf *err)
+{
+	struct ag_binding b = { 0 };
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	char sig[AG_MAC_HEX_LEN + 1];
+	char *json = NULL;
+	size_t len = 0;
+	int ret = -1;
+
+	b.version = 1;
+	b.agent = s->agent;
+	b.task_id = xstrfmt("run-session-%lld", (long long)time(NULL));
+	b.branch = s->branch;
+	b.worktree = s->worktree;
+	b.source_repo = s->source_repo;
+	b.issued_at = s->issued_at;
+	strbuf_addf(&dir, "%s/runtime/%s", s->home, s->agent);
+	strbuf_addf(&path, "%s/binding.json", dir.buf);
+	if (mkdir_p(dir.buf, 0700) < 0 || ag_binding_encode(&b, &json, &len) < 0 ||
+	    ag_sign_with_home(s->home, json, len, sig) < 0 ||
+	    write_file_atomic(path.buf, json, len, 0600) < 0)
+		goto out;
+	strbuf_addstr(&path, ".sig");
+	if (write_file_atomic(path.buf, sig, AG_MAC_HEX_LEN, 0600) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret)
+		strbuf_addf(err, "cannot write the binding in '%s': %s", dir.buf,
+			    strerror(errno));
+	free(b.task_id);
+	free(json);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int add_worktree(const struct session *s, struct strbuf *err)
+{
+	struct child c = CHILD_INIT;
+	char *parent = path_dirname(s->worktree);
+	int ret = 0;
+
+	if (mkdir_p(parent, 0755) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", parent, strerror(errno));
+		free(parent);
+		return 1;
+	}
+	free(parent);
+	gitrun_prepare(&c, s->real_git, s->source_repo);
+	strvec_pushl(&c.args, "worktree", "add", "-q", "-b", s->branch,
+		     s->worktree, s->base, NULL);
+	c.capture_out = true;
+	if (child_run(&c) < 0 || c.status) {
+		strbuf_addf(err, "git worktree add failed (exit %d); nothing else was created",
+			    c.pid < 0 && !c.status ? 127 : c.status);
+		ret = c.status ? c.status : 1;
+	}
+	child_release(&c);
+	return ret;
+}
+
+/* `git config` in the worktree, retried while another writer holds it. */
+static int config_retry(const struct session *s, const char *a, const char *b,
+			const char *c3, const char *d)
+{
+	for (int i = 0; i < 20; i++) {
+		struct strbuf e = STRBUF_INIT;
+		int rc = gitrun_capture(s->real_git, s->worktree, NULL, &e,
+					"config", a, b, c3, d, NULL);
+		bool busy = rc > 0 && strstr(e.buf, "could not lock config file");
+
+		strbuf_release(&e);
+		if (!rc)
+			return 0;
+		if (!busy)
+			return -1;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+static int wire_hooks(const struct session *s, struct strbuf *err)
+{
+	struct strbuf hooks = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&hooks, "%s/hooks", s->home);
+	if (hookstubs_install(hooks.buf, self_exe()) < 0) {
+		strbuf_addf(err, "cannot write hooks in '%s': %s", hooks.buf,
+			    strerror(errno));
+		ret = 1;
+	} else if (config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL) ||
+		   config_retry(s, "--worktree", "core.hooksPath", hooks.buf, NULL)) {
+		strbuf_addf(err, "cannot set the worktree-scoped core.hooksPath in '%s'",
+			    s->worktree);
+		ret = 1;
+	}
+	strbuf_release(&hooks);
+	return ret;
+}
+
+/* <home>/bin/git -> our binary; an existing correct link is kept. */
+static int link_shim(const struct session *s, struct strbuf *err)
+{
+	struct strbuf link = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *exe = self_exe();
+	char cur[4096];
+	ssize_t n;
+	int ret = 0;
+
+	strbuf_addf(&link, "%s/bin/git", s->home);
+	n = readlink(link.buf, cur, sizeof(cur) - 1);
+	if (n > 0) {
+		cur[n] = '\0';
+		if (exe && !strcmp(cur, exe))
+			goto out;
+	}
+	strbuf_addf(&tmp, "%s.tmp.%ld", link.buf, (long)getpid());
+	unlink(tmp.buf);
+	if (!exe || symlink(exe, tmp.buf) < 0 || rename(tmp.buf, link.buf) < 0) {
+		strbuf_addf(err, "cannot link '%s' to agentic-git: %s", link.buf,
+			    strerror(errno));
+		unlink(tmp.buf);
+		ret = 1;
+	}
+out:
+	strbuf_release(&link);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+static int make_home(const struct session *s, struct strbuf *err)
+{
+	static const char *const dirs[] = { "bin", "runtime", "worktrees",
+					    "hooks", "locks" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *d = path_join(s->home, dirs[i]);
+		int rc = mkdir_p(d, 0700);
+
+		if (rc < 0)
+			strbuf_addf(err, "cannot create '%s': %s", d, strerror(errno));
+		free(d);
+		if (rc < 0)
+			return 1;
+	}
+	if (ag_key_ensure(s->home) < 0) {
+		strbuf_addf(err, "cannot create the integrity key in '%s': %s",
+			    s->home, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int provision_locked(struct session *s, struct strbuf *err)
+{
+	struct strbuf marker = STRBUF_INIT, path = STRBUF_INIT;
+	int rc;
+
+	/* Someone may have provisioned while we waited for the lock. */
+	rc = session_check_existing(s, err);
+	if (rc || s->reused)
+		return rc;
+	rc = add_worktree(s, err);
+	if (rc)
+		return rc;
+	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", s->agent, s->issued_at);
+	strbuf_addf(&path, "%s/%s", s->worktree, SESSION_MARKER);
+	if (write_file_atomic(path.buf, marker.buf, marker.len, 0644) < 0 ||
+	    exclude_marker(s) < 0)
+		warning("run: cannot write the session marker in '%s': %s",
+			s->worktree, strerror(errno));
+	strbuf_release(&marker);
+	strbuf_release(&path);
+	return write_binding(s, err) ? 1 : 0;
+}
+
+int session_provision(struct session *s, struct strbuf *err)
+{
+	struct strbuf now = STRBUF_INIT;
+	int fd, rc;
+
+	time_now_rfc3339(&now);
+	s->issued_at = strbuf_detach(&now, NULL);
+	rc = make_home(s, err);
+	if (rc)
+		return rc;
+	fd = lock_repo(s, err);
+	if (fd < 0)
+		return 1;
+	rc = provision_locked(s, err);
+	if (!rc)
+		rc = wire_hooks(s, err);
+	close(fd); /* releases the lock; the agent runs in parallel */
+	if (!rc)
+		rc = link_shim(s, err);
+	return rc;
+}

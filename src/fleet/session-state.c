@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "agentic-git/core.h"
+#include "base/envvar.h"
+#include "base/fileio.h"
+#include "base/strvec.h"
+#include "base/xalloc.h"
+#include "fleet/gitrun.h"
+#include "fleet/session.h"
+#include "fleet/session-state.h"
+
+#define EVENTS_TAIL (4u << 20)
+
+const char *session_state_str(enum session_state s)
+{
+	switch (s) {
+	case SESSION_CLEAN: return "clean";
+	case SESSION_DIRTY: return "dirty";
+	case SESSION_MISSING: return "missing";
+	case SESSION_FORGED: return "forged";
+	case SESSION_INVALID: return "invalid";
+	}
+	return "invalid";
+}
+
+/*
+ * Verify-then-decode without the orphan check, so a session whose worktree
+ * vanished still shows its (authentic) branch and repository.
+ */
+static int load_verified(const char *home, const char *agent,
+			 struct ag_binding *b)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT, sig = STRBUF_INIT;
+	uint8_t key[AG_KEY_LEN];
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/runtime/%s/binding.json", home, agent);
+	if (read_file_bounded(path.buf, AG_BINDING_MAX, RF_REGULAR, &data) < 0)
+		goto out;
+	strbuf_addstr(&path, ".sig");
+	if (read_file_bounded(path.buf, AG_SIG_MAX, RF_REGULAR, &sig) < 0 ||
+	    ag_key_load(home, key) < 0)
+		goto out;
+	if (ag_hmac_verify(key, AG_KEY_LEN, data.buf, data.len, sig.buf,
+			   sig.len, NULL, 0) == AG_VERIFY_OK &&
+	    ag_binding_decode(data.buf, data.len, b) == AG_BINDING_BOUND)
+		ret = 0;
+	ag_key_wipe(key);
+out:
+	strbuf_release(&path);
+	strbuf_release(&data);
+	strbuf_release(&sig);
+	return ret;
+}
+
+static void count_status(const char *git, struct session_info *si)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p, *end;
+
+	if (gitrun_capture(git, si->worktree, &out, NULL, "status",
+			   "--porcelain=v1", "-z", "--untracked-files=all",
+			   NULL)) {
+		si->state = SESSION_INVALID;
+		strbuf_release(&out);
+		return;
+	}
+	strbuf_addch(&out, '\0'); /* the -z list may lack its last NUL */
+	for (p = out.buf, end = out.buf + out.len - 1; p < end;) {
+		size_t n = strlen(p);
+		if (n > 3 && !strncmp(p, "??", 2)) {
+			if (strcmp(p + 3, SESSION_MARKER))
+				si->untracked++;
+		} else if (n > 3) {
+			si->changed++;
+			if (p[0] == 'R' || p[0] == 'C')
+				p += n + 1; /* skip the rename source */
+		}
+		p += n + 1;
+	}
+	si->state = si->changed || si->untracked ? SESSION_DIRTY : SESSION_CLEAN;
+	strbuf_release(&out);
+}
+
+/* Commits reachable from the worktree's HEAD that no remote-tracking ref has. */
+static int unpushed_count(const char *git, const char *dir, const char *branch)
+{
+	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT;
+	unsigned long n = 0;
+	int rc;
+
+	rc = gitrun_capture(git, dir, &out, NULL, "for-each-ref", "--count=1",
+			    "--format=x", "refs/remotes/", NULL);
+	if (!rc && out.len) {
+		strbuf_reset(&out);
+		rc = gitrun_capture(git, dir, &out, NULL, "rev-list", "--count",
+				    "HEAD", "--not", "--remotes", NULL);
+	} else if (!rc) {
+		/* No remote at all: count commits on no other local branch. */
+		strbuf_addf(&ex, "--exclude=refs/heads/%s", branch);
+		strbuf_reset(&out);
+		rc = gitrun_capture(git, dir, &out, NULL, "rev-list", "--count",
+				    "HEAD", "--not", ex.buf, "--branches", NULL);
+	}
+	if (rc || parse_ulong(out.buf, 1000000000ul, &n) < 0)
+		n = (unsigned long)-1;
+	strbuf_release(&out);
+	strbuf_release(&ex);
+	return n == (unsigned long)-1 ? -1 : (int)n;
+}
+
+static int snapshot_count(const char *git, const char *dir, const char *agent)
+{
+	struct strbuf out = STRBUF_INIT, pfx = STRBUF_INIT;
+	int n = 0;
+
+	strbuf_addf(&pfx, "refs/agentic-git/snapshots/%s/", agent);
+	if (!gitrun_capture(git, dir, &out, NULL, "for-each-ref",
+			    "--format=%(refname)", pfx.buf, NULL) && out.len) {
+		n = 1;
+		for (const char *p = out.buf; (p = strchr(p, '\n')); p++)
+			n++;
+	}
+	strbuf_release(&out);
+	strbuf_release(&pfx);
+	return n;
+}
+
+static void take_fields(struct session_info *si, struct ag_binding *b)
+{
+	si->branch = steal_pointer(&b->branch);
+	si->worktree = steal_pointer(&b->worktree);
+	si->source_repo = steal_pointer(&b->source_repo);
+	ag_binding_release(b);
+}
+
+void session_info_read(const char *home, const char *git, const char *agent,
+		       struct session_info *si)
+{
+	struct ag_binding b;
+	enum ag_binding_state st;
+	const char *repo;
+
+	memset(si, 0, sizeof(*si));
+	si->agent = xstrdup(agent);
+	si->unpushed = -1;
+	st = ag_binding_load(home, agent, &b);
+	switch (st) {
+	case AG_BINDING_BOUND:
+		take_fields(si, &b);
+		if (!si->worktree) {
+			si->state = SESSION_INVALID;
+			break;
+		}
+		count_status(git, si);
+		if (si->state != SESSION_INVALID)
+			si->unpushed = unpushed_count(git, si->worktree,
+						      si->branch ? si->branch : "");
+		break;
+	case AG_BINDING_ORPHAN:
+		si->state = SESSION_MISSING;
+		if (!load_verified(home, agent, &b))
+			take_fields(si, &b);
+		break;
+	case AG_BINDING_FORGED:
+	case AG_BINDING_NO_KEY:
+	case AG_BINDING_SCHEME:
+		si->state = SESSION_FORGED;
+		break;
+	default:
+		ag_binding_release(&b);
+		si->state = SESSION_INVALID;
+		break;
+	}
+	repo = si->state == SESSION_CLEAN || si->state == SESSION_DIRTY
+		       ? si->worktree : si->source_repo;
+	if (repo && is_dir(repo))
+		si->snapshots = snapshot_count(git, repo, agent);
+}
+
+void session_info_release(struct session_info *si)
+{
+	free(si->agent);
+	free(si->branch);
+	free(si->worktree);
+	free(si->source_repo);
+	free(si->last_event);
+	free(si->last_time);
+	memset(si, 0, sizeof(*si));
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int session_list_read(const char *home, const char *git,
+		      struct session_list *l)
+{
+	char *dir = xstrfmt("%s/runtime", home);
+	DIR *d = opendir(dir);
+	struct strvec names = STRVEC_INIT;
+	struct dirent *de;
+	const char *why;
+
+	free(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(d)))
+		if (ag_agent_name_valid(de->d_name, &why))
+			strvec_push(&names, de->d_name);
+	closedir(d);
+	qsort(names.v, names.nr, sizeof(*names.v), cmp_name);
+	for (size_t i = 0; i < names.nr; i++) {
+		ALLOC_GROW(l->v, l->nr, l->alloc);
+		session_info_read(home, git, names.v[i], &l->v[l->nr++]);
+	}
+	strvec_clear(&names);
+	return 0;
+}
+
+void session_list_release(struct session_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		session_info_release(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static void match_event(const char *line, struct session_info *v, size_t nr)
+{
+	json_t *root = json_loads(line, JSON_REJECT_DUPLICATES, NULL);
+	const char *agent, *ev, *ts;
+
+	if (!root)
+		return;
+	agent = json_string_value(json_object_get(root, "agent"));
+	ev = json_string_value(json_object_get(root, "event"));
+	ts = json_string_value(json_object_get(root, "timestamp"));
+	for (size_t i = 0; agent && ev && ts && i < nr; i++) {
+		if (strcmp(v[i].agent, agent))
+			continue;
+		free(v[i].last_event);
+		free(v[i].last_time);
+		v[i].last_event = xstrdup(ev);
+		v[i].last_time = xstrdup(ts);
+	}
+	json_decref(root);
+}
+
+void session_list_last_events(const char *home, struct session_info *v,
+			      size_t nr)
+{
+	char *path = xstrfmt("%s/fleet_events.jsonl", home);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct strbuf data = STRBUF_INIT;
+	struct stat st;
+	char *p;
+
+	free(path);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_size > (off_t)EVENTS_TAIL &&
+	     lseek(fd, st.st_size - (off_t)EVENTS_TAIL, SEEK_SET) < 0) ||
+	    read_fd_bounded(fd, EVENTS_TAIL, &data) < 0) {
+		close(fd);
+		strbuf_release(&data);
+		return;
+	}
+	close(fd);
+	p = data.buf;
+	if (st.st_size > (off_t)EVENTS_TAIL) /* skip the partial first line */
+		p = strchrnul(p, '\n');
+	while (*p) {
+		char *nl;
+
+		if (*p == '\n')
+			p++;
+		nl = strchrnul(p, '\n');
+		if (nl > p) {
+			char save = *nl;
+			*nl = '\0';
+			match_event(p, v, nr);
+			*nl = save;
+		}
+		p = nl;
+	}
+	strbuf_release(&data);
+}

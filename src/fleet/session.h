@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FLEET_SESSION_H
+#define AG_FLEET_SESSION_H
+
+/**
+ * Guarded sessions (PRODUCT.md §6, reference §7): the plan, the
+ * provisioning and the launch behind `agentic-git run`.
+ *
+ * Invariants (tests in tests/e2e/t04*.bats cite these numbers):
+ *  1. Everything is validated before anything is created: the agent and
+ *     branch names, the base, the source repository, the home (no ':' so the
+ *     guarded PATH cannot be split), the real git and the command. A refusal
+ *     MUST leave the home, the repository's branches and its worktree list
+ *     exactly as they were.
+ *  2. An existing session MUST NOT be reused unless its binding verifies
+ *     (ag_binding_load) and names the same branch, worktree and repository;
+ *     a refused reuse changes nothing.
+ *  3. Provisioning MUST be serialised per repository by a flock keyed by the
+ *     repository's canonical common git dir, so runs started from different
+ *     worktrees of one repository serialise too.
+ *  4. The agent MUST NOT inherit a bypass: every AGENTIC_GIT_BYPASS*,
+ *     AGEND_GIT_BYPASS* and *_ALLOW_CANONICAL_MUTATE variable is removed
+ *     from its environment, and the shim's directory is first on its PATH.
+ *  5. The agent runs in its own process group; SIGINT, SIGTERM, SIGHUP and
+ *     SIGQUIT received by the parent are forwarded to that whole group, and
+ *     the parent exits with the agent's status (128+signal when killed).
+ *
+ * Call order: session_home() → session_plan() (pure) →
+ * session_inspect_repo() → session_check_existing() → session_provision()
+ * → session_launch(). Every char * in struct session is owned by it and
+ * freed by session_release(). Functions return 0, or an exit code (1, 2 or
+ * 78) with a one-line reason (no "agentic-git: " prefix) in `err`; they
+ * print nothing except git's own error output on a failed `worktree add`.
+ */
+#include "base/common.h"
+#include <time.h>
+#include "base/strbuf.h"
+#include "base/strvec.h"
+
+#define SESSION_MARKER ".agend-managed"
+
+struct session {
+	char *home;	   /* absolute state root */
+	char *agent;
+	char *branch;
+	char *base;
+	char *worktree;	   /* <home>/worktrees/<agent>/<branch> */
+	char *real_git;	   /* absolute, never the shim */
+	char *source_repo; /* top level of the cwd's checkout */
+	char *common_dir;  /* canonical common git dir of source_repo */
+	char *issued_at;   /* RFC 3339 nanos; set by provisioning */
+	bool reused;
+};
+
+/*
+ * The home: $AGENTIC_GIT_HOME, $AGEND_HOME, else $HOME/.agentic-git; made
+ * absolute against the cwd. Malloc'd, or NULL when nothing is usable.
+ */
+char *session_home(void);
+
+/*
+ * Pure: fills the names and paths of `s` from the options (NULL = default)
+ * and validates them. `rnd` supplies the default agent's 6 random bytes,
+ * `now` the default branch's UTC minute. Returns 0, 2 (bad name or base)
+ * or 78 (home unusable for a guarded PATH).
+ */
+int session_plan(struct session *s, const char *agent, const char *branch,
+		 const char *base, const char *home, time_t now,
+		 const unsigned char rnd[6], struct strbuf *err);
+
+/* Real git, source repository, bare check, common dir, base. 0 or 1. */
+int session_inspect_repo(struct session *s, struct strbuf *err);
+
+/*
+ * Decides between reuse and a fresh session without changing anything:
+ * a verified matching binding sets s->reused; a binding that does not
+ * verify or does not match, an existing branch or an existing worktree
+ * path is refused (1).
+ */
+int session_check_existing(struct session *s, struct strbuf *err);
+
+/* Creates (or refreshes, on reuse) everything the session needs. 0 or 1. */
+int session_provision(struct session *s, struct strbuf *err);
+
+/*
+ * Pure: the agent's environment from `environ`: bypass variables removed,
+ * PATH = <home>/bin:<PATH>, AGENTIC_GIT_HOME/AGENT/REAL_GIT set,
+ * AGENTIC_GIT_SNAPSHOTS=1 unless either snapshot variable is set.
+ */
+void session_child_env(const struct session *s, const char *const *environ,
+		       struct strvec *out);
+
+/*
+ * Runs argv (argv[0] searched in the child's PATH unless it contains '/')
+ * in the worktree with `envp`, supervises it (invariant 5) and returns its
+ * exit code, or 127 when it could not be started (reason in err).
+ */
+int session_launch(const struct session *s, const char *const *argv,
+		   const char *const *envp, struct strbuf *err);
+
+/*
+ * argv[0] as the agent will exec it: made absolute against the cwd when it
+ * contains '/', else searched in envp's PATH. Malloc'd, or NULL.
+ */
+char *session_resolve_cmd(const char *cmd, const char *const *envp);
+
+void session_release(struct session *s);
+
+/* The lock file path for a common dir: <home>/locks/wt-<fnv1a64>.lock. */
+void session_lock_path(const char *home, const char *common_dir,
+		       struct strbuf *out);
+
+#endif
