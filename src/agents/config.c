@@ -14,6 +14,7 @@
 #include "base/envvar.h"
 #include "base/fileio.h"
 #include "base/path.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 
 static const char *const top_keys[] = {
@@ -410,6 +411,7 @@ int config_parse_buffer_opts(const char *buf, size_t len, const char *name,
 	struct strbuf mine = STRBUF_INIT;
 	struct cparse cp = { .name = name, .errs = &mine, .cfg = out };
 	char *base = NULL;
+	int line, col;
 
 	cp.opts = opts ? opts : &dflt;
 	cp.home = cp.opts->home ? cp.opts->home : getenv("HOME");
@@ -422,6 +424,10 @@ int config_parse_buffer_opts(const char *buf, size_t len, const char *name,
 	if (len > CONFIG_MAX_BYTES) {
 		strbuf_addf(&mine, "%s: larger than %d bytes\n", name,
 			    CONFIG_MAX_BYTES);
+		cp.nerr++;
+	} else if (len && !utf8_valid(buf, len, &line, &col)) {
+		strbuf_addf(&mine, "%s:%d:%d: not valid UTF-8\n", name, line,
+			    col);
 		cp.nerr++;
 	} else if (len) {
 		parse_yaml(&cp, buf, len);
