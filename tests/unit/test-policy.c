@@ -434,66 +434,62 @@ static void test_policy_table(void **state)
 	ag_protected_release(&prot);
 }
 
+/* Parses `cmd`, decides with `in` (whose ga is replaced), returns the verdict. */
+static void decide(struct policy_input *in, const char *cmd, struct verdict *vd)
+{
+	static const char *v[MAXW];
+	static char buf[256];
+	static struct git_argv ga;
+
+	git_argv_release(&ga);
+	git_argv_parse(&ga, v, split(cmd, v, buf, sizeof(buf)));
+	in->ga = &ga;
+	verdict_release(vd);
+	verdict_init(vd);
+	policy_decide(in, vd);
+}
+
 static void test_policy_effects(void **state)
 {
-	const char *v[MAXW];
-	char buf[256];
-	struct git_argv ga;
 	struct policy_env env = { .agent = "ag1", .agent_valid = true, .home = "/h", .snapshots = -1 };
 	struct policy_binding bind = { .state = BS_BOUND, .task_id = "t", .branch = "feat/a", .worktree = "/wt" };
 	struct policy_repo repo = { .target = TGT_SAME, .target_rel = "src", .rel_exists_in_wt = true };
 	struct ag_protected prot;
-	struct policy_input in = { &ga, &env, &bind, &repo, &prot, false };
+	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
 	struct verdict vd;
 
+	verdict_init(&vd);
 	ag_protected_init(&prot);
 	/* bound: snapshots on by default, relative position kept */
-	git_argv_parse(&ga, v, split("clean -fdx", v, buf, sizeof(buf)));
-	verdict_init(&vd);
-	policy_decide(&in, &vd);
+	decide(&in, "clean -fdx", &vd);
 	assert_int_equal(vd.kind, V_ROUTE);
 	assert_string_equal(vd.route_dir.buf, "/wt/src");
 	assert_string_equal(vd.snapshot_slug, "clean");
 	assert_true(vd.quarantine);
-	verdict_release(&vd);
-	git_argv_release(&ga);
 	/* explicitly off */
 	env.snapshots = 0;
-	git_argv_parse(&ga, v, split("reset --hard", v, buf, sizeof(buf)));
-	verdict_init(&vd);
-	policy_decide(&in, &vd);
+	decide(&in, "reset --hard", &vd);
 	assert_null(vd.snapshot_slug);
-	verdict_release(&vd);
 	/* conflict-capable */
-	git_argv_release(&ga);
-	git_argv_parse(&ga, v, split("rebase main", v, buf, sizeof(buf)));
-	verdict_init(&vd);
-	policy_decide(&in, &vd);
+	decide(&in, "rebase main", &vd);
 	assert_true(vd.conflict_wrap);
-	verdict_release(&vd);
-	git_argv_release(&ga);
 	/* bypass: audited, snapshotted */
 	env.snapshots = -1;
 	env.bypass = true;
 	env.bypass_layer = "env";
-	git_argv_parse(&ga, v, split("reset --hard", v, buf, sizeof(buf)));
-	verdict_init(&vd);
-	policy_decide(&in, &vd);
+	decide(&in, "reset --hard", &vd);
 	assert_int_equal(vd.kind, V_PASS);
 	assert_true(vd.audit_bypass);
 	assert_string_equal(vd.snapshot_slug, "reset");
-	verdict_release(&vd);
-	git_argv_release(&ga);
 	/* a refused policy.toml protects everything */
 	env.bypass = false;
 	in.policy_refused = true;
-	git_argv_parse(&ga, v, split("push origin feat/a", v, buf, sizeof(buf)));
-	verdict_init(&vd);
-	policy_decide(&in, &vd);
+	decide(&in, "push origin feat/a", &vd);
 	assert_int_equal(vd.kind, V_DENY);
 	assert_string_equal(vd.event, "deny_protected_ref");
 	verdict_release(&vd);
-	git_argv_release(&ga);
+	decide(&in, "status", &vd); /* release the parser's state */
+	verdict_release(&vd);
 	ag_protected_release(&prot);
 }
 
