@@ -188,8 +188,11 @@ static int git_tmp_index(struct snap *s, struct strbuf *out,
 static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
+	/* A glob, not a literal: git 2.39 fails `add` with "paths are
+	 * ignored" when a literal exclude names an ignored file, and
+	 * orchestrators list .agend-managed in info/exclude. */
 	static const char *const add[] = {
-		"add", "-A", "--", ":/", ":(exclude,top,literal).agend-managed",
+		"add", "-A", "--", ":/", ":(exclude,top,glob).agend-manage[d]",
 		NULL
 	};
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
