@@ -113,12 +113,25 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		FUZZ_CHECK(v->args.nr >= 2 && !strcmp(v->args.v[0], "-C") &&
 				   !strncmp(v->args.v[1], WT, strlen(WT)),
 			   "route does not start with -C <worktree>");
+		struct git_argv rg;
 		for (size_t i = 2; i < sub_at; i++) {
 			const char *a = v->args.v[i];
-			FUZZ_CHECK(strcmp(a, "-C") && strncmp(a, "--git-dir", 9) &&
-					   strncmp(a, "--work-tree", 11),
+			FUZZ_CHECK(strcmp(a, "-C") && strcmp(a, "--git-dir") &&
+					   strcmp(a, "--work-tree") &&
+					   strncmp(a, "--git-dir=", 10) &&
+					   strncmp(a, "--work-tree=", 12),
 				   "route keeps a target override '%s'", a);
+			if (git_global_takes_value(a))
+				i++; /* its value, whatever it looks like */
 		}
+		/* git must see the subcommand and arguments the policy judged */
+		git_argv_parse(&rg, v->args.v + 2, v->args.nr - 2);
+		FUZZ_CHECK((!rg.sub && !ga->sub) ||
+				   (rg.sub && ga->sub && !strcmp(rg.sub, ga->sub) &&
+				    rg.nargs == ga->nargs),
+			   "route changes the subcommand from '%s' to '%s'",
+			   ga->sub ? ga->sub : "", rg.sub ? rg.sub : "");
+		git_argv_release(&rg);
 	}
 }
 
