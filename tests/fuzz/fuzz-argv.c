@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzzes the shim's pure decision path: git_argv_parse, git_config_split,
  * git_form_read_only, git_destructive_slug, git_checkout_analyse,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzzes the binding contract: ag_binding_decode, ag_binding_encode and
  * ag_hmac_verify.

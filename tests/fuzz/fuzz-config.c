@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzzes config_parse_buffer_opts (config.yaml) with command pinning off,
  * so no lookup touches the file system. Invariants:

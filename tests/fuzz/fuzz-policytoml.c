@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzzes ag_policy_parse (policy.toml). Invariants:
  *  1. never crashes, reads nothing past the buffer (it is not NUL-terminated);

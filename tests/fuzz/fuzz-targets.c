@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzzes the dispatch target file parser (targets_parse + targets_finish)
  * and shard selection. The first byte chooses YAML or JSON mode and the

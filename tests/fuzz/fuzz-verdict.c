@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzzes verdict_parse (the agent's RESOLVED/ESCALATED line). Invariants:
  *  1. never crashes, reads nothing past the buffer;
