@@ -25,6 +25,7 @@ const struct cmd ag_commands[] = {
 	{ "agents", cmd_agents, "list, show and check agent profiles" },
 	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
 	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
+	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
 	{ NULL, NULL, NULL },
 };
 

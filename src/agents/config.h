@@ -45,16 +45,6 @@
 #define CONFIG_MAX_BYTES (256 * 1024)
 #define CONFIG_MAX_TIMEOUT (7.0 * 24 * 3600) /* seconds */
 
-enum sandbox_fallback {
-	SANDBOX_FALLBACK_REFUSE = 0,
-	SANDBOX_FALLBACK_WARN_RUN,
-};
-
-enum sandbox_backend {
-	SANDBOX_BACKEND_AUTO = 0,
-	SANDBOX_BACKEND_BWRAP,
-	SANDBOX_BACKEND_LANDLOCK,
-};
 
 struct agent_profile {
 	char *name;
@@ -178,7 +168,5 @@ int agent_profile_pin(struct agent_profile *p, const char *base_dir,
 void agent_profile_release(struct agent_profile *p);
 
 /* Names for messages and `agents show`. */
-const char *sandbox_fallback_name(enum sandbox_fallback f);
-const char *sandbox_backend_name(enum sandbox_backend b);
 
 #endif

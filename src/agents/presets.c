@@ -150,28 +150,6 @@ void preset_names(struct strbuf *out)
 	}
 }
 
-static const char *const policy_names[] = {
-	[SANDBOX_NONE] = "none",
-	[SANDBOX_FS_ONLY] = "fs-only",
-	[SANDBOX_FS_NO_NET] = "fs+no-net",
-};
-
-const char *sandbox_policy_name(enum sandbox_policy p)
-{
-	return (size_t)p < ARRAY_SIZE(policy_names) ? policy_names[p] : "?";
-}
-
-int sandbox_policy_parse(const char *s, enum sandbox_policy *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(policy_names); i++) {
-		if (!strcmp(s, policy_names[i])) {
-			*out = (enum sandbox_policy)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 const char *prompt_via_name(enum prompt_via v)
 {
 	return v == PROMPT_VIA_STDIN ? "stdin" : "arg";

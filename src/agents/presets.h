@@ -21,17 +21,13 @@
  * Everything returned points to static storage; nothing is owned by callers.
  */
 #include "base/common.h"
+#include "agents/sandbox.h" /* enum sandbox_policy and its names */
 
 enum prompt_via {
 	PROMPT_VIA_ARG = 0, /* the prompt is one argv element */
 	PROMPT_VIA_STDIN,   /* the prompt is written to the child's stdin */
 };
 
-enum sandbox_policy {
-	SANDBOX_NONE = 0,
-	SANDBOX_FS_ONLY,
-	SANDBOX_FS_NO_NET,
-};
 
 struct agent_preset {
 	const char *name;
@@ -58,8 +54,6 @@ struct strbuf;
 void preset_names(struct strbuf *out);
 
 /* "none", "fs-only", "fs+no-net"; and back (returns -1 when unknown). */
-const char *sandbox_policy_name(enum sandbox_policy p);
-int sandbox_policy_parse(const char *s, enum sandbox_policy *out);
 const char *prompt_via_name(enum prompt_via v);
 
 #endif

@@ -30,7 +30,8 @@ fuzz_run() {
 	local dict=()
 	[ -f "$fuzz_dir/$h.dict" ] && dict=(-dict="$fuzz_dir/$h.dict")
 	mkdir -p "$corpus" "$art"
-	"$fuzz_build/tests/fuzz/fuzz-$h" "${dict[@]}" -max_len=4096 -timeout=10 \
+	"$fuzz_build/tests/fuzz/fuzz-$h" "${dict[@]}" -max_len=4096 \
+		-timeout="${AG_FUZZ_TIMEOUT:-60}" \
 		-rss_limit_mb=2048 -artifact_prefix="$art/" -print_final_stats=1 \
 		"$@" "$corpus" "$fuzz_dir/corpus/$h" >"$log" 2>&1
 }
