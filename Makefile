@@ -32,7 +32,7 @@ test: build
 	tests/run-tests.sh $(BUILD)
 
 check: build asan
-	tests/run-tests.sh $(BUILD) $(ASAN_BUILD)
+	AG_FUZZ_SMOKE=1 tests/run-tests.sh $(BUILD) $(ASAN_BUILD)
 
 bench: build
 	bench/run-all.sh $(BUILD)/src/agentic-git

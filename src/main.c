@@ -13,19 +13,19 @@
 #include "cmd/cmd.h"
 
 const struct cmd ag_commands[] = {
-	{ "check", cmd_check, "show what the shim would do with a git command" },
-	{ "version", cmd_version, "print the version" },
-	{ "help", cmd_help, "show help for agentic-git or a command" },
-	{ "run", cmd_run, "run a command inside a guarded session" },
+	{ "run", cmd_run, "run a command or an agent profile inside a guarded session" },
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
 	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
 	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
-	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },
 	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
 	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
 	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
+	{ "check", cmd_check, "show what the shim would do with a git command" },
+	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
+	{ "version", cmd_version, "print the version" },
+	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ NULL, NULL, NULL },
 };
 

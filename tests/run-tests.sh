@@ -52,11 +52,21 @@ for build in "$@"; do
 		fail=$((fail + 1)); failed_names+=("$label/e2e: bats exited $rc")
 		tail -50 "$out/e2e.tap"
 	fi
-	if [ -n "${AG_FUZZ_SMOKE:-}" ] && [ -x "$build/tests/fuzz/run-smoke.sh" ]; then
-		:
-	fi
 	rm -rf "$out"
 done
+
+echo "== threat model table"
+tests/check-threat-model.sh >"${TMPDIR:-/tmp}/ag-threat.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-threat.tap" ||
+	echo "not ok 0 threat model check did not run" >>"${TMPDIR:-/tmp}/ag-threat.tap"
+count_tap "${TMPDIR:-/tmp}/ag-threat.tap" threat-model
+grep -E '^not ok' "${TMPDIR:-/tmp}/ag-threat.tap"
+if [ "${AG_FUZZ_SMOKE:-0}" = 1 ]; then # docs/fuzzing.md
+	echo "== fuzz smoke"
+	tests/fuzz/smoke.sh >"${TMPDIR:-/tmp}/ag-fuzz.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-fuzz.tap" ||
+		echo "not ok 0 fuzz smoke did not run" >>"${TMPDIR:-/tmp}/ag-fuzz.tap"
+	count_tap "${TMPDIR:-/tmp}/ag-fuzz.tap" fuzz
+	cat "${TMPDIR:-/tmp}/ag-fuzz.tap"
+fi
 
 if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "== failures:"

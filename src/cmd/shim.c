@@ -95,22 +95,30 @@ static void audit_bypass(const struct git_argv *ga, const struct shim_facts *f,
 	free(cwd);
 }
 
-static void take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
-			  const struct verdict *v)
+/* 0, or -1 when clean -x/-X must not run: its ignored files are not safe. */
+static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
+			 const struct verdict *v)
 {
+	bool incomplete = false;
 	struct snapshot_opts o = {
 		.real_git = f->real_git,
 		.agent = f->env.agent,
 		.home = f->env.home,
 		.slug = v->snapshot_slug,
 		.quarantine_ignored = v->quarantine,
+		.quarantine_incomplete = &incomplete,
 	};
 	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
 	if (!o.dir)
-		return;
+		return 0;
 	if (!strcmp(v->snapshot_slug, "clean"))
 		o.clean_args = ga->args;
-	snapshot_guard(&o);
+	if (snapshot_guard(&o) < 0) {
+		fprintf(stderr,
+			"agentic-git: git clean refused: the ignored files it would delete could not be quarantined (see above) and exist nowhere else — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X\n");
+		return -1;
+	}
+	return 0;
 }
 
 /* rebase/merge/…: run git, then explain a conflict instead of letting the
@@ -210,8 +218,8 @@ int cmd_shim(int argc, const char **argv)
 	}
 	if (v.audit_bypass)
 		audit_bypass(&ga, &f, &v);
-	if (v.snapshot_slug)
-		take_snapshot(&ga, &f, &v);
+	if (v.snapshot_slug && take_snapshot(&ga, &f, &v) < 0)
+		return AG_EXIT_DENY;
 	prepare_env(&v, &f);
 	if (v.conflict_wrap && v.kind == V_ROUTE) {
 		status = run_with_conflict_guidance(real_git, &v, &f);

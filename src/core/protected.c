@@ -174,7 +174,8 @@ int ag_policy_parse(const char *buf, size_t len, struct ag_protected *p,
 		skip_ws(&lx, true);
 		if (lx.p >= lx.end)
 			break;
-		if (strncmp(lx.p, "protected_refs", 14) ||
+		if ((size_t)(lx.end - lx.p) < 14 ||
+		    memcmp(lx.p, "protected_refs", 14) ||
 		    (lx.p + 14 < lx.end &&
 		     (isalnum((unsigned char)lx.p[14]) || lx.p[14] == '_' ||
 		      lx.p[14] == '-')))

@@ -8,6 +8,7 @@
 #include "base/envvar.h"
 #include "base/path.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "fleet/targets.h"
 
@@ -269,7 +270,12 @@ int targets_parse(const char *buf, size_t len, const char *name, bool json,
 	struct fy_document *doc;
 	struct fy_diag *diag;
 	struct target_list tl = TARGET_LIST_INIT;
+	int line, col;
 
+	if (!utf8_valid(buf, len, &line, &col)) {
+		strvec_pushf(errors, "%s:%d:%d: not valid UTF-8", name, line, col);
+		return -1;
+	}
 	fy_diag_cfg_default(&dcfg);
 	dcfg.fp = NULL;
 	dcfg.colorize = false;

@@ -60,6 +60,15 @@ static const struct gopt {
 	{ "--info-path", G_INFO, S_NONE },
 };
 
+bool git_global_takes_value(const char *opt)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(gopts); i++)
+		if (!strcmp(opt, gopts[i].name))
+			return gopts[i].kind == G_SEP ||
+			       gopts[i].kind == G_EQ_OR_SEP;
+	return false;
+}
+
 static void push(const char ***arr, size_t *nr, const char *v)
 {
 	*arr = xrealloc(*arr, st_mult(st_add(*nr, 1), sizeof(char *)));

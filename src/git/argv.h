@@ -46,6 +46,12 @@ void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc);
 void git_argv_release(struct git_argv *ga);
 
 /*
+ * True when the global option `opt`, spelled exactly so (no `=`), takes the
+ * next argument as its value: -C, -c, --git-dir, --namespace …
+ */
+bool git_global_takes_value(const char *opt);
+
+/*
  * Splits `key[=value]` of a -c option: writes the key (lower-cased section
  * and variable name, subsection kept) into key and returns the value
  * pointer, or NULL for a bare key.

@@ -89,7 +89,10 @@ static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
 	strvec_pushn(&v->args, ga->argv, ga->argc);
 }
 
-/* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5). */
+/* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5).
+ * Every global that takes a separate value keeps that value with it, so a
+ * value spelled like a dropped option (`--namespace -C status checkout x`)
+ * cannot shift what git sees as the subcommand. */
 static void route(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -113,6 +116,8 @@ static void route(struct verdict *v, const struct policy_input *in)
 		if (starts_with(a, "--git-dir=") || starts_with(a, "--work-tree="))
 			continue;
 		strvec_push(&v->args, a);
+		if (git_global_takes_value(a) && i + 1 < ga->sub_idx)
+			strvec_push(&v->args, ga->argv[++i]);
 	}
 	strvec_pushn(&v->args, ga->argv + ga->sub_idx, ga->argc - ga->sub_idx);
 	v->scrub_repo_env = true;

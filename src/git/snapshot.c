@@ -548,6 +548,8 @@ static void move_to_quarantine(struct snap *s)
 					     s->o->slug);
 		warning("quarantine incomplete (%s); those files are not protected",
 			qerr.buf);
+		if (s->o->quarantine_incomplete)
+			*s->o->quarantine_incomplete = true;
 		event_add_str(&ev, "reason", qerr.buf);
 		event_write(s->o->home, &ev);
 		event_release(&ev);
@@ -600,11 +602,13 @@ out:
 	return ret;
 }
 
-void snapshot_guard(const struct snapshot_opts *o)
+int snapshot_guard(const struct snapshot_opts *o)
 {
 	struct strbuf ref = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
 
 	if (snapshot_take(o, &ref, &err) < 0) {
+		ret = o->quarantine_ignored ? -1 : 0;
 		struct event ev = EVENT_INIT("snapshot_failed", o->agent,
 					     o->slug);
 		fprintf(stderr,
@@ -617,4 +621,7 @@ void snapshot_guard(const struct snapshot_opts *o)
 	}
 	strbuf_release(&ref);
 	strbuf_release(&err);
+	if (o->quarantine_incomplete && *o->quarantine_incomplete)
+		ret = -1;
+	return ret;
 }

@@ -44,15 +44,19 @@ struct snapshot_opts {
 	const char *slug;	/* operation slug: reset, checkout, restore, ... */
 	const char *const *clean_args; /* for slug "clean": the args after `clean` (NULL otherwise) */
 	bool quarantine_ignored; /* clean -x/-X: quarantine the ignored files clean would delete */
+	bool *quarantine_incomplete; /* out, may be NULL: set when some of them could not be moved */
 };
 
 /*
  * Fail-open guard for the shim: takes the snapshot, and on failure prints
  * `agentic-git: warning — pre-op snapshot FAILED (<reason>); proceeding
  * without a safety net` to stderr and appends a `snapshot_failed` event.
- * Never fails, never exits.
+ * Never exits. Returns 0, or -1 when `quarantine_ignored` was asked and the
+ * ignored files are not safe (the snapshot failed or the quarantine is
+ * incomplete, e.g. a full disk): ignored files exist nowhere else, so the
+ * caller must not run the clean then (docs/threat-model.md, "lost work").
  */
-void snapshot_guard(const struct snapshot_opts *o);
+int snapshot_guard(const struct snapshot_opts *o);
 
 /* 0 on success (ref_out gets the ref, or stays empty when there was
  * nothing to save), -1 on failure with err set. */

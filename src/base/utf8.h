@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_UTF8_H
+#define AG_UTF8_H
+
+/**
+ * Strict UTF-8 validation (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF). Pure, no allocation.
+ *
+ * Used before handing bytes to libfyaml: libfyaml 0.7.12 loops forever on
+ * some invalid sequences (a `%` directive followed by a lone 0x95 byte,
+ * found by tests/fuzz/fuzz-config), so YAML and JSON inputs are refused
+ * here first with a position.
+ */
+#include "base/common.h"
+
+/*
+ * Returns true when buf[0..len) is valid UTF-8. Otherwise returns false and,
+ * when the pointers are non-NULL, sets *line and *col (both 1-based, col in
+ * bytes) of the first invalid byte.
+ */
+bool utf8_valid(const char *buf, size_t len, int *line, int *col);
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# End-to-end regressions for what the fuzzers found (docs/fuzzing.md).
+load lib
+
+setup() { ag_setup; }
+
+@test "t0810: a global option's value spelled like -C cannot shift the routed subcommand" {
+	ag_bind ag1 feat/one
+	cd "$WT"
+	echo change >>README.md
+	run agit reset --hard
+	assert_success
+	ref=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/ | head -1)
+	[ -n "$ref" ]
+	# judged as `status`, so git must run `status`, never update-ref
+	run agit --namespace -C status update-ref -d "$ref"
+	[ "$status" -ne 0 ]
+	run "$REAL_GIT" rev-parse --verify -q "$ref"
+	assert_success
+	run agit --namespace -C status checkout -b evil
+	[ "$(branch_of "$WT")" = feat/one ]
+	run "$REAL_GIT" rev-parse --verify -q refs/heads/evil
+	assert_failure
+	run agit -c --work-tree status
+	[ "$(branch_of "$WT")" = feat/one ]
+}
+
+@test "t0810: a targets file with invalid UTF-8 is refused, not a hang" {
+	printf 'targets:\n  - repo: /r\n%%\x95\n' >"$T/targets.yaml"
+	run timeout 20 "$AG_BIN" dispatch --targets "$T/targets.yaml" --task resolve-conflicts -- /bin/true
+	[ "$status" -ne 124 ]
+	[ "$status" -ne 0 ]
+	assert_output --partial "targets.yaml:3:2: not valid UTF-8"
+}
