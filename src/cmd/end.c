@@ -19,6 +19,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
+#include "fleet/workspace.h"
 #include "fleet/gitrun.h"
 #include "fleet/session.h"
 #include "fleet/session-state.h"
@@ -63,6 +64,8 @@ static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
 
 static int take_snapshot(struct end_ctx *c)
 {
+	/* removing the worktree deletes what `clean -fdx` would: quarantine it */
+	static const char *const fdx[] = { "-f", "-d", "-x", NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct snapshot_opts o = {
 		.real_git = c->git,
@@ -70,6 +73,8 @@ static int take_snapshot(struct end_ctx *c)
 		.agent = c->si.agent,
 		.home = c->home,
 		.slug = "end",
+		.clean_args = fdx,
+		.quarantine_ignored = true,
 	};
 	int rc = snapshot_take(&o, &c->snap, &err);
 
@@ -96,6 +101,44 @@ static void prune_parents(const char *home, const char *wt)
 	free(stop);
 }
 
+/*
+ * A sandboxed profile's private workspace is a repository of its own: the
+ * session branch lives only there, so it is first fetched into the source
+ * repository (never overwriting a diverged branch), then the directory is
+ * removed, together with its snapshot refs. The fetch runs with hooks off
+ * and the workspace's config unread by anything but upload-pack.
+ */
+static bool is_private_workspace(const char *wt)
+{
+	char *g = xstrfmt("%s/.git", wt);
+	bool dir = is_dir(g);
+	free(g);
+	return dir;
+}
+
+static int remove_private(struct end_ctx *c, const char *from)
+{
+	const struct session_info *si = &c->si;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&spec, "refs/heads/%s:refs/heads/%s", si->branch, si->branch);
+	if (gitrun_capture(c->git, from, NULL, &err, "-c", "core.hooksPath=/dev/null",
+			   "fetch", "--no-tags", "--quiet", si->worktree, spec.buf,
+			   "+refs/agentic-git/*:refs/agentic-git/*", NULL)) {
+		error("end: cannot bring branch '%s' back from the private workspace: %s; the session was kept",
+		      si->branch, err.buf);
+		rc = 1;
+	} else if (workspace_remove(si->worktree) < 0) {
+		rc = 1;
+	} else {
+		prune_parents(c->home, si->worktree);
+	}
+	strbuf_release(&err);
+	strbuf_release(&spec);
+	return rc;
+}
+
 static int remove_session(struct end_ctx *c)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -105,7 +148,10 @@ static int remove_session(struct end_ctx *c)
 	char *rt = xstrfmt("%s/runtime/%s", c->home, si->agent);
 	int rc = 0;
 
-	if (si->worktree && is_dir(si->worktree)) {
+	if (si->worktree && is_dir(si->worktree) && from != si->worktree &&
+	    is_private_workspace(si->worktree)) {
+		rc = remove_private(c, from);
+	} else if (si->worktree && is_dir(si->worktree)) {
 		if (gitrun_capture(c->git, from, NULL, &err, "worktree", "remove",
 				   "--force", si->worktree, NULL)) {
 			error("end: git worktree remove failed: %s; the session was kept",
@@ -183,8 +229,18 @@ static int end_session(struct end_ctx *c, bool force)
 		strbuf_release(&what);
 		return 1;
 	}
-	if (si->state == SESSION_DIRTY && take_snapshot(c) < 0)
-		return 1;
+	/*
+	 * Always: the snapshot is skipped when there is nothing to lose, and
+	 * it is what keeps ignored files (.env) that removal would delete.
+	 */
+	if (si->state != SESSION_MISSING) {
+		/* the marker is ours, not work: do not snapshot it */
+		char *marker = xstrfmt("%s/%s", si->worktree, SESSION_MARKER);
+		unlink(marker);
+		free(marker);
+		if (take_snapshot(c) < 0)
+			return 1;
+	}
 	if (remove_session(c))
 		return 1;
 	report(c, force);

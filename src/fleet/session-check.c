@@ -14,31 +14,16 @@
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
 #include "git/realgit.h"
+#include "git/repo.h"
 #include "fleet/session.h"
-
-/* `git rev-parse <arg>` in dir, canonicalised when it names a path. */
-static char *rev_parse_path(const char *git, const char *dir, const char *arg)
-{
-	struct strbuf out = STRBUF_INIT;
-	char *abs, *canon;
-
-	if (gitrun_capture(git, dir, &out, NULL, "rev-parse", arg, NULL) ||
-	    !out.len) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	abs = path_join(dir, out.buf);
-	canon = real_path(abs);
-	free(abs);
-	strbuf_release(&out);
-	return canon;
-}
 
 int session_inspect_repo(struct session *s, struct strbuf *err)
 {
-	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;
+	struct repo_loc loc = { 0 };
+	struct strbuf spec = STRBUF_INIT;
+	enum repo_found found;
 	char cwd[4096];
-	int rc;
+	int rc = 0;
 
 	s->real_git = realgit_locate(s->home);
 	if (!s->real_git) {
@@ -49,19 +34,36 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 		strbuf_addf(err, "cannot read the current directory: %s", strerror(errno));
 		return 1;
 	}
-	rc = gitrun_capture(s->real_git, cwd, &out, NULL, "rev-parse",
-			    "--is-bare-repository", NULL);
-	if (!rc && !strcmp(out.buf, "true")) {
+	/* Read from the .git files: no subprocess (the session-start budget). */
+	found = repo_discover(cwd, &loc);
+	if (found != REPO_FOUND) {
+		struct strbuf out = STRBUF_INIT;
+		/* error path only: is it a bare repository rather than none? */
+		bool bare = !gitrun_capture(s->real_git, cwd, &out, NULL,
+					    "rev-parse", "--is-bare-repository",
+					    NULL) && !strcmp(out.buf, "true");
+		strbuf_release(&out);
+		if (bare)
+			loc.top = NULL, found = REPO_FOUND;
+	}
+	if (found != REPO_FOUND) {
+		strbuf_addstr(err, "the current directory is not inside a git repository; cd into the checkout the agent should work on (run requires a non-bare git repo)");
+		rc = 1;
+		goto out;
+	}
+	if (!loc.top) {
 		strbuf_addstr(err, "the current directory is a bare repository; run from a checkout (run requires a non-bare git repo)");
 		rc = 1;
 		goto out;
 	}
-	s->source_repo = rev_parse_path(s->real_git, cwd, "--show-toplevel");
-	s->common_dir = rev_parse_path(s->real_git, cwd, "--git-common-dir");
-	if (rc || !s->source_repo || !s->common_dir) {
-		strbuf_addstr(err, "the current directory is not inside a git repository; cd into the checkout the agent should work on (run requires a non-bare git repo)");
-		rc = 1;
-		goto out;
+	s->source_repo = steal_pointer(&loc.top);
+	s->common_dir = steal_pointer(&loc.commondir);
+	if (!strcmp(s->base, "HEAD") && loc.head_branch) {
+		/* The default base: HEAD's branch exists, no git needed. */
+		strbuf_addf(&spec, "refs/heads/%s", loc.head_branch);
+		if (repo_ref_exists(&loc, spec.buf))
+			goto out;
+		strbuf_reset(&spec);
 	}
 	strbuf_addf(&spec, "%s^{commit}", s->base);
 	if (gitrun_capture(s->real_git, s->source_repo, NULL, NULL, "rev-parse",
@@ -72,9 +74,21 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 		rc = 1;
 	}
 out:
-	strbuf_release(&out);
+	repo_loc_release(&loc);
 	strbuf_release(&spec);
 	return rc;
+}
+
+/* The canonical common dir of the checkout at `dir`, or NULL. */
+static char *common_dir_of(const char *dir)
+{
+	struct repo_loc loc = { 0 };
+	char *common = NULL;
+
+	if (repo_discover(dir, &loc) == REPO_FOUND)
+		common = steal_pointer(&loc.commondir);
+	repo_loc_release(&loc);
+	return common;
 }
 
 static bool same_path(const char *a, const char *b)
@@ -106,7 +120,7 @@ static int check_match(struct session *s, const struct ag_binding *b,
 			    b->source_repo ? b->source_repo : "?", s->agent);
 		return 1;
 	}
-	wt_common = rev_parse_path(s->real_git, s->worktree, "--git-common-dir");
+	wt_common = common_dir_of(s->worktree);
 	if (!wt_common || strcmp(wt_common, s->common_dir)) {
 		strbuf_addf(err, "the worktree '%s' of agent '%s' no longer belongs to this repository; end it: agentic-git end --agent %s",
 			    s->worktree, s->agent, s->agent);
@@ -120,11 +134,13 @@ static int check_match(struct session *s, const struct ag_binding *b,
 static int check_fresh(struct session *s, struct strbuf *err)
 {
 	struct strbuf ref = STRBUF_INIT;
-	int exists;
+	struct repo_loc loc = { 0 };
+	bool exists;
 
 	strbuf_addf(&ref, "refs/heads/%s", s->branch);
-	exists = !gitrun_capture(s->real_git, s->source_repo, NULL, NULL,
-				 "show-ref", "--verify", "--quiet", ref.buf, NULL);
+	exists = repo_discover(s->source_repo, &loc) == REPO_FOUND &&
+		 repo_ref_exists(&loc, ref.buf);
+	repo_loc_release(&loc);
 	strbuf_release(&ref);
 	if (exists) {
 		strbuf_addf(err, "branch '%s' already exists in '%s'; pick a new --branch (a session creates its branch), or re-enter that branch's session with its --agent",

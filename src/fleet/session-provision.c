@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -23,6 +24,7 @@
 #include "git/hooks.h"
 #include "fleet/workspace.h"
 #include "fleet/session.h"
+#include "git/repo.h"
 
 static int lock_repo(const struct session *s, struct strbuf *err)
 {
@@ -194,6 +196,73 @@ static int config_retry(const struct session *s, const char *a, const char *b,
 	return -1;
 }
 
+/*
+ * core.hooksPath for this worktree only. A fresh worktree has no
+ * config.worktree yet, so it is written directly (one git process fewer
+ * at session start); an existing one is edited by git itself.
+ */
+static int set_hooks_path(const struct session *s, const char *hooks)
+{
+	struct repo_loc loc = { 0 };
+	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
+	int ret = -1;
+
+	if (repo_discover(s->worktree, &loc) != REPO_FOUND || !loc.gitdir)
+		goto out;
+	strbuf_addf(&path, "%s/config.worktree", loc.gitdir);
+	if (path_exists(path.buf)) {
+		ret = config_retry(s, "--worktree", "core.hooksPath", hooks, NULL);
+		goto out;
+	}
+	strbuf_addstr(&body, "[core]\n\thooksPath = \"");
+	for (const char *p = hooks; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			strbuf_addch(&body, '\\');
+		strbuf_addch(&body, *p);
+	}
+	strbuf_addstr(&body, "\"\n");
+	ret = write_file_atomic(path.buf, body.buf, body.len, 0644);
+out:
+	repo_loc_release(&loc);
+	strbuf_release(&path);
+	strbuf_release(&body);
+	return ret;
+}
+
+/*
+ * True when the common config plainly says `worktreeConfig = true` under
+ * [extensions]. A miss only costs one `git config` run, so this scan is
+ * deliberately simple: anything unusual falls back to git.
+ */
+static bool worktree_config_on(const struct session *s)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	bool in_ext = false, on = false;
+
+	strbuf_addf(&path, "%s/config", s->common_dir);
+	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0)
+		goto out;
+	for (char *p = data.buf; *p && !on;) {
+		char *nl = strchrnul(p, '\n'), save = *nl;
+		struct strbuf line = STRBUF_INIT;
+
+		*nl = '\0';
+		strbuf_addstr(&line, p);
+		strbuf_trim(&line);
+		if (line.buf[0] == '[')
+			in_ext = !strcasecmp(line.buf, "[extensions]");
+		else if (in_ext)
+			on = !strcasecmp(line.buf, "worktreeconfig = true");
+		strbuf_release(&line);
+		*nl = save;
+		p = *nl ? nl + 1 : nl;
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&data);
+	return on;
+}
+
 static int wire_hooks(const struct session *s, struct strbuf *err)
 {
 	struct strbuf hooks = STRBUF_INIT;
@@ -205,8 +274,9 @@ static int wire_hooks(const struct session *s, struct strbuf *err)
 			    strerror(errno));
 		ret = 1;
 	} else if (!s->private_ws &&
-		   (config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL) ||
-		    config_retry(s, "--worktree", "core.hooksPath", hooks.buf, NULL))) {
+		   ((!worktree_config_on(s) &&
+		     config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL)) ||
+		    set_hooks_path(s, hooks.buf))) {
 		strbuf_addf(err, "cannot set the worktree-scoped core.hooksPath in '%s'",
 			    s->worktree);
 		ret = 1;

@@ -189,3 +189,19 @@ wcommit() {
 	assert_equal "$("$REAL_GIT" show "$ref:README.md" | tail -1)" change
 	"$REAL_GIT" show-ref --verify --quiet refs/heads/feat/one
 }
+
+@test "end keeps ignored files: they are quarantined with the snapshot and come back" {
+	echo .env >"$REPO/.gitignore"
+	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm ignore && "$REAL_GIT" push -q origin main
+	new_session ag1 feat/one
+	echo "API_TOKEN=secret" >"$WT/.env"
+	run "$AG_BIN" end --agent ag1
+	assert_success
+	assert_output --regexp "snapshot:  refs/agentic-git/snapshots/ag1/[^ ]+-end"
+	[ ! -e "$WT" ]
+	ref=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/)
+	"$REAL_GIT" worktree add -q "$T/back" feat/one
+	AGENTIC_GIT_AGENT=ag1 run "$AG_BIN" snapshots restore "$ref" --repo "$T/back" --yes
+	assert_success
+	assert_equal "$(cat "$T/back/.env")" "API_TOKEN=secret"
+}
