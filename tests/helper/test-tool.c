@@ -29,22 +29,28 @@ static int sign_file(const char *home, const char *file, bool write_sig)
 {
 	struct strbuf data = STRBUF_INIT, path = STRBUF_INIT;
 	char hex[AG_MAC_HEX_LEN + 1];
+	int ret = 1;
 
 	if (read_file_bounded(file, 1 << 20, 0, &data) < 0 ||
 	    ag_sign_with_home(home, data.buf, data.len, hex) < 0) {
 		fprintf(stderr, "test-tool: %s: %s\n", file, strerror(errno));
-		return 1;
+		goto out;
 	}
 	if (!write_sig) {
 		puts(hex);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	strbuf_addf(&path, "%s.sig", file);
 	if (write_file_atomic(path.buf, hex, AG_MAC_HEX_LEN, 0600) < 0) {
 		fprintf(stderr, "test-tool: %s: %s\n", path.buf, strerror(errno));
-		return 1;
+		goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	strbuf_release(&data);
+	strbuf_release(&path);
+	return ret;
 }
 
 static int snapshot(int argc, char **argv)
