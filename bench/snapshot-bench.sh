@@ -30,12 +30,15 @@ echo "building a $FILES-file repository…" >&2
 git init -q "$W/repo"
 (
 	cd "$W/repo"
-	for d in $(seq 0 199); do
-		mkdir -p "d$d"
-		for f in $(seq 0 $((FILES / 200 - 1))); do
-			echo "file $d/$f" >"d$d/f$f.txt"
-		done
-	done
+	mkdir $(seq -f 'd%g' 0 199)
+	awk -v per=$((FILES / 200)) 'BEGIN {
+		for (d = 0; d < 200; d++)
+			for (f = 0; f < per; f++) {
+				fn = "d" d "/f" f ".txt"
+				print "file " d "/" f > fn
+				close(fn)
+			}
+	}' 
 	git add -A
 	git commit -qm init
 )
