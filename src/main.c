@@ -20,6 +20,10 @@ const struct cmd ag_commands[] = {
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
 	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
 	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
+	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
+	{ "events", cmd_events, "read and follow the audit log" },
+	{ "agents", cmd_agents, "list, show and check agent profiles" },
+	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
 	{ NULL, NULL, NULL },
 };
 

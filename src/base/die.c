@@ -22,7 +22,7 @@ void ag_cleanup_fdp(int *fdp)
 	}
 }
 
-static void vreport(const char *prefix, const char *fmt, va_list ap,
+static AG_PRINTF(2, 0) void vreport(const char *prefix, const char *fmt, va_list ap,
 		    int errnum)
 {
 	char msg[4096];

@@ -39,7 +39,7 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 AG_PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+AG_PRINTF(2, 0) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);
 void strbuf_rtrim(struct strbuf *sb);
 /* Appends s as a JSON string literal (with quotes), escaping as needed. */

@@ -23,10 +23,14 @@ int cmd_shim(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 int cmd_snapshots(int argc, const char **argv);
+int cmd_hook(int argc, const char **argv);
+int cmd_events(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_agents(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_sessions(int argc, const char **argv);
 int cmd_end(int argc, const char **argv);
+int cmd_sandbox(int argc, const char **argv);
 
 /* True when argv[1] is -h or --help; prints `text` to stdout. */
 bool cmd_wants_help(int argc, const char **argv, const char *text);

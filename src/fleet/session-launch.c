@@ -58,11 +58,21 @@ char *session_resolve_cmd(const char *cmd, const char *const *envp)
 static AG_NORETURN void child_exec(int report, bool tty, const char *exe,
 				   const char *const *argv,
 				   const char *const *envp, const char *dir,
-				   const sigset_t *old)
+				   const char *stdin_path, const sigset_t *old)
 {
 	int e;
 
 	setpgid(0, 0);
+	if (stdin_path) {
+		int fd = open(stdin_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0) {
+			e = errno;
+			if (write(report, &e, sizeof(e)) < 0)
+				_exit(127);
+			_exit(127);
+		}
+		tty = false;
+	}
 	if (tty)
 		tcsetpgrp(STDIN_FILENO, getpid()); /* SIGTTOU is blocked */
 	for (int sig = 1; sig < NSIG; sig++)
@@ -116,11 +126,19 @@ static int supervise(pid_t pid, bool tty, const sigset_t *set)
 int session_launch(const struct session *s, const char *const *argv,
 		   const char *const *envp, struct strbuf *err)
 {
+	return session_launch_io(s, argv, envp, NULL, err);
+}
+
+int session_launch_io(const struct session *s, const char *const *argv,
+		      const char *const *envp, const char *stdin_path,
+		      struct strbuf *err)
+{
 	sighandler_t old_act[ARRAY_SIZE(forwarded)];
 	sigset_t set, old;
 	int report[2], e = 0, st;
 	char *exe = session_resolve_cmd(argv[0], envp);
-	bool tty = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
+	bool tty = !stdin_path && isatty(STDIN_FILENO) &&
+		   tcgetpgrp(STDIN_FILENO) == getpgrp();
 	struct timespec zero = { 0, 0 };
 	pid_t pid;
 	ssize_t n;
@@ -150,7 +168,8 @@ int session_launch(const struct session *s, const char *const *argv,
 		old_act[i] = signal(forwarded[i], SIG_DFL);
 	pid = fork();
 	if (!pid)
-		child_exec(report[1], tty, exe, argv, envp, s->worktree, &old);
+		child_exec(report[1], tty, exe, argv, envp, s->worktree,
+			   stdin_path, &old);
 	close(report[1]);
 	if (pid > 0) {
 		setpgid(pid, pid); /* also done by the child: no race either way */

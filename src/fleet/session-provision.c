@@ -21,7 +21,8 @@
 #include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
-#include "fleet/hookstubs.h"
+#include "git/hooks.h"
+#include "fleet/workspace.h"
 #include "fleet/session.h"
 #include "git/repo.h"
 
@@ -141,6 +142,41 @@ static int add_worktree(const struct session *s, struct strbuf *err)
 }
 
 /* `git config` in the worktree, retried while another writer holds it. */
+/*
+ * A sandboxed profile's session: a private repository borrowing the
+ * source's objects (fleet/workspace.h), its hooks at the session hooks.
+ */
+static int add_private_workspace(const struct session *s, struct strbuf *err)
+{
+	struct workspace_request wr = { 0 };
+	struct workspace ws = WORKSPACE_INIT;
+	struct strbuf hooks = STRBUF_INIT;
+	char *parent = path_dirname(s->worktree);
+	int ret = 0;
+
+	strbuf_addf(&hooks, "%s/hooks", s->home);
+	if (mkdir_p(parent, 0755) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", parent, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	wr.git = s->real_git;
+	wr.from = s->source_repo;
+	wr.dir = s->worktree;
+	wr.head = s->branch;
+	wr.base = s->base;
+	wr.hooks_path = hooks.buf;
+	if (workspace_create(&wr, &ws) < 0) {
+		strbuf_addstr(err, "cannot provision the private workspace; nothing else was created");
+		ret = 1;
+	}
+out:
+	workspace_release(&ws);
+	strbuf_release(&hooks);
+	free(parent);
+	return ret;
+}
+
 static int config_retry(const struct session *s, const char *a, const char *b,
 			const char *c3, const char *d)
 {
@@ -233,13 +269,14 @@ static int wire_hooks(const struct session *s, struct strbuf *err)
 	int ret = 0;
 
 	strbuf_addf(&hooks, "%s/hooks", s->home);
-	if (hookstubs_install(hooks.buf, self_exe()) < 0) {
+	if (hooks_install(hooks.buf, self_exe()) < 0) {
 		strbuf_addf(err, "cannot write hooks in '%s': %s", hooks.buf,
 			    strerror(errno));
 		ret = 1;
-	} else if ((!worktree_config_on(s) &&
-		    config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL)) ||
-		   set_hooks_path(s, hooks.buf)) {
+	} else if (!s->private_ws &&
+		   ((!worktree_config_on(s) &&
+		     config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL)) ||
+		    set_hooks_path(s, hooks.buf))) {
 		strbuf_addf(err, "cannot set the worktree-scoped core.hooksPath in '%s'",
 			    s->worktree);
 		ret = 1;
@@ -310,7 +347,7 @@ static int provision_locked(struct session *s, struct strbuf *err)
 	rc = session_check_existing(s, err);
 	if (rc || s->reused)
 		return rc;
-	rc = add_worktree(s, err);
+	rc = s->private_ws ? add_private_workspace(s, err) : add_worktree(s, err);
 	if (rc)
 		return rc;
 	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", s->agent, s->issued_at);

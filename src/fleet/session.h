@@ -50,6 +50,8 @@ struct session {
 	char *common_dir;  /* canonical common git dir of source_repo */
 	char *issued_at;   /* RFC 3339 nanos; set by provisioning */
 	bool reused;
+	bool private_ws;   /* a private workspace (sandboxed profile), not a
+			      linked worktree */
 };
 
 /*
@@ -97,6 +99,10 @@ void session_child_env(const struct session *s, const char *const *environ,
  */
 int session_launch(const struct session *s, const char *const *argv,
 		   const char *const *envp, struct strbuf *err);
+/* Same, with the agent's stdin read from `stdin_path` (NULL: inherited). */
+int session_launch_io(const struct session *s, const char *const *argv,
+		      const char *const *envp, const char *stdin_path,
+		      struct strbuf *err);
 
 /*
  * argv[0] as the agent will exec it: made absolute against the cwd when it

@@ -52,10 +52,12 @@ static void gather_bypass(struct policy_env *e)
 	}
 }
 
-static char *effective_cwd(const struct git_argv *ga)
+/* getcwd(3) returns a physical path: canonical unless -C moved us. */
+static char *effective_cwd(const struct git_argv *ga, bool *canonical)
 {
 	char *cur = getcwd(NULL, 0);
 
+	*canonical = true;
 	if (!cur)
 		return NULL;
 	for (size_t i = 0; i < ga->nchdirs; i++) {
@@ -65,6 +67,15 @@ static char *effective_cwd(const struct git_argv *ga)
 		next = path_join(cur, ga->chdirs[i]);
 		free(cur);
 		cur = next;
+		*canonical = false;
+	}
+	if (!*canonical) {
+		char *c = real_path(cur);
+		if (c) {
+			free(cur);
+			cur = c;
+			*canonical = true;
+		}
 	}
 	return cur;
 }
@@ -140,12 +151,57 @@ static void gather_binding(struct shim_facts *f)
 	}
 }
 
+/*
+ * True when a .git exists in any directory from top/rel up to (not
+ * including) top: a repository nested inside the worktree (a scratch repo
+ * or a submodule) is its own target.
+ */
+static bool path_exists_below(const char *top, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	bool found = false;
+
+	if (!*rel)
+		return false;
+	strbuf_addf(&p, "%s/%s", top, rel);
+	while (!found && p.len > strlen(top)) {
+		size_t n = p.len;
+		char *slash;
+		strbuf_addstr(&p, "/.git");
+		found = path_exists(p.buf);
+		strbuf_setlen(&p, n);
+		slash = strrchr(p.buf, '/');
+		if (!slash)
+			break;
+		strbuf_setlen(&p, (size_t)(slash - p.buf));
+	}
+	strbuf_release(&p);
+	return found;
+}
+
+static void copy_loc(struct repo_loc *dst, const struct repo_loc *src,
+		     const char *rel)
+{
+	dst->top = src->top ? xstrdup(src->top) : NULL;
+	dst->gitdir = xstrdup(src->gitdir);
+	dst->commondir = xstrdup(src->commondir);
+	dst->is_main = src->is_main;
+	dst->head_branch = src->head_branch ? xstrdup(src->head_branch) : NULL;
+	dst->rel = xstrdup(rel);
+}
+
 static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 {
 	const char *gd = ga->git_dir ? ga->git_dir : getenv("GIT_DIR");
 	const char *wt = ga->work_tree ? ga->work_tree : getenv("GIT_WORK_TREE");
+	const char *rel;
 	enum repo_found r;
 
+	if (f->bind.worktree &&
+	    repo_discover_canonical(f->bind.worktree, &f->wt) == REPO_FOUND) {
+		f->have_wt = true;
+		f->repo.wt_branch = f->wt.head_branch;
+	}
 	if (!f->eff_cwd) {
 		f->repo.target = TGT_UNRESOLVED;
 		return;
@@ -156,6 +212,14 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 		r = repo_from_gitdir(g, w, &f->target);
 		free(g);
 		free(w);
+	} else if (f->have_wt && f->eff_canonical && f->wt.top &&
+		   path_inside(f->eff_cwd, f->wt.top, &rel) &&
+		   !path_exists_below(f->wt.top, rel)) {
+		/* the common case: inside the bound worktree itself */
+		copy_loc(&f->target, &f->wt, rel);
+		r = REPO_FOUND;
+	} else if (f->eff_canonical) {
+		r = repo_discover_canonical(f->eff_cwd, &f->target);
 	} else {
 		r = repo_discover(f->eff_cwd, &f->target);
 	}
@@ -171,13 +235,8 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 	f->repo.target = TGT_FOREIGN;
 	f->repo.target_rel = f->target.rel;
 	f->repo.canonical_rooted = f->target.is_main && repo_has_origin(&f->target);
-	if (f->bind.worktree &&
-	    repo_discover(f->bind.worktree, &f->wt) == REPO_FOUND) {
-		f->have_wt = true;
-		f->repo.wt_branch = f->wt.head_branch;
-		if (!strcmp(f->wt.commondir, f->target.commondir))
-			f->repo.target = TGT_SAME;
-	}
+	if (f->have_wt && !strcmp(f->wt.commondir, f->target.commondir))
+		f->repo.target = TGT_SAME;
 }
 
 void facts_gather(struct shim_facts *f, const struct git_argv *ga,
@@ -201,7 +260,7 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 	f->bind.state = BS_NOAGENT;
 	if (!*f->env.agent) {
 		if (f->env.snapshots == 1)
-			f->eff_cwd = effective_cwd(ga);
+			f->eff_cwd = effective_cwd(ga, &f->eff_canonical);
 		return; /* operator path: nothing else is needed */
 	}
 	gather_bypass(&f->env);
@@ -209,12 +268,14 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 	    ag_policy_load(f->env.home, &f->prot, f->policy_err,
 			   sizeof(f->policy_err)) < 0)
 		f->policy_refused = true;
-	f->eff_cwd = effective_cwd(ga);
+	f->eff_cwd = effective_cwd(ga, &f->eff_canonical);
 	if (!f->env.bypass)
 		gather_binding(f);
 	gather_target(f, ga);
 	if (f->eff_cwd) {
-		char *agent = marker_agent_above(f->eff_cwd, &f->sibling_dir);
+		char *agent = f->eff_canonical
+			? marker_agent_above_canonical(f->eff_cwd, &f->sibling_dir)
+			: marker_agent_above(f->eff_cwd, &f->sibling_dir);
 		if (agent && strcmp(agent, f->env.agent)) {
 			f->sibling_agent = agent;
 			f->repo.sibling_agent = agent;

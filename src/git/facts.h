@@ -32,6 +32,7 @@ struct shim_facts {
 	struct repo_loc target, wt;
 	bool have_target, have_wt;
 	char *eff_cwd;
+	bool eff_canonical;
 	char *wt_canon;
 	char *sibling_agent, *sibling_dir;
 	unsigned *tok_facts;

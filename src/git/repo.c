@@ -105,15 +105,30 @@ static enum repo_found at_dotgit(const char *dir, const char *dotgit,
 	return fill_from_gitdir(r);
 }
 
+static enum repo_found discover(char *cur, struct repo_loc *out);
+
 enum repo_found repo_discover(const char *start, struct repo_loc *out)
 {
-	char *cur;
-	enum repo_found res = REPO_NONE;
+	char *cur = real_path(start);
 
 	memset(out, 0, sizeof(*out));
-	cur = real_path(start);
 	if (!cur)
 		return REPO_ODD;
+	return discover(cur, out);
+}
+
+enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	return discover(xstrdup(start), out);
+}
+
+/* Takes ownership of cur, a canonical path. */
+static enum repo_found discover(char *cur, struct repo_loc *out)
+{
+	char *start = xstrdup(cur);
+	enum repo_found res = REPO_NONE;
+
 	for (;;) {
 		char *dotgit = path_join(cur, ".git");
 		struct stat st;
@@ -133,17 +148,13 @@ enum repo_found repo_discover(const char *start, struct repo_loc *out)
 		}
 	}
 	if (res == REPO_FOUND) {
-		char *s = real_path(start);
 		const char *rel = "";
-		if (s && path_inside(s, out->top, &rel))
-			out->rel = xstrdup(rel);
-		else
-			out->rel = xstrdup("");
-		free(s);
+		out->rel = xstrdup(path_inside(start, out->top, &rel) ? rel : "");
 	} else {
 		repo_loc_release(out);
 	}
 	free(cur);
+	free(start);
 	return res;
 }
 
@@ -267,9 +278,20 @@ bool repo_has_origin(const struct repo_loc *r)
 	return ok;
 }
 
+static char *marker_walk(char *cur, char **dir);
+
 char *marker_agent_above(const char *start, char **dir)
 {
-	char *cur = real_path(start);
+	return marker_walk(real_path(start), dir);
+}
+
+char *marker_agent_above_canonical(const char *start, char **dir)
+{
+	return marker_walk(xstrdup(start), dir);
+}
+
+static char *marker_walk(char *cur, char **dir)
+{
 	struct strbuf sb = STRBUF_INIT;
 	char *agent = NULL;
 

@@ -23,6 +23,9 @@ enum repo_found { REPO_FOUND = 0, REPO_NONE = 1, REPO_ODD = -1 };
 
 /* Walks up from `start` (any path) to the first .git. */
 enum repo_found repo_discover(const char *start, struct repo_loc *out);
+/* Same, for a start path that is already canonical (from getcwd(3) or
+ * realpath(3)): saves a realpath per call on the shim's hot path. */
+enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out);
 /* For GIT_DIR / --git-dir (+ optional work tree). */
 enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 				 struct repo_loc *out);
@@ -40,5 +43,7 @@ bool repo_has_origin(const struct repo_loc *r);
  * non-empty agent= line. Returns the agent (owned) and sets *dir (owned).
  */
 char *marker_agent_above(const char *start, char **dir);
+/* Same, for a canonical start path. */
+char *marker_agent_above_canonical(const char *start, char **dir);
 
 #endif

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Sandbox benchmarks (PRODUCT.md §11), printed as ratios from one run:
+#  1. provisioning a private workspace (`sandbox workspace`) vs
+#     `git clone --no-hardlinks` of a repository with long history
+#     (budget: <= 0.1x the clone);
+#  2. sandbox start-up: `sandbox run -- /bin/true` (bwrap, Landlock) vs a
+#     bare /bin/true.
+# usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits]
+set -eu
+AG=$(realpath "${1:-build/src/agentic-git}")
+COMMITS=${2:-20000}
+RUNS=${RUNS:-5}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+export HOME=$W/home GIT_CONFIG_NOSYSTEM=1
+mkdir -p "$HOME"
+git config --global user.name bench
+git config --global user.email bench@example.com
+git config --global init.defaultBranch main
+
+now_ns() { date +%s%N; }
+
+# median_ms CMD…: median wall time of $RUNS runs (a `reset` function, if
+# defined, runs untimed before each).
+median_ms() {
+	local times=() t0 t1
+	for _ in $(seq "$RUNS"); do
+		declare -F reset >/dev/null && reset
+		t0=$(now_ns)
+		"$@" >/dev/null 2>&1
+		t1=$(now_ns)
+		times+=($(((t1 - t0) / 1000)))
+	done
+	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+
+echo "== generating a repository with $COMMITS commits (git fast-import)"
+git init -q --bare "$W/origin.git"
+git init -q "$W/repo"
+awk -v n="$COMMITS" 'BEGIN {
+	for (i = 1; i <= n; i++) {
+		data = "line " i " of history\n"
+		printf "commit refs/heads/main\nmark :%d\n", i
+		printf "committer bench <bench@example.com> %d +0000\n", 1600000000 + i
+		printf "data %d\ncommit %d\n", length("commit " i), i
+		if (i > 1) printf "from :%d\n", i - 1
+		printf "M 644 inline file%03d.txt\ndata %d\n%s\n", i % 300, length(data), data
+	}
+}' | git -C "$W/repo" fast-import --quiet
+git -C "$W/repo" reset -q --hard main
+git -C "$W/repo" remote add origin "$W/origin.git"
+git -C "$W/repo" push -q origin main
+git -C "$W/repo" fetch -q origin
+git -C "$W/repo" gc -q
+echo "objects: $(git -C "$W/repo" count-objects -v | awk '/in-pack/ {print $2}') in pack"
+
+reset() { rm -rf "$W/dst"; }
+clone_ms=$(median_ms git clone -q --no-hardlinks "$W/repo" "$W/dst")
+ws_ms=$(median_ms "$AG" sandbox workspace --from "$W/repo" --head main --base main "$W/dst")
+unset -f reset
+echo "clone --no-hardlinks:      ${clone_ms} ms"
+echo "private workspace:         ${ws_ms} ms"
+echo "ratio workspace/clone:     $(ratio "$ws_ms" "$clone_ms")  (budget <= 0.1)"
+
+RUNS=${RUNS_STARTUP:-21}
+mkdir -p "$W/ws"
+cd "$W/ws"
+true_ms=$(median_ms /bin/true)
+echo "bare /bin/true:            ${true_ms} ms"
+for be in bwrap landlock; do
+	if ! "$AG" sandbox run --backend "$be" -- /bin/true 2>/dev/null; then
+		echo "sandbox run ($be):        unavailable on this host"
+		continue
+	fi
+	for p in fs-only fs+no-net; do
+		ms=$(median_ms "$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true)
+		printf 'sandbox run %-8s %-9s %s ms  (%sx bare, +%s ms)\n' "$be" "$p" "$ms" \
+			"$(ratio "$ms" "$true_ms")" "$(awk -v a="$ms" -v b="$true_ms" 'BEGIN{printf "%.2f", a-b}')"
+	done
+done

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The built-in presets. The auto-approve flag of each one is the dangerous,
+ * mandatory part (seed §5): it is what lets an agent run unattended and what
+ * removes the agent's own safety net, so it lives here in plain sight.
+ *
+ * Decisions (docs/configuration.md "Presets"):
+ * - No preset pins a default model: model IDs go stale faster than this
+ *   table, and each CLI has its own sensible default. `model:` in the config
+ *   or `--model` sets one; only then are model_args added.
+ * - A prompt passed as a positional argument follows `--` so that a prompt
+ *   starting with `-` is never parsed as an option; model_args are inserted
+ *   before that `--` (plan.c).
+ * - A prompt passed as an option value uses the `--opt={prompt}` form for the
+ *   same reason.
+ */
+#include "base/common.h"
+#include "agents/presets.h"
+#include "base/strbuf.h"
+
+#define V(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static const struct agent_preset presets[] = {
+	/*
+	 * claude: checked 2026-11-29 against @anthropic-ai/claude-code 2.1.197
+	 * `claude --help`: `-p, --print`, `--dangerously-skip-permissions`,
+	 * `--model <model>`, positional `[prompt]`.
+	 */
+	{
+		.name = "claude",
+		.command = V("claude", "-p", "--dangerously-skip-permissions",
+			     "--", "{prompt}"),
+		.model_args = V("--model", "{model}"),
+		.env = V("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+			 "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS",
+			 "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
+			 "CLAUDE_CONFIG_DIR"),
+		.help_args = V("--help"),
+		.check_flags = V("--print", "--dangerously-skip-permissions",
+				 "--model"),
+		.verified = "checked 2026-11-29 against claude-code 2.1.197",
+	},
+	/*
+	 * codex: checked 2026-11-29 against @openai/codex 0.171.0
+	 * `codex exec --help`: `exec [OPTIONS] [PROMPT]` reads the prompt from
+	 * stdin when none is given, `-s, --sandbox <SANDBOX_MODE>` with
+	 * read-only | workspace-write | danger-full-access, `-m, --model`.
+	 * exec never asks for approval. Its own sandbox is relaxed to
+	 * danger-full-access only when ours wraps it (PRODUCT.md §8).
+	 */
+	{
+		.name = "codex",
+		.command = V("codex", "exec", "--sandbox", "{agent_sandbox}"),
+		.model_args = V("--model", "{model}"),
+		.prompt_via = PROMPT_VIA_STDIN,
+		.env = V("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
+			 "CODEX_HOME"),
+		.help_args = V("exec", "--help"),
+		.check_flags = V("--sandbox", "--model", "workspace-write",
+				 "danger-full-access"),
+		.agent_sandbox_wrapped = "danger-full-access",
+		.agent_sandbox_bare = "workspace-write",
+		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
+	},
+	/*
+	 * gemini: checked 2026-11-29 against @google/gemini-cli 0.61.0
+	 * `gemini --help`: `-p, --prompt` (headless; appended to stdin input),
+	 * `-y, --yolo`, `-m, --model`, `--skip-trust` (without it gemini
+	 * overrides yolo back to "default" approval in an untrusted folder,
+	 * observed with 0.61.0).
+	 */
+	{
+		.name = "gemini",
+		.command = V("gemini", "--yolo", "--skip-trust",
+			     "--prompt={prompt}"),
+		.model_args = V("--model", "{model}"),
+		.env = V("GEMINI_API_KEY", "GOOGLE_API_KEY",
+			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"),
+		.help_args = V("--help"),
+		.check_flags = V("--yolo", "--skip-trust", "--prompt", "--model"),
+		.verified = "checked 2026-11-29 against gemini-cli 0.61.0",
+	},
+	/*
+	 * copilot: checked 2026-11-29 against @github/copilot 1.0.102
+	 * `copilot --help`: `-p, --prompt <text>`, `--allow-all-tools`,
+	 * `--model <model>`; `copilot help environment` names the tokens
+	 * COPILOT_GITHUB_TOKEN, GH_TOKEN, GITHUB_TOKEN (prefer a scoped one).
+	 */
+	{
+		.name = "copilot",
+		.command = V("copilot", "--allow-all-tools", "--prompt={prompt}"),
+		.model_args = V("--model", "{model}"),
+		.env = V("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN",
+			 "COPILOT_HOME"),
+		.help_args = V("--help"),
+		.check_flags = V("--allow-all-tools", "--prompt", "--model"),
+		.verified = "checked 2026-11-29 against copilot 1.0.102",
+	},
+	/*
+	 * cursor: cursor-agent is not on npm, so it could not be run here.
+	 * Flags taken 2026-11-29 from Cursor's docs (cursor.com/docs/cli,
+	 * "Using Headless CLI"): `-p, --print`, `--force` (alias `--yolo`),
+	 * `--model`, positional prompt, CURSOR_API_KEY. NEEDSWORK: whether it
+	 * honours `--` is unverified, so the prompt follows the docs' form.
+	 */
+	{
+		.name = "cursor",
+		.command = V("cursor-agent", "-p", "--force", "{prompt}"),
+		.model_args = V("--model", "{model}"),
+		.env = V("CURSOR_API_KEY"),
+		.help_args = V("--help"),
+		.check_flags = V("--print", "--force", "--model"),
+		.verified = "flags from Cursor's CLI docs 2026-11-29 (not on npm)",
+	},
+};
+
+size_t preset_count(void)
+{
+	return ARRAY_SIZE(presets);
+}
+
+const struct agent_preset *preset_at(size_t i)
+{
+	return i < ARRAY_SIZE(presets) ? &presets[i] : NULL;
+}
+
+const struct agent_preset *preset_find(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_SIZE(presets); i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+void preset_names(struct strbuf *out)
+{
+	/* Sorted for messages; the table is short, so a selection walk. */
+	const char *last = "";
+
+	for (size_t n = 0; n < ARRAY_SIZE(presets); n++) {
+		const char *next = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(presets); i++)
+			if (strcmp(presets[i].name, last) > 0 &&
+			    (!next || strcmp(presets[i].name, next) < 0))
+				next = presets[i].name;
+		if (n)
+			strbuf_addstr(out, ", ");
+		strbuf_addstr(out, next);
+		last = next;
+	}
+}
+
+const char *prompt_via_name(enum prompt_via v)
+{
+	return v == PROMPT_VIA_STDIN ? "stdin" : "arg";
+}

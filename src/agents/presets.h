@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_AGENTS_PRESETS_H
+#define AG_AGENTS_PRESETS_H
+
+/**
+ * Built-in agent presets: claude, codex, gemini, copilot, cursor.
+ *
+ * A preset is constant, code-defined data describing how to launch one agent
+ * CLI unattended: its argv template (with the auto-approve flag, visible and
+ * auditable on purpose), its model arguments, how the prompt is delivered,
+ * its environment allowlist and its default sandbox policy. Every flag was
+ * checked against the CLI's own --help; the date and the version seen are in
+ * presets.c next to each preset, and `agentic-git agents check` repeats the
+ * check on the user's machine using `help_args` and `check_flags`.
+ *
+ * Templates use two placeholders, `{prompt}` and `{model}`, plus one that
+ * only presets carry values for, `{agent_sandbox}`: the value of the agent's
+ * own sandbox flag, which depends on whether our sandbox wraps it (codex:
+ * "danger-full-access" inside ours, "workspace-write" without).
+ *
+ * Everything returned points to static storage; nothing is owned by callers.
+ */
+#include "base/common.h"
+#include "agents/sandbox.h" /* enum sandbox_policy and its names */
+
+enum prompt_via {
+	PROMPT_VIA_ARG = 0, /* the prompt is one argv element */
+	PROMPT_VIA_STDIN,   /* the prompt is written to the child's stdin */
+};
+
+
+struct agent_preset {
+	const char *name;
+	const char *const *command;	/* NULL-terminated; [0] is a bare name */
+	const char *const *model_args;	/* NULL-terminated */
+	const char *model;		/* default model, or NULL */
+	enum prompt_via prompt_via;
+	const char *const *env;		/* allowlist, NULL-terminated */
+	enum sandbox_policy sandbox;
+	const char *const *help_args;	/* argv after the binary for `check` */
+	const char *const *check_flags; /* must all appear in the help text */
+	const char *agent_sandbox_wrapped; /* {agent_sandbox} inside ours */
+	const char *agent_sandbox_bare;	   /* {agent_sandbox} without ours */
+	const char *verified;		/* "checked 2026-11-29 against …" */
+};
+
+/* Number of presets and the i-th one, in the order listed above. */
+size_t preset_count(void);
+const struct agent_preset *preset_at(size_t i);
+/* The preset called `name`, or NULL. */
+const struct agent_preset *preset_find(const char *name);
+/* Appends the preset names sorted, comma-separated: "claude, codex, …". */
+struct strbuf;
+void preset_names(struct strbuf *out);
+
+/* "none", "fs-only", "fs+no-net"; and back (returns -1 when unknown). */
+const char *prompt_via_name(enum prompt_via v);
+
+#endif

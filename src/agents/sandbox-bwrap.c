@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bubblewrap argv (PRODUCT.md §8). The order matters because bwrap mounts
+ * in argument order: system dirs, fresh /proc and /dev, empty tmpfs over
+ * /tmp and $HOME, then the binds parents-first so that a workspace or
+ * toolchain under $HOME or /tmp is mounted on top of the tmpfs.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "agents/sandbox-bwrap.h"
+#include "base/path.h"
+
+static const char *const sys_dirs[] = SANDBOX_SYS_DIRS;
+
+static void push_env(struct strvec *argv, const struct strvec *env)
+{
+	strvec_push(argv, "--clearenv");
+	for (size_t i = 0; i < env->nr; i++) {
+		const char *eq = strchr(env->v[i], '=');
+		strvec_push(argv, "--setenv");
+		strvec_pushf(argv, "%.*s", (int)(eq - env->v[i]), env->v[i]);
+		strvec_push(argv, eq + 1);
+	}
+}
+
+static void push_system(struct strvec *argv, const struct sandbox_caps *caps)
+{
+	for (size_t i = 0; i < SANDBOX_SYS_DIRS_NR; i++) {
+		if (caps->sys_kind[i] == SYSDIR_DIR)
+			strvec_pushl(argv, "--ro-bind", sys_dirs[i],
+				     sys_dirs[i], NULL);
+		else if (caps->sys_kind[i] == SYSDIR_SYMLINK)
+			strvec_pushl(argv, "--symlink", caps->sys_link[i],
+				     sys_dirs[i], NULL);
+	}
+}
+
+/* tmpfs over /tmp and $HOME, the outer one first. */
+static void push_tmpfs(struct strvec *argv, const char *home)
+{
+	const char *rel;
+	if (path_inside("/tmp", home, &rel)) {
+		strvec_pushl(argv, "--tmpfs", home, NULL);
+		if (strcmp(home, "/tmp"))
+			strvec_pushl(argv, "--tmpfs", "/tmp", NULL);
+		return;
+	}
+	strvec_pushl(argv, "--tmpfs", "/tmp", "--tmpfs", home, NULL);
+}
+
+void bwrap_build(const struct sandbox_request *rq,
+		 const struct sandbox_caps *caps, struct sandbox_plan *plan)
+{
+	struct strvec *argv = &plan->argv;
+	struct sandbox_bind *binds;
+	size_t nr;
+
+	strvec_clear(argv);
+	strvec_clear(&plan->env);
+	sandbox_child_env(rq, NULL, NULL, &plan->env);
+	strvec_pushl(argv, caps->bwrap_path, "--die-with-parent",
+		     "--new-session", "--unshare-all", NULL);
+	if (rq->policy == SANDBOX_FS_ONLY)
+		strvec_push(argv, "--share-net");
+	strvec_pushl(argv, "--cap-drop", "ALL", NULL);
+	push_env(argv, &plan->env);
+	push_system(argv, caps);
+	strvec_pushl(argv, "--proc", "/proc", "--dev", "/dev", NULL);
+	push_tmpfs(argv, rq->home);
+	nr = sandbox_collect_binds(rq, false, &binds);
+	for (size_t i = 0; i < nr; i++)
+		strvec_pushl(argv, binds[i].kind == BIND_RW ? "--bind"
+							    : "--ro-bind",
+			     binds[i].path, binds[i].path, NULL);
+	free(binds);
+	strvec_pushl(argv, "--chdir", rq->workspace, "--", NULL);
+	plan->prefix_nr = argv->nr;
+	strvec_pushn(argv, rq->argv, rq->argc);
+	plan->landlock_abi = 0;
+}

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git agents list | show NAME | check [NAME] | exec NAME …
+ * (PRODUCT.md §7). list and show are here; check and exec in agents-run.c.
+ */
+#include "base/common.h"
+#include <stddef.h>
+#include <stdio.h>
+#include "agents/plan.h"
+#include "base/die.h"
+#include "base/xalloc.h"
+#include "cmd/agents.h"
+#include "cmd/cmd.h"
+
+static const char usage[] =
+	"usage: agentic-git agents list [--json] [--config FILE]\n"
+	"   or: agentic-git agents show NAME [--json] [--model M] [--config FILE]\n"
+	"   or: agentic-git agents check [NAME] [--config FILE]\n"
+	"   or: agentic-git agents exec NAME (--prompt TEXT | --prompt-file F)\n"
+	"                               [--input-file F] [--model M] [--cwd DIR]\n"
+	"                               [--timeout SECONDS] [--dry-run] [--config FILE]\n"
+	"\n"
+	"List the agent profiles (built-in presets and config.yaml's agents:),\n"
+	"show how one is launched, or check that its binary exists and accepts\n"
+	"the flags it is given. exec plans and runs one profile outside a\n"
+	"session (used by tests and by summarize; no sandbox yet).\n"
+	"The config is $AGENTIC_GIT_HOME/config.yaml unless --config is given;\n"
+	"see docs/configuration.md.\n";
+
+enum { F_LIST = 1, F_SHOW = 2, F_CHECK = 4, F_EXEC = 8, F_ALL = 15 };
+
+static const struct opt {
+	const char *name;
+	bool is_flag;	/* a bool at `off`, else a const char * */
+	size_t off;	/* into struct agents_opts */
+	unsigned verbs;
+} opts[] = {
+	{ "--config", false, offsetof(struct agents_opts, config), F_ALL },
+	{ "--json", true, offsetof(struct agents_opts, json), F_LIST | F_SHOW },
+	{ "--model", false, offsetof(struct agents_opts, model), F_SHOW | F_EXEC },
+	{ "--prompt", false, offsetof(struct agents_opts, prompt), F_EXEC },
+	{ "--prompt-file", false, offsetof(struct agents_opts, prompt_file), F_EXEC },
+	{ "--input-file", false, offsetof(struct agents_opts, input_file), F_EXEC },
+	{ "--cwd", false, offsetof(struct agents_opts, cwd), F_EXEC },
+	{ "--timeout", false, offsetof(struct agents_opts, timeout), F_EXEC },
+	{ "--dry-run", true, offsetof(struct agents_opts, dry_run), F_EXEC },
+};
+
+struct verb {
+	const char *name;
+	unsigned flag;
+	int (*fn)(const struct agents_opts *o);
+	bool needs_name;
+};
+
+/* Parses argv after the verb. Returns 0 or exits with a usage error. */
+static void parse_opts(int argc, const char **argv, const struct verb *vb,
+		       struct agents_opts *o)
+{
+	for (int i = 0; i < argc; i++) {
+		const struct opt *op = NULL;
+		const char *a = argv[i], *val = NULL, *eq = strchr(a, '=');
+		size_t n = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			exit(0);
+		}
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			if (o->name)
+				die_code(AG_EXIT_USAGE, "agents %s: unexpected argument '%s'",
+					 vb->name, a);
+			o->name = a;
+			continue;
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
+			if (strlen(opts[k].name) == n &&
+			    !strncmp(opts[k].name, a, n))
+				op = &opts[k];
+		if (!op || !(op->verbs & vb->flag))
+			die_code(AG_EXIT_USAGE, "agents %s: unknown option '%.*s' (see 'agentic-git agents --help')",
+				 vb->name, (int)n, a);
+		if (op->is_flag) {
+			if (eq)
+				die_code(AG_EXIT_USAGE, "agents %s: option '%s' takes no value",
+					 vb->name, op->name);
+			*(bool *)((char *)o + op->off) = true;
+			continue;
+		}
+		val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!val)
+			die_code(AG_EXIT_USAGE, "agents %s: option '%s' needs a value",
+				 vb->name, op->name);
+		*(const char **)((char *)o + op->off) = val;
+	}
+	if (vb->needs_name && !o->name)
+		die_code(AG_EXIT_USAGE, "agents %s: missing NAME (see 'agentic-git agents list')",
+			 vb->name);
+}
+
+int agents_load_config(const struct agents_opts *o, struct agent_config *cfg)
+{
+	struct strbuf path = STRBUF_INIT, errs = STRBUF_INIT;
+	int ret;
+
+	if (o->config)
+		strbuf_addstr(&path, o->config);
+	else
+		agent_config_default_path(&path);
+	ret = agent_config_load(path.buf, o->config != NULL, cfg, &errs);
+	if (ret < 0) {
+		const char *line = errs.buf;
+		while (*line) {
+			const char *eol = strchrnul(line, '\n');
+			error("%.*s", (int)(eol - line), line);
+			line = *eol ? eol + 1 : eol;
+		}
+	}
+	strbuf_release(&errs);
+	strbuf_release(&path);
+	return ret;
+}
+
+static const char *source_of(const struct agent_profile *p)
+{
+	if (!p->preset)
+		return "custom";
+	return p->configured ? "preset+config" : "preset";
+}
+
+static void json_strv(struct strbuf *sb, const struct strvec *v)
+{
+	strbuf_addch(sb, '[');
+	for (size_t i = 0; i < v->nr; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_add_json_str(sb, v->v[i]);
+	}
+	strbuf_addch(sb, ']');
+}
+
+static void json_opt_str(struct strbuf *sb, const char *key, const char *v)
+{
+	strbuf_addf(sb, ",\"%s\":", key);
+	if (v)
+		strbuf_add_json_str(sb, v);
+	else
+		strbuf_addstr(sb, "null");
+}
+
+static void profile_json(struct strbuf *sb, const struct agent_profile *p,
+			 bool is_default)
+{
+	strbuf_addstr(sb, "{\"name\":");
+	strbuf_add_json_str(sb, p->name);
+	json_opt_str(sb, "source", source_of(p));
+	strbuf_addf(sb, ",\"default\":%s,\"pinned\":%s,\"command\":",
+		    is_default ? "true" : "false", p->pinned ? "true" : "false");
+	json_strv(sb, &p->command);
+	strbuf_addstr(sb, ",\"model_args\":");
+	json_strv(sb, &p->model_args);
+	json_opt_str(sb, "model", p->model);
+	json_opt_str(sb, "prompt_via", prompt_via_name(p->prompt_via));
+	if (p->timeout > 0)
+		strbuf_addf(sb, ",\"timeout\":%.3f", p->timeout);
+	else
+		strbuf_addstr(sb, ",\"timeout\":null");
+	strbuf_addstr(sb, ",\"env\":");
+	if (p->inherit_env)
+		strbuf_addstr(sb, "null");
+	else
+		json_strv(sb, &p->env);
+	json_opt_str(sb, "sandbox", sandbox_policy_name(p->sandbox));
+	strbuf_addstr(sb, ",\"ro_binds\":");
+	json_strv(sb, &p->ro_binds);
+	json_opt_str(sb, "cache_dir", p->cache_dir);
+	json_opt_str(sb, "where", p->where);
+	json_opt_str(sb, "verified", p->preset ? p->preset->verified : NULL);
+	strbuf_addch(sb, '}');
+}
+
+static const char *default_name(const struct agent_config *cfg)
+{
+	return cfg->default_agent ? cfg->default_agent : "claude";
+}
+
+static int agents_list(const struct agents_opts *o)
+{
+	struct agent_config cfg = AGENT_CONFIG_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (agents_load_config(o, &cfg) < 0) {
+		agent_config_release(&cfg);
+		return 1;
+	}
+	if (o->json)
+		strbuf_addch(&sb, '[');
+	else
+		strbuf_addf(&sb, "  %-12s %-14s %-9s %-10s %s\n", "NAME", "SOURCE",
+			    "SANDBOX", "ENV", "BINARY");
+	for (size_t i = 0; i < cfg.nr_profiles; i++) {
+		const struct agent_profile *p = &cfg.profiles[i];
+		bool dflt = !strcmp(p->name, default_name(&cfg));
+		if (o->json) {
+			if (i)
+				strbuf_addch(&sb, ',');
+			profile_json(&sb, p, dflt);
+			continue;
+		}
+		strbuf_addf(&sb, "%c %-12s %-14s %-9s %-10s %s%s\n",
+			    dflt ? '*' : ' ', p->name, source_of(p),
+			    sandbox_policy_name(p->sandbox),
+			    p->inherit_env ? "INHERIT" : "allowlist",
+			    p->command.v[0], p->pinned ? "" : " (not found)");
+	}
+	if (o->json)
+		strbuf_addstr(&sb, "]\n");
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	agent_config_release(&cfg);
+	return 0;
+}
+
+static void show_text(struct strbuf *sb, const struct agent_profile *p,
+		      const struct agent_plan *pl, const char *planerr)
+{
+	strbuf_addf(sb, "profile:    %s (%s%s%s)\n", p->name, source_of(p),
+		    p->where ? ", " : "", p->where ? p->where : "");
+	strbuf_addf(sb, "binary:     %s%s\n", p->command.v[0],
+		    p->pinned ? " (pinned)" : " (NOT FOUND in PATH)");
+	strbuf_addstr(sb, "argv:      ");
+	if (planerr) {
+		strbuf_addf(sb, " (cannot plan: %s)\n", planerr);
+	} else {
+		for (size_t i = 0; i < pl->argv.nr; i++) {
+			strbuf_addch(sb, ' ');
+			strbuf_add_shell_quoted(sb, pl->argv.v[i]);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addf(sb, "prompt via: %s\n", prompt_via_name(p->prompt_via));
+	strbuf_addf(sb, "model:      %s\n",
+		    pl && pl->model ? pl->model : "(none: the CLI's default)");
+	if (p->timeout > 0)
+		strbuf_addf(sb, "timeout:    %gs\n", p->timeout);
+	else
+		strbuf_addf(sb, "timeout:    %gs (default)\n", PLAN_DEFAULT_TIMEOUT);
+	if (p->inherit_env) {
+		strbuf_addstr(sb, "env:        INHERITS the whole environment\n");
+	} else {
+		strbuf_addstr(sb, "env:        safe base:");
+		for (size_t i = 0; agent_env_safe_base[i]; i++)
+			strbuf_addf(sb, " %s", agent_env_safe_base[i]);
+		strbuf_addstr(sb, "\n            allowlist:");
+		for (size_t i = 0; i < p->env.nr; i++)
+			strbuf_addf(sb, " %s", p->env.v[i]);
+		strbuf_addstr(sb, p->env.nr ? "\n" : " (none)\n");
+	}
+	strbuf_addf(sb, "sandbox:    %s\n", sandbox_policy_name(p->sandbox));
+	for (size_t i = 0; i < p->ro_binds.nr; i++)
+		strbuf_addf(sb, "ro_bind:    %s\n", p->ro_binds.v[i]);
+	if (p->cache_dir)
+		strbuf_addf(sb, "cache_dir:  %s\n", p->cache_dir);
+	if (p->preset)
+		strbuf_addf(sb, "flags:      %s\n", p->preset->verified);
+}
+
+#define INHERIT_WARNING                                                       \
+	"agent '%s' has no env allowlist: it inherits your whole environment " \
+	"(tokens, SSH agent, cloud credentials); add 'env: [...]' to its profile"
+
+static int agents_show(const struct agents_opts *o)
+{
+	struct agent_config cfg = AGENT_CONFIG_INIT;
+	struct plan_request rq = PLAN_REQUEST_INIT;
+	struct agent_plan pl = AGENT_PLAN_INIT;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	const struct agent_profile *p;
+	int ret = 0;
+
+	if (agents_load_config(o, &cfg) < 0) {
+		agent_config_release(&cfg);
+		return 1;
+	}
+	if (agent_config_resolve(&cfg, o->name, NULL, NULL, &p, &err) < 0) {
+		error("%s", err.buf);
+		ret = 1;
+		goto out;
+	}
+	rq.profile = p;
+	rq.prompt = "<prompt>";
+	rq.model = o->model;
+	if (agent_plan_build(&rq, &pl, &err) < 0)
+		ret = -1; /* still shown, with the reason */
+	if (o->json) {
+		strbuf_addstr(&sb, "{\"profile\":");
+		profile_json(&sb, p, !strcmp(p->name, default_name(&cfg)));
+		strbuf_addstr(&sb, ",\"argv\":");
+		if (ret)
+			strbuf_addstr(&sb, "null");
+		else
+			json_strv(&sb, &pl.argv);
+		json_opt_str(&sb, "error", ret ? err.buf : NULL);
+		strbuf_addstr(&sb, ",\"warning\":");
+		if (p->inherit_env)
+			strbuf_addf(&sb, "\"" INHERIT_WARNING "\"", p->name);
+		else
+			strbuf_addstr(&sb, "null");
+		strbuf_addstr(&sb, "}\n");
+	} else {
+		show_text(&sb, p, ret ? NULL : &pl, ret ? err.buf : NULL);
+		if (p->inherit_env)
+			strbuf_addf(&sb, "WARNING: " INHERIT_WARNING "\n", p->name);
+	}
+	fputs(sb.buf, stdout);
+	ret = 0;
+out:
+	agent_plan_release(&pl);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	agent_config_release(&cfg);
+	return ret;
+}
+
+static const struct verb verbs[] = {
+	{ "list", F_LIST, agents_list, false },
+	{ "show", F_SHOW, agents_show, true },
+	{ "check", F_CHECK, agents_check, false },
+	{ "exec", F_EXEC, agents_exec, true },
+};
+
+int cmd_agents(int argc, const char **argv)
+{
+	struct agents_opts o = { 0 };
+
+	/* Only argv[1] or an option position is help: a --prompt value of
+	 * "--help" is a prompt. */
+	if (cmd_wants_help(argc < 2 ? argc : 2, argv, usage))
+		return 0;
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return AG_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
+		if (strcmp(verbs[i].name, argv[1]))
+			continue;
+		parse_opts(argc - 2, argv + 2, &verbs[i], &o);
+		return verbs[i].fn(&o);
+	}
+	error("agents: unknown verb '%s' (list, show, check, exec)", argv[1]);
+	return AG_EXIT_USAGE;
+}

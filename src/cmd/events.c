@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git events: read (and follow) $AGENTIC_GIT_HOME/fleet_events.jsonl.
+ * Lines are bounded (EVENTS_LINE_MAX); a malformed or oversized line is
+ * reported once on stderr and skipped, never fatal.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "base/die.h"
+#include "base/envvar.h"
+#include "base/strbuf.h"
+#include "cmd/cmd.h"
+#include "fleet/audit.h"
+
+#define EVENTS_LINE_MAX (1u << 20)
+#define FOLLOW_POLL_NS 200000000L
+
+static const char usage_text[] =
+	"usage: agentic-git events [--agent A] [--event E[,E…]] [--disposition D[,D…]]\n"
+	"                          [--since T] [--until T] [--follow] [--json]\n\n"
+	"Show the audit log, $AGENTIC_GIT_HOME/fleet_events.jsonl: a table, or\n"
+	"the matching JSON lines with --json. T is RFC 3339 (2026-11-29T21:07:02Z)\n"
+	"or an age: 30s, 10m, 2h, 3d, 1w. --follow keeps printing new events.\n";
+
+struct events_cli {
+	struct audit_filter f;
+	const char *since, *until;
+	bool follow, json;
+	/* reader state */
+	struct strbuf line;
+	bool overlong;
+	unsigned long lineno, matched;
+	bool warned;
+};
+
+enum opt_kind { O_FLAG, O_VALUE };
+
+static const struct {
+	const char *name;
+	enum opt_kind kind;
+	size_t off;
+} opts[] = {
+	{ "--agent", O_VALUE, offsetof(struct events_cli, f.agent) },
+	{ "--event", O_VALUE, offsetof(struct events_cli, f.event) },
+	{ "--disposition", O_VALUE, offsetof(struct events_cli, f.disposition) },
+	{ "--since", O_VALUE, offsetof(struct events_cli, since) },
+	{ "--until", O_VALUE, offsetof(struct events_cli, until) },
+	{ "--follow", O_FLAG, offsetof(struct events_cli, follow) },
+	{ "--json", O_FLAG, offsetof(struct events_cli, json) },
+};
+
+static int parse_args(struct events_cli *e, int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(opts); k++) {
+			size_t n = strlen(opts[k].name);
+			if (!strcmp(a, opts[k].name))
+				break;
+			if (opts[k].kind == O_VALUE &&
+			    !strncmp(a, opts[k].name, n) && a[n] == '=') {
+				val = a + n + 1;
+				break;
+			}
+		}
+		if (k == ARRAY_SIZE(opts))
+			return error("events: unknown option '%s'", a);
+		if (opts[k].kind == O_FLAG) {
+			*(bool *)((char *)e + opts[k].off) = true;
+			continue;
+		}
+		if (!val && i + 1 >= argc)
+			return error("events: %s needs a value", a);
+		if (!val)
+			val = argv[++i];
+		if (!*val)
+			return error("events: %s needs a non-empty value", a);
+		*(const char **)((char *)e + opts[k].off) = val;
+	}
+	return 0;
+}
+
+static int parse_times(struct events_cli *e)
+{
+	time_t now = time(NULL);
+
+	if (e->since) {
+		if (audit_parse_time(e->since, now, &e->f.since) < 0)
+			return error("events: --since '%s' is neither RFC 3339 nor an age like 10m, 2h, 3d",
+				     e->since);
+		e->f.has_since = true;
+	}
+	if (e->until) {
+		if (audit_parse_time(e->until, now, &e->f.until) < 0)
+			return error("events: --until '%s' is neither RFC 3339 nor an age like 10m, 2h, 3d",
+				     e->until);
+		e->f.has_until = true;
+	}
+	return 0;
+}
+
+static void print_record(struct events_cli *e, const struct audit_record *r)
+{
+	struct strbuf detail = STRBUF_INIT;
+
+	if (e->json) {
+		fwrite(e->line.buf, 1, e->line.len, stdout);
+		fputc('\n', stdout);
+		return;
+	}
+	if (!e->matched)
+		printf("%-20s %-24s %-5s %-14s %-12s %s\n", "TIME", "EVENT",
+		       "DISP", "AGENT", "SUBCOMMAND", "DETAIL");
+	audit_detail(r, &detail);
+	printf("%-20.19s %-24s %-5s %-14s %-12s %s\n", r->timestamp, r->event,
+	       r->disposition, *r->agent ? r->agent : "-",
+	       *r->subcommand ? r->subcommand : "-", detail.buf);
+	strbuf_release(&detail);
+}
+
+static void handle_line(struct events_cli *e)
+{
+	struct audit_record r;
+
+	e->lineno++;
+	if (e->overlong || audit_record_parse(e->line.buf, e->line.len, &r)) {
+		if (!e->warned && (e->overlong || e->line.len))
+			warning("events: skipping malformed line %lu of fleet_events.jsonl (further bad lines are skipped silently)",
+				e->lineno);
+		e->warned = e->warned || e->overlong || e->line.len;
+	} else {
+		if (audit_match(&e->f, &r)) {
+			print_record(e, &r);
+			e->matched++;
+		}
+		audit_record_release(&r);
+	}
+	strbuf_reset(&e->line);
+	e->overlong = false;
+}
+
+/* Feeds bytes into the line splitter. */
+static void feed(struct events_cli *e, const char *buf, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(buf, '\n', n);
+		size_t take = nl ? (size_t)(nl - buf) : n;
+
+		if (!e->overlong && e->line.len + take <= EVENTS_LINE_MAX)
+			strbuf_add(&e->line, buf, take);
+		else {
+			e->overlong = true;
+			strbuf_reset(&e->line);
+		}
+		if (!nl)
+			return;
+		handle_line(e);
+		buf = nl + 1;
+		n -= take + 1;
+	}
+}
+
+static int open_log(const char *path, int *fd)
+{
+	struct stat st;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (*fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits for more; rewinds when the file was truncated. False: stop. */
+static bool follow_wait(struct events_cli *e, int fd, off_t *off)
+{
+	struct timespec ts = { 0, FOLLOW_POLL_NS };
+	struct stat st;
+
+	fflush(stdout);
+	if (ferror(stdout))
+		return false;
+	nanosleep(&ts, NULL);
+	if (fd >= 0 && !fstat(fd, &st) && st.st_size < *off) {
+		lseek(fd, 0, SEEK_SET);
+		*off = 0;
+		strbuf_reset(&e->line);
+	}
+	return true;
+}
+
+static int read_log(struct events_cli *e, const char *path)
+{
+	char buf[65536];
+	int fd = -1;
+	off_t off = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (fd < 0) {
+			if (open_log(path, &fd) < 0)
+				return error_errno("events: cannot read '%s'", path);
+			if (fd < 0) {
+				if (!e->follow || !follow_wait(e, -1, &off))
+					break;
+				continue;
+			}
+		}
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0) {
+			feed(e, buf, (size_t)n);
+			off += n;
+		} else if (n < 0 && errno != EINTR) {
+			close(fd);
+			return error_errno("events: cannot read '%s'", path);
+		} else if (!n && (!e->follow || !follow_wait(e, fd, &off))) {
+			break;
+		}
+	}
+	if (e->line.len || e->overlong)
+		handle_line(e); /* a last line without its newline */
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+int cmd_events(int argc, const char **argv)
+{
+	struct events_cli e = { .line = STRBUF_INIT };
+	const char *home = ag_getenv_str(AGE_HOME);
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	if (cmd_wants_help(argc, argv, usage_text))
+		return 0;
+	if (parse_args(&e, argc, argv) < 0 || parse_times(&e) < 0) {
+		fputs(usage_text, stderr);
+		return AG_EXIT_USAGE;
+	}
+	if (!*home) {
+		error("events: AGENTIC_GIT_HOME is not set (the audit log lives in $AGENTIC_GIT_HOME/fleet_events.jsonl)");
+		return 1;
+	}
+	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
+	ret = read_log(&e, path.buf) < 0 ? 1 : 0;
+	if (!ret && !e.matched && !e.json)
+		printf("(no events)\n");
+	strbuf_release(&path);
+	strbuf_release(&e.line);
+	return ret;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git sandbox exec (internal): the Landlock backend's helper. The
+ * planner makes the agent's argv start with
+ *   agentic-git sandbox exec --policy P --ro D… --rw D… --dev F…
+ *                            --net|--no-net -- <argv…>
+ * and this confines the process in the order of sandbox-landlock.h
+ * (no_new_privs → drop caps → Landlock → seccomp) and execs argv. Any
+ * failure exits SANDBOX_EXIT_SETUP before the command runs: never half
+ * confined. Runs with the agent's exact environment, which it passes on.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include "agents/sandbox-landlock.h"
+#include "agents/sandbox.h"
+#include "base/die.h"
+#include "cmd/sandbox-int.h"
+
+extern char **environ;
+
+static AG_NORETURN void setup_failed(const char *step, const char *what)
+{
+	die_code(SANDBOX_EXIT_SETUP, "sandbox exec: %s%s%s failed: %s; the command was not run",
+		 step, what ? " " : "", what ? what : "", strerror(errno));
+}
+
+static void confine(const struct landlock_rules *r)
+{
+	const char *what = NULL;
+	int abi = 0;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		setup_failed("no_new_privs", NULL);
+	if (sandbox_drop_caps() < 0)
+		setup_failed("dropping capabilities", NULL);
+	if (landlock_apply(r, &abi, &what) < 0)
+		setup_failed("landlock", what);
+	if (sandbox_seccomp_apply(r->no_net) < 0)
+		setup_failed("seccomp", NULL);
+}
+
+int cmd_sandbox_exec(int argc, const char **argv)
+{
+	struct strvec ro = STRVEC_INIT, rw = STRVEC_INIT, dev = STRVEC_INIT,
+		      pos = STRVEC_INIT;
+	struct landlock_rules r = { 0 };
+	const char *policy = NULL;
+	enum sandbox_policy p;
+	bool net = false, no_net = false;
+	const struct sbx_opt opts[] = {
+		{ "--policy", OPT_STRING, &policy },
+		{ "--ro", OPT_LIST, &ro },
+		{ "--rw", OPT_LIST, &rw },
+		{ "--dev", OPT_LIST, &dev },
+		{ "--net", OPT_FLAG, &net },
+		{ "--no-net", OPT_FLAG, &no_net },
+		{ NULL, 0, NULL },
+	};
+	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox exec");
+
+	if (pos.nr || idx >= argc || argv[idx][0] != '/')
+		die_code(AG_EXIT_USAGE, "sandbox exec: internal helper; needs '-- /absolute/command' (see docs/sandbox.md)");
+	if (!policy || sandbox_policy_parse(policy, &p) < 0 || p == SANDBOX_NONE ||
+	    net == no_net || no_net != (p == SANDBOX_FS_NO_NET))
+		die_code(AG_EXIT_USAGE, "sandbox exec: --policy fs-only needs --net, fs+no-net needs --no-net");
+	for (size_t i = 0; i < ro.nr + rw.nr; i++) {
+		const char *x = i < ro.nr ? ro.v[i] : rw.v[i - ro.nr];
+		if (!sandbox_path_ok(x))
+			die_code(AG_EXIT_USAGE, "sandbox exec: '%s' must be an absolute, normalised path", x);
+	}
+	r.ro = ro.v;
+	r.ro_nr = ro.nr;
+	r.rw = rw.v;
+	r.rw_nr = rw.nr;
+	r.dev = dev.v;
+	r.dev_nr = dev.nr;
+	r.no_net = no_net;
+	confine(&r);
+	execve(argv[idx], (char *const *)argv + idx, environ);
+	die_code(AG_EXIT_EXEC, "sandbox exec: cannot run '%s': %s", argv[idx],
+		 strerror(errno));
+}

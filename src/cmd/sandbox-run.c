@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git sandbox run: plan (refusing before anything is created),
+ * provision the private workspace when --from is given, then exec the
+ * planned argv, or under warn-run run it unsandboxed, record the
+ * downgrade and exit with the attention status.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "agents/sandbox-probe.h"
+#include "agents/sandbox.h"
+#include "base/die.h"
+#include "base/envvar.h"
+#include "base/eventlog.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/spawn.h"
+#include "base/xalloc.h"
+#include "cmd/sandbox-int.h"
+#include "fleet/workspace.h"
+
+struct run_opts {
+	const char *policy, *backend, *fallback, *workspace, *from, *head,
+		*base, *cache, *agent;
+	struct strvec ro, env_names;
+};
+
+struct run_state {
+	struct sandbox_request rq;
+	enum sandbox_fallback fb;
+	const char *agent;
+	struct strvec env, ro, extra_ro, argv;
+	char *home, *workspace, *cache, *tmp, *scratch_home;
+	struct workspace ws;
+};
+
+static void parse_enums(const struct run_opts *o, struct run_state *st)
+{
+	if (sandbox_policy_parse(o->policy ? o->policy : "fs+no-net",
+				 &st->rq.policy) < 0)
+		die_code(AG_EXIT_USAGE, "sandbox run: unknown policy '%s' (none, fs-only, fs+no-net)",
+			 o->policy);
+	if (sandbox_backend_parse(o->backend ? o->backend : "auto",
+				  &st->rq.backend) < 0)
+		die_code(AG_EXIT_USAGE, "sandbox run: unknown backend '%s' (auto, bwrap, landlock)",
+			 o->backend);
+	if (sandbox_fallback_parse(o->fallback ? o->fallback : "refuse",
+				   &st->fb) < 0)
+		die_code(AG_EXIT_USAGE, "sandbox run: unknown fallback '%s' (refuse, warn-run)",
+			 o->fallback);
+}
+
+static void resolve_paths(const struct run_opts *o, struct run_state *st)
+{
+	const char *home = getenv("HOME");
+
+	if (!home || !*home)
+		die("sandbox run: HOME is not set; the sandbox hides it, so it must be known");
+	st->home = real_path(home);
+	if (!st->home)
+		st->home = sbx_canonical_new(home);
+	if (o->from) {
+		if (!o->workspace || !o->head)
+			die_code(AG_EXIT_USAGE, "sandbox run: --from needs --workspace DIR and --head BRANCH");
+		st->workspace = sbx_canonical_new(o->workspace);
+	} else {
+		st->workspace = sbx_canonical_existing("workspace",
+						       o->workspace ? o->workspace : ".");
+	}
+	for (size_t i = 0; i < o->ro.nr; i++) {
+		char *p = sbx_canonical_existing("ro bind", o->ro.v[i]);
+		strvec_push(&st->ro, p);
+		free(p);
+	}
+	if (o->cache) {
+		st->cache = sbx_canonical_new(o->cache);
+		st->tmp = xstrfmt("%s/tmp", st->cache);
+		st->scratch_home = xstrfmt("%s/home", st->cache);
+	}
+	strvec_pushl(&st->extra_ro, self_exe(), sbx_real_git(), NULL);
+}
+
+static void fill_request(struct run_state *st)
+{
+	struct sandbox_request *rq = &st->rq;
+
+	rq->workspace = st->workspace;
+	rq->home = st->home;
+	rq->cache_dir = st->cache;
+	rq->tmp_dir = st->tmp;
+	rq->private_home = st->scratch_home;
+	rq->self_exe = self_exe();
+	rq->ro_binds = st->ro.v;
+	rq->ro_binds_nr = st->ro.nr;
+	rq->extra_ro = st->extra_ro.v;
+	rq->extra_ro_nr = st->extra_ro.nr;
+	rq->env = st->env.v;
+	rq->env_nr = st->env.nr;
+	rq->argv = st->argv.v;
+	rq->argc = st->argv.nr;
+}
+
+/* Plans; a refusal that survives the fallback exits (nothing created). */
+static void plan_or_die(struct run_state *st, struct sandbox_plan *plan)
+{
+	const struct sandbox_caps none = { 0 };
+	const struct sandbox_caps *caps =
+		st->rq.policy == SANDBOX_NONE ? &none
+					     : sandbox_probe_for(st->rq.backend);
+
+	fill_request(st);
+	if (sandbox_plan(&st->rq, caps, plan) != SANDBOX_REFUSED)
+		return;
+	if (sandbox_fallback(&st->rq, st->fb, st->agent, plan) != SANDBOX_REFUSED)
+		return;
+	if (plan->bad_input)
+		die_code(AG_EXIT_USAGE, "sandbox run: %s", plan->reason.buf);
+	die("sandbox run: %s; install bubblewrap and allow user namespaces, or use a kernel with landlock and seccomp, or pass --fallback warn-run to run unsandboxed",
+	    plan->reason.buf);
+}
+
+static void provision(const struct run_opts *o, struct run_state *st)
+{
+	struct workspace_request wr = { 0 };
+
+	if (o->from) {
+		wr.git = sbx_real_git();
+		wr.from = o->from;
+		wr.dir = st->workspace;
+		wr.head = o->head;
+		wr.base = o->base;
+		if (workspace_create(&wr, &st->ws) < 0)
+			exit(AG_EXIT_DENY);
+		free(st->workspace);
+		st->workspace = xstrdup(st->ws.dir);
+		strvec_pushv(&st->extra_ro, st->ws.ro_dirs.v);
+	}
+	if (st->cache && (mkdir_p(st->cache, 0700) < 0 || mkdir_p(st->tmp, 0700) < 0 ||
+			  mkdir_p(st->scratch_home, 0700) < 0))
+		die_errno("sandbox run: cannot create cache dir '%s'", st->cache);
+}
+
+static int run_downgraded(struct run_state *st, struct sandbox_plan *plan)
+{
+	struct event ev = EVENT_INIT("sandbox_downgraded", st->agent, "sandbox");
+	struct child c = CHILD_INIT;
+	int status;
+
+	warning("%s", plan->warning.buf);
+	sandbox_downgrade_event(&st->rq, plan, &ev);
+	if (event_write(ag_getenv_str(AGE_HOME), &ev) < 0)
+		warning("sandbox run: could not record the downgrade in fleet_events.jsonl");
+	event_release(&ev);
+	strvec_pushv(&c.args, plan->argv.v);
+	strvec_pushv(&c.env, plan->env.v);
+	if (!c.env.nr)
+		strvec_push(&c.env, "PATH=/usr/bin:/bin");
+	c.dir = plan->dir;
+	c.inherit_stdin = true;
+	if (child_run(&c) < 0)
+		die_code(AG_EXIT_EXEC, "sandbox run: cannot run '%s': %s", c.args.v[0],
+			 strerror(errno));
+	status = c.status;
+	child_release(&c);
+	return status ? status : SANDBOX_EXIT_ATTENTION;
+}
+
+static void run_state_release(struct run_state *st)
+{
+	strvec_clear(&st->env);
+	strvec_clear(&st->ro);
+	strvec_clear(&st->extra_ro);
+	strvec_clear(&st->argv);
+	free(st->home);
+	free(st->workspace);
+	free(st->cache);
+	free(st->tmp);
+	free(st->scratch_home);
+	workspace_release(&st->ws);
+}
+
+int cmd_sandbox_run(int argc, const char **argv)
+{
+	struct run_opts o = { .ro = STRVEC_INIT, .env_names = STRVEC_INIT };
+	struct run_state st = { .env = STRVEC_INIT, .ro = STRVEC_INIT,
+				.extra_ro = STRVEC_INIT, .argv = STRVEC_INIT,
+				.ws = WORKSPACE_INIT };
+	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
+	struct strvec pos = STRVEC_INIT;
+	const struct sbx_opt opts[] = {
+		{ "--policy", OPT_STRING, &o.policy },
+		{ "--backend", OPT_STRING, &o.backend },
+		{ "--fallback", OPT_STRING, &o.fallback },
+		{ "--workspace", OPT_STRING, &o.workspace },
+		{ "--from", OPT_STRING, &o.from },
+		{ "--head", OPT_STRING, &o.head },
+		{ "--base", OPT_STRING, &o.base },
+		{ "--cache", OPT_STRING, &o.cache },
+		{ "--agent", OPT_STRING, &o.agent },
+		{ "--ro", OPT_LIST, &o.ro },
+		{ "--env", OPT_LIST, &o.env_names },
+		{ NULL, 0, NULL },
+	};
+	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox run"), rc;
+	char *cmd;
+
+	if (pos.nr || idx >= argc)
+		die_code(AG_EXIT_USAGE, "sandbox run: give the command after '--' (see --help)");
+	parse_enums(&o, &st);
+	st.agent = o.agent ? o.agent : ag_getenv_str(AGE_AGENT);
+	sbx_build_env(&o.env_names, &st.env);
+	cmd = sbx_resolve_command(argv[idx], &st.env);
+	strvec_push(&st.argv, cmd);
+	free(cmd);
+	strvec_pushn(&st.argv, argv + idx + 1, (size_t)(argc - idx - 1));
+	resolve_paths(&o, &st);
+	plan_or_die(&st, &plan); /* pre-flight: refuse before creating */
+	provision(&o, &st);
+	plan_or_die(&st, &plan);
+	if (plan.downgraded) {
+		rc = run_downgraded(&st, &plan);
+	} else {
+		if (chdir(plan.dir) < 0)
+			die_errno("sandbox run: cannot enter '%s'", plan.dir);
+		execve(plan.argv.v[0], (char *const *)plan.argv.v,
+		       (char *const *)plan.env.v);
+		die_code(AG_EXIT_EXEC, "sandbox run: cannot run '%s': %s",
+			 plan.argv.v[0], strerror(errno));
+	}
+	sandbox_plan_release(&plan);
+	run_state_release(&st);
+	strvec_clear(&o.ro);
+	strvec_clear(&o.env_names);
+	strvec_clear(&pos);
+	return rc;
+}

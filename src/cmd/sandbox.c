@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * agentic-git sandbox probe|run|workspace (and the internal `exec`, in
+ * sandbox-exec.c): the operator's way to see what the host can sandbox
+ * with and to exercise the sandbox end to end without a session.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "agents/sandbox-probe.h"
+#include "agents/sandbox.h"
+#include "base/die.h"
+#include "base/envvar.h"
+#include "base/eventlog.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/spawn.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/sandbox-int.h"
+#include "fleet/workspace.h"
+
+const char sbx_usage[] =
+	"usage: agentic-git sandbox probe [--json]\n"
+	"   or: agentic-git sandbox run [--policy P] [--backend B] [--fallback F]\n"
+	"                             [--workspace DIR] [--from REPO --head BRANCH [--base BRANCH]]\n"
+	"                             [--ro PATH]... [--cache DIR] [--env NAME[=VALUE]]...\n"
+	"                             [--agent NAME] -- <cmd>...\n"
+	"   or: agentic-git sandbox workspace --from REPO --head BRANCH [--base BRANCH]\n"
+	"                             [--hooks-path DIR] DIR\n\n"
+	"Run a command in the OS sandbox agents get (see docs/sandbox.md).\n\n"
+	"  probe        what this host can sandbox with (bubblewrap, user namespaces,\n"
+	"               Landlock ABI, seccomp)\n"
+	"  run          run <cmd> under --policy fs-only|fs+no-net|none (default\n"
+	"               fs+no-net) with --backend auto|bwrap|landlock (default auto);\n"
+	"               --fallback refuse|warn-run (default refuse)\n"
+	"  workspace    provision a private workspace that borrows REPO's objects\n";
+
+/* The safe base of an agent's environment (PRODUCT.md §7). */
+static const char *const base_env[] = {
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG",
+	"LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ",
+};
+
+static void add_sysdirs_json(struct strbuf *sb, const struct sandbox_caps *c)
+{
+	static const char *const dirs[] = SANDBOX_SYS_DIRS;
+	bool first = true;
+
+	strbuf_addstr(sb, "\"system_dirs\":[");
+	for (size_t i = 0; i < SANDBOX_SYS_DIRS_NR; i++) {
+		if (c->sys_kind[i] == SYSDIR_ABSENT)
+			continue;
+		if (!first)
+			strbuf_addch(sb, ',');
+		first = false;
+		strbuf_add_json_str(sb, dirs[i]);
+	}
+	strbuf_addch(sb, ']');
+}
+
+static const char *auto_backend(const struct sandbox_caps *c)
+{
+	if (c->bwrap_works)
+		return "bwrap";
+	if (c->landlock_abi >= 1 && c->seccomp)
+		return "landlock";
+	return "none";
+}
+
+static int probe_json(const struct sandbox_caps *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "{\"bwrap\":{\"path\":");
+	strbuf_add_json_str(&sb, c->bwrap_path);
+	strbuf_addf(&sb, ",\"works\":%s,\"why\":",
+		    c->bwrap_works ? "true" : "false");
+	strbuf_add_json_str(&sb, c->bwrap_works ? "" : c->bwrap_why);
+	strbuf_addf(&sb, "},\"userns\":%s,\"landlock\":{\"abi\":%d,\"why\":",
+		    c->userns ? "true" : "false", c->landlock_abi);
+	strbuf_add_json_str(&sb, c->landlock_abi ? "" : c->landlock_why);
+	strbuf_addf(&sb, "},\"seccomp\":%s,\"auto_backend\":\"%s\",",
+		    c->seccomp ? "true" : "false", auto_backend(c));
+	add_sysdirs_json(&sb, c);
+	strbuf_addstr(&sb, "}\n");
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	return 0;
+}
+
+static int cmd_probe(int argc, const char **argv)
+{
+	const struct sandbox_caps *c;
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			die_code(AG_EXIT_USAGE, "sandbox probe: unknown option '%s'", argv[i]);
+	}
+	c = sandbox_probe();
+	if (json)
+		return probe_json(c);
+	if (c->bwrap_works)
+		printf("bwrap:     %s (works)\n", c->bwrap_path);
+	else
+		printf("bwrap:     unusable: %s\n", c->bwrap_why);
+	printf("userns:    %s\n", c->userns ? "yes" : "no");
+	if (c->landlock_abi)
+		printf("landlock:  ABI %d%s\n", c->landlock_abi,
+		       c->landlock_abi >= 4 ? "" : " (no network rules: seccomp covers fs+no-net)");
+	else
+		printf("landlock:  unavailable: %s\n", c->landlock_why);
+	printf("seccomp:   %s\n", c->seccomp ? "yes" : "no");
+	printf("auto:      %s\n", auto_backend(c));
+	return 0;
+}
+
+/* The real git: $AGENTIC_GIT_REAL_GIT when absolute, else a fixed list. */
+const char *sbx_real_git(void)
+{
+	static const char *const cands[] = { "/usr/bin/git", "/usr/local/bin/git",
+					     "/bin/git" };
+	const char *g = ag_getenv(AGE_REAL_GIT);
+
+	if (g && g[0] == '/' && !access(g, X_OK))
+		return g;
+	for (size_t i = 0; i < ARRAY_SIZE(cands); i++)
+		if (!access(cands[i], X_OK))
+			return cands[i];
+	die("sandbox: cannot find git; set AGENTIC_GIT_REAL_GIT to its absolute path");
+}
+
+/* Resolves cmd through PATH from the child's environment. */
+char *sbx_resolve_command(const char *cmd, const struct strvec *env)
+{
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+
+	if (strchr(cmd, '/')) {
+		char *abs = real_path(cmd);
+		if (!abs)
+			die_code(AG_EXIT_EXEC, "sandbox: cannot run '%s': %s", cmd,
+				 strerror(errno));
+		return abs;
+	}
+	for (size_t i = 0; i < env->nr; i++)
+		skip_prefix(env->v[i], "PATH=", &path);
+	for (const char *p = path; *p;) {
+		const char *e = strchrnul(p, ':');
+		char *cand = xstrfmt("%.*s/%s", (int)(e - p), p, cmd);
+		if (cand[0] == '/' && !access(cand, X_OK))
+			return cand;
+		free(cand);
+		p = *e ? e + 1 : e;
+	}
+	die_code(AG_EXIT_EXEC, "sandbox: '%s' not found in the sandbox's PATH", cmd);
+}
+
+void sbx_build_env(const struct strvec *names, struct strvec *env)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(base_env); i++) {
+		const char *v = getenv(base_env[i]);
+		if (v)
+			strvec_pushf(env, "%s=%s", base_env[i], v);
+	}
+	for (size_t i = 0; i < names->nr; i++) {
+		const char *n = names->v[i], *eq = strchr(n, '=');
+		const char *v = eq ? eq + 1 : getenv(n);
+		size_t len = eq ? (size_t)(eq - n) : strlen(n);
+		if (!len || !v)
+			continue;
+		/* A later --env replaces an earlier entry of the same name. */
+		for (size_t j = 0; j < env->nr; j++) {
+			if (!strncmp(env->v[j], n, len) && env->v[j][len] == '=') {
+				strvec_remove(env, j);
+				break;
+			}
+		}
+		strvec_pushf(env, "%.*s=%s", (int)len, n, v);
+	}
+}
+
+char *sbx_canonical_existing(const char *what, const char *p)
+{
+	char *r = real_path(p);
+	if (!r)
+		die("sandbox: %s '%s': %s", what, p, strerror(errno));
+	return r;
+}
+
+char *sbx_canonical_new(const char *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *cwd;
+
+	if (p[0] != '/') {
+		cwd = getcwd(NULL, 0);
+		if (!cwd)
+			die_errno("sandbox: getcwd");
+		strbuf_addf(&sb, "%s/", cwd);
+		free(cwd);
+	}
+	strbuf_addstr(&sb, p);
+	path_normalize(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+int sbx_parse(int argc, const char **argv, const struct sbx_opt *opts,
+	      struct strvec *positional, const char *cmdname)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		const struct sbx_opt *o;
+		size_t n;
+
+		if (!strcmp(a, "--"))
+			return i + 1;
+		if (a[0] != '-' || !a[1]) {
+			strvec_push(positional, a);
+			continue;
+		}
+		n = strchrnul(a, '=') - a;
+		for (o = opts; o->name; o++)
+			if (strlen(o->name) == n && !strncmp(a, o->name, n))
+				break;
+		if (!o->name)
+			die_code(AG_EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmdname, a);
+		if (o->kind == OPT_FLAG) {
+			if (a[n])
+				die_code(AG_EXIT_USAGE, "%s: option '%s' takes no value", cmdname, o->name);
+			*(bool *)o->dest = true;
+			continue;
+		}
+		if (a[n])
+			val = a + n + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			die_code(AG_EXIT_USAGE, "%s: option '%s' needs a value", cmdname, o->name);
+		if (o->kind == OPT_STRING)
+			*(const char **)o->dest = val;
+		else
+			strvec_push(o->dest, val);
+	}
+	return i;
+}
+
+static int cmd_workspace(int argc, const char **argv)
+{
+	struct workspace_request rq = { 0 };
+	struct workspace ws = WORKSPACE_INIT;
+	struct strvec pos = STRVEC_INIT;
+	const char *from = NULL;
+	char *dir;
+	const struct sbx_opt opts[] = {
+		{ "--from", OPT_STRING, &from },
+		{ "--head", OPT_STRING, &rq.head },
+		{ "--base", OPT_STRING, &rq.base },
+		{ "--hooks-path", OPT_STRING, &rq.hooks_path },
+		{ NULL, 0, NULL },
+	};
+
+	sbx_parse(argc, argv, opts, &pos, "sandbox workspace");
+	if (pos.nr != 1 || !from || !rq.head)
+		die_code(AG_EXIT_USAGE, "sandbox workspace: need --from REPO --head BRANCH and one DIR");
+	rq.git = sbx_real_git();
+	rq.from = from;
+	dir = sbx_canonical_new(pos.v[0]);
+	rq.dir = dir;
+	if (workspace_create(&rq, &ws) < 0)
+		return AG_EXIT_DENY;
+	printf("workspace: %s\nhead: %s %s\n", ws.dir, rq.head, ws.head_oid);
+	if (ws.base_oid)
+		printf("base: origin/%s %s\n", rq.base, ws.base_oid);
+	for (size_t i = 0; i < ws.ro_dirs.nr; i++)
+		printf("borrows: %s\n", ws.ro_dirs.v[i]);
+	workspace_release(&ws);
+	strvec_clear(&pos);
+	free(dir);
+	return 0;
+}
+
+int cmd_sandbox(int argc, const char **argv)
+{
+	if (argc < 2) {
+		fputs(sbx_usage, stderr);
+		return AG_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "exec"))
+		return cmd_sandbox_exec(argc - 1, argv + 1);
+	if (cmd_wants_help(argc, argv, sbx_usage))
+		return 0;
+	if (!strcmp(argv[1], "probe"))
+		return cmd_probe(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_sandbox_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "workspace"))
+		return cmd_workspace(argc - 1, argv + 1);
+	error("sandbox: unknown subcommand '%s' (probe, run, workspace)", argv[1]);
+	return AG_EXIT_USAGE;
+}

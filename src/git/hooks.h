@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_HOOKS_H
+#define AG_HOOKS_H
+
+/**
+ * The hook files a session installs: tiny sh stubs,
+ *   #!/bin/sh
+ *   exec '<abs agentic-git>' hook <name> "$@"
+ * for prepare-commit-msg and reference-transaction; all logic is in C
+ * (cmd/hook.c). hooks_install() creates `hooks_dir` if needed and
+ * (re)writes both stubs atomically with mode 0755. `self_exe` must be
+ * absolute. Returns 0, or -1 with errno set (nothing printed).
+ */
+#include "base/common.h"
+
+extern const char *const hooks_names[];
+
+int hooks_install(const char *hooks_dir, const char *self_exe);
+
+#endif

@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# agents check: the binary exists, is executable, and its --help mentions
+# every flag the profile uses, against
+# fake CLIs (t0531 runs the real ones).
+load lib
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	export HOME=$T/home AGENTIC_GIT_HOME=$T/aghome
+	mkdir -p "$HOME" "$AGENTIC_GIT_HOME" "$T/bin"
+}
+
+# fake NAME HELP-TEXT: a CLI whose --help prints HELP-TEXT.
+fake() {
+	printf '#!/bin/sh\ncat <<"EOF"\n%s\nEOF\n' "$2" >"$T/bin/$1"
+	chmod 755 "$T/bin/$1"
+}
+
+@test "a help text missing a flag the preset uses fails, naming the flag" {
+	fake claude "Usage: claude [options] [prompt]
+  -p, --print   print
+  --model <m>   model"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_failure
+	assert_output "claude: FAIL: flag '--dangerously-skip-permissions' is not in the output of 'claude --help'"
+	fake claude "  -p, --print
+  --dangerously-skip-permissions-later  (a longer flag is not the flag)
+  --model <m>"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_failure
+	assert_output --partial "flag '--dangerously-skip-permissions' is not in the output"
+	fake claude "  -p, --print
+  --dangerously-skip-permissions   bypass
+  --model <m>"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_success
+	assert_output --regexp "^claude: ok: $T/bin/claude accepts 4 flags"
+}
+
+@test "codex is checked with 'exec --help' and its sandbox values" {
+	cat >"$T/bin/codex" <<'EOF'
+#!/bin/sh
+[ "$1 $2" = "exec --help" ] || { echo "top-level help"; exit 0; }
+echo "  -s, --sandbox <SANDBOX_MODE>  [possible values: read-only, workspace-write]"
+echo "  -m, --model <MODEL>"
+EOF
+	chmod 755 "$T/bin/codex"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check codex
+	assert_failure
+	assert_output "codex: FAIL: flag 'danger-full-access' is not in the output of 'codex exec --help'"
+}
+
+@test "a custom profile is checked for the options of its own template" {
+	fake mytool "usage: mytool [--fast] [--prompt TEXT]"
+	printf 'agents:\n  mine:\n    command: [mytool, --fast, --slow, "--prompt={prompt}"]\n    model_args: [-m, "{model}"]\n' >"$AGENTIC_GIT_HOME/config.yaml"
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check mine
+	assert_failure
+	assert_output "mine: FAIL: flag '--slow' is not in the output of 'mytool --help'
+mine: FAIL: flag '-m' is not in the output of 'mytool --help'"
+}
+
+@test "a missing or non-executable binary fails; absent unused presets are only reported" {
+	PATH="/usr/bin:/bin" run "$AG_BIN" agents check gemini
+	assert_failure
+	assert_output "gemini: FAIL: binary 'gemini' not found in PATH"
+	fake claude "-p --print --dangerously-skip-permissions --model"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check
+	assert_success
+	assert_line --regexp "^claude: ok: "
+	assert_line "codex: not installed: binary 'codex' not found in PATH"
+	assert_line "cursor: not installed: binary 'cursor-agent' not found in PATH"
+	# ... but the default agent must be there.
+	printf 'default_agent: gemini\n' >"$AGENTIC_GIT_HOME/config.yaml"
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check
+	assert_failure
+	assert_line "gemini: FAIL: binary 'gemini' not found in PATH"
+	printf 'agents:\n  x:\n    command: ["%s", "{prompt}"]\n' "$T/notexec" >"$AGENTIC_GIT_HOME/config.yaml"
+	printf 'data\n' >"$T/notexec"
+	chmod 644 "$T/notexec"
+	run "$AG_BIN" agents check x
+	assert_failure
+	assert_output "x: FAIL: '$T/notexec' is not executable"
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bats
+# agents check against the real agent CLIs installed by
+# ci/install-agent-clis.sh (npm, project-local prefix). Each test skips,
+# saying why, when its CLI is absent; AG_MUST_WORK=1 makes that a failure.
+# Slow by nature: each CLI's --help starts a large node program.
+load lib
+
+setup() {
+	CLIS=${AG_CLIS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/agentic-git/agent-clis}/node_modules/.bin
+	T=$BATS_TEST_TMPDIR
+	export HOME=$T/home AGENTIC_GIT_HOME=$T/aghome
+	mkdir -p "$HOME" "$AGENTIC_GIT_HOME"
+}
+
+real_check() {
+	local name=$1 bin=$2
+	prereq "agent-cli-$bin (run ci/install-agent-clis.sh; looked in $CLIS)" test -x "$CLIS/$bin"
+	PATH="$CLIS:/usr/bin:/bin" run "$AG_BIN" agents check "$name"
+	assert_success
+	assert_output --regexp "^$name: ok: $CLIS/$bin accepts [0-9]+ flags \(checked 2026-11-29 against .*\)$"
+}
+
+@test "agents check claude passes against the real claude CLI" { real_check claude claude; }
+@test "agents check codex passes against the real codex CLI" { real_check codex codex; }
+@test "agents check gemini passes against the real gemini CLI" { real_check gemini gemini; }
+@test "agents check copilot passes against the real copilot CLI" { real_check copilot copilot; }
+

@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# The real sandbox, backend bwrap, both policies: what an agent cannot do
+# (read ~/.ssh, write outside its workspace, see the operator's clone or
+# another workspace, read the parent's secrets, reach the network under
+# fs+no-net, inject into the terminal) and what it can (build, commit,
+# rebase in a private workspace, write its cache). See sandbox_cases.bash.
+load lib
+load sandbox_cases
+
+BACKEND=bwrap
+
+setup() {
+	sbx_setup
+	sbx_prereq "$BACKEND"
+}
+
+teardown() { sbx_unlisten; }
+
+@test "bwrap: cannot read ~/.ssh or other home files" {
+	case_home_hidden fs-only
+	case_home_hidden fs+no-net
+}
+
+@test "bwrap: cannot write outside the workspace" {
+	case_no_write_outside fs-only
+	case_no_write_outside fs+no-net
+}
+
+@test "bwrap: cannot see the operator's clone or another workspace" {
+	case_no_operator_clone fs-only
+	case_no_operator_clone fs+no-net
+}
+
+@test "bwrap: does not get secrets from the parent environment" {
+	case_env_secret fs-only
+	case_env_secret fs+no-net
+}
+
+@test "bwrap: fs+no-net cannot open a connection, fs-only can" {
+	case_network
+}
+
+@test "bwrap: cannot inject keystrokes into the terminal (TIOCSTI)" {
+	case_tiocsti fs-only
+	case_tiocsti fs+no-net
+}
+
+@test "bwrap: can build and write its cache" {
+	case_build_and_cache fs-only
+	case_build_and_cache fs+no-net
+}
+
+@test "bwrap: git commit and rebase work in a private workspace" {
+	sbx_feature_repo
+	case_git_in_private_workspace fs-only
+	case_git_in_private_workspace fs+no-net
+}

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Table tests for the pure shim modules: argv normalisation, command
+ * classification, push refspec guards and policy_decide(). Each row is
+ * "command line + situation -> expected verdict" (doas t-permit style).
+ */
+#include "base/common.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include "git/argv.h"
+#include "git/classify.h"
+#include "git/policy.h"
+#include "git/pushspec.h"
+
+#define MAXW 16
+
+static size_t split(const char *line, const char **out, char *buf, size_t bufsz)
+{
+	size_t n = 0;
+	snprintf(buf, bufsz, "%s", line);
+	for (char *p = buf; *p && n < MAXW;) {
+		while (*p == ' ')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		out[n++] = p;
+		while (*p && *p != ' ')
+			p++;
+	}
+	return n;
+}
+
+static void test_argv_globals(void **state)
+{
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+	size_t n = split("-C /x -c a.b=c --no-pager --git-dir=/g --work-tree /w checkout -q main", v, buf, sizeof(buf));
+
+	git_argv_parse(&ga, v, n);
+	assert_string_equal(ga.sub, "checkout");
+	assert_int_equal(ga.nargs, 2);
+	assert_int_equal(ga.nchdirs, 1);
+	assert_string_equal(ga.chdirs[0], "/x");
+	assert_int_equal(ga.nconfigs, 1);
+	assert_string_equal(ga.git_dir, "/g");
+	assert_string_equal(ga.work_tree, "/w");
+	assert_null(ga.bad_global);
+	git_argv_release(&ga);
+
+	n = split("--frob status", v, buf, sizeof(buf));
+	git_argv_parse(&ga, v, n);
+	assert_string_equal(ga.bad_global, "--frob");
+	git_argv_release(&ga);
+
+	/* -C's value is never the subcommand; a trailing -C is bad */
+	n = split("-C", v, buf, sizeof(buf));
+	git_argv_parse(&ga, v, n);
+	assert_null(ga.sub);
+	assert_non_null(ga.bad_global);
+	git_argv_release(&ga);
+
+	n = split("--version", v, buf, sizeof(buf));
+	git_argv_parse(&ga, v, n);
+	assert_true(ga.info_only);
+	assert_null(ga.sub);
+	git_argv_release(&ga);
+
+	/* commit -C <rev> is not a global */
+	n = split("commit -C HEAD", v, buf, sizeof(buf));
+	git_argv_parse(&ga, v, n);
+	assert_int_equal(ga.nchdirs, 0);
+	assert_string_equal(ga.sub, "commit");
+	git_argv_release(&ga);
+}
+
+static void test_config_keys(void **state)
+{
+	char key[128];
+	const char *val;
+	const char *bad[] = { "core.hooksPath=x", "CORE.HOOKSPATH=x", "alias.co=checkout",
+		"credential.helper=store", "include.path=/x", "includeIf.gitdir:/x.path=y",
+		"filter.lfs.smudge=x", "diff.x.textconv=cat", "remote.origin.url=/x",
+		"core.sshCommand=x", "core.fsmonitor=x", "url.https://x.insteadOf=y",
+		"core.editor=vim", "core.pager=less" };
+	const char *ok[] = { "user.name=x", "core.autocrlf=false", "color.ui=never",
+		"core.editor=true", "sequence.editor=:", "core.pager=cat", "diff.renames=true",
+		"remote.origin.fetch=+refs/heads/*:refs/remotes/origin/*" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		val = git_config_split(bad[i], key, sizeof(key));
+		if (!git_config_key_dangerous(key) || git_config_value_inert(key, val))
+			fail_msg("should be dangerous: %s", bad[i]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		val = git_config_split(ok[i], key, sizeof(key));
+		if (git_config_key_dangerous(key) && !git_config_value_inert(key, val))
+			fail_msg("should be allowed: %s", ok[i]);
+	}
+	/* subsection case is kept, section/variable lowered */
+	git_config_split("Remote.Origin.URL=x", key, sizeof(key));
+	assert_string_equal(key, "remote.Origin.url");
+}
+
+static void test_read_only_forms(void **state)
+{
+	const char *ro[] = { "status", "log --oneline", "branch", "branch -a -v", "branch --list feat*",
+		"branch --contains HEAD", "tag", "tag -l v*", "remote -v", "remote show origin",
+		"stash list", "worktree list", "config --get user.name", "config user.name",
+		"config --list", "reflog", "reflog show", "submodule", "submodule status",
+		"symbolic-ref HEAD", "fetch origin", "hash-object f", "notes list", "" };
+	const char *rw[] = { "commit -m x", "branch new", "branch -D x", "tag v1", "tag -d v1",
+		"remote add x y", "stash", "stash drop", "worktree add x", "config user.name x",
+		"config --unset user.name", "reflog expire --all", "submodule update",
+		"submodule status x", "symbolic-ref HEAD refs/heads/x", "clean -n", "gc",
+		"hash-object -w f", "bisect start", "notes add -m x", "init", "clone x",
+		"frobnicate", "update-ref refs/heads/x HEAD", "branch -u origin/x", "branch -uorigin/x" };
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
+		git_argv_parse(&ga, v, split(ro[i], v, buf, sizeof(buf)));
+		if (!git_form_read_only(&ga))
+			fail_msg("should be read-only: '%s'", ro[i]);
+		git_argv_release(&ga);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(rw); i++) {
+		git_argv_parse(&ga, v, split(rw[i], v, buf, sizeof(buf)));
+		if (git_form_read_only(&ga))
+			fail_msg("should be a write: '%s'", rw[i]);
+		git_argv_release(&ga);
+	}
+}
+
+static void test_destructive(void **state)
+{
+	static const struct { const char *cmd; const char *slug; bool q; } rows[] = {
+		{ "reset --hard", "reset", false }, { "reset --merge", "reset", false },
+		{ "reset HEAD~1", NULL, false }, { "clean -fd", "clean", false },
+		{ "clean -fdx", "clean", true }, { "clean -f -X", "clean", true },
+		{ "clean -n", NULL, false }, { "clean -d", NULL, false },
+		{ "checkout -- .", "checkout", false }, { "checkout -f other", "checkout", false },
+		{ "checkout -b x", NULL, false }, { "checkout", NULL, false },
+		{ "restore .", "restore", false }, { "restore --staged f", NULL, false },
+		{ "restore --staged --worktree f", "restore", false },
+		{ "switch --discard-changes x", "switch", false }, { "switch x", NULL, false },
+		{ "stash drop", "stash", false }, { "stash clear", "stash", false },
+		{ "stash pop", NULL, false }, { "rebase main", "rebase", false },
+		{ "merge x", "merge", false }, { "cherry-pick a", "cherry-pick", false },
+		{ "read-tree -u --reset HEAD", "read-tree", false }, { "rm -f x", "rm", false },
+		{ "status", NULL, false }, { "commit -m x", NULL, false },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		bool q;
+		const char *s;
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		s = git_destructive_slug(&ga, &q);
+		if ((s == NULL) != (rows[i].slug == NULL) || (s && strcmp(s, rows[i].slug)) ||
+		    (s && q != rows[i].q))
+			fail_msg("'%s': got %s/%d", rows[i].cmd, s ? s : "(none)", q);
+		git_argv_release(&ga);
+	}
+}
+
+static void test_checkout_analysis(void **state)
+{
+	static const struct { const char *cmd; unsigned f0, f1; enum co_kind kind; const char *target; } rows[] = {
+		{ "checkout main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
+		{ "checkout -q main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
+		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
+		{ "checkout -b x", 0, 0, CO_CREATE, "x" },
+		{ "checkout -B x main", 0, 0, CO_CREATE, "x" },
+		{ "checkout --orphan x", 0, 0, CO_CREATE, "x" },
+		{ "checkout --detach", 0, 0, CO_DETACH, NULL },
+		{ "checkout -", 0, 0, CO_PREVIOUS, "-" },
+		{ "checkout @{-1}", TOK_REVLIKE, 0, CO_PREVIOUS, "@{-1}" },
+		{ "checkout -- f.txt", 0, 0, CO_FILES, NULL },
+		{ "checkout main -- f.txt", 0, 0, CO_FILES, NULL },
+		{ "checkout main f.txt", TOK_LOCAL_BRANCH, TOK_PATH, CO_FILES, "main" },
+		{ "checkout f.txt", TOK_PATH, 0, CO_FILES, "f.txt" },
+		{ "checkout v1.0", TOK_TAG, 0, CO_DETACH, "v1.0" },
+		{ "checkout deadbeef", TOK_REVLIKE, 0, CO_DETACH, "deadbeef" },
+		{ "checkout feature", TOK_REMOTE_BRANCH, 0, CO_BRANCH, "feature" },
+		{ "checkout mystery", 0, 0, CO_BRANCH, "mystery" },
+		{ "checkout HEAD", TOK_REVLIKE, 0, CO_NONE, "HEAD" },
+		{ "checkout", 0, 0, CO_NONE, NULL },
+		{ "checkout --pathspec-from-file=list", 0, 0, CO_FILES, NULL },
+		{ "switch x", 0, 0, CO_BRANCH, "x" },
+		{ "switch -c x", 0, 0, CO_CREATE, "x" },
+		{ "switch -C x", 0, 0, CO_CREATE, "x" },
+		{ "switch --create=x", 0, 0, CO_CREATE, "x" },
+		{ "switch -d HEAD~1", 0, 0, CO_DETACH, "HEAD~1" },
+		{ "switch -", 0, 0, CO_PREVIOUS, "-" },
+		{ "switch f.txt", TOK_PATH, 0, CO_BRANCH, "f.txt" },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct co_analysis co;
+		unsigned facts[4] = { rows[i].f0, rows[i].f1, 0, 0 };
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		git_checkout_analyse(&ga, facts, &co);
+		if (co.kind != rows[i].kind ||
+		    (rows[i].target && (!co.target || strcmp(co.target, rows[i].target))))
+			fail_msg("'%s': kind %d target %s", rows[i].cmd, co.kind,
+				 co.target ? co.target : "(null)");
+		git_argv_release(&ga);
+	}
+}
+
+static bool prot_main(const char *b, void *ctx)
+{
+	return !strcasecmp(b, "main") || !strcasecmp(b, "master");
+}
+
+static void test_push_spec(void **state)
+{
+	static const struct { const char *cmd; const char *event; } rows[] = {
+		{ "push origin feat/a", NULL },
+		{ "push origin HEAD", NULL },
+		{ "push origin HEAD:feat/a", NULL },
+		{ "push origin HEAD:refs/heads/feat/a", NULL },
+		{ "push -u origin feat/a", NULL },
+		{ "push --force-with-lease origin feat/a", NULL },
+		{ "push origin v1.0:refs/tags/v1.0", NULL },
+		{ "push origin tag v1", NULL },
+		{ "push", NULL },
+		{ "push -o ci.skip origin feat/a", NULL },
+		{ "push origin main", "deny_protected_ref" },
+		{ "push origin HEAD:Main", "deny_protected_ref" },
+		{ "push origin :main", "deny_cross_branch_push" },
+		{ "push origin feat/b", "deny_cross_branch_push" },
+		{ "push origin HEAD:feat/b", "deny_cross_branch_push" },
+		{ "push origin +HEAD:feat/b", "deny_force_no_lease" },
+		{ "push --force origin feat/a", "deny_force_no_lease" },
+		{ "push -uf origin feat/a", "deny_force_no_lease" },
+		{ "push --force --force-with-lease origin feat/a", "deny_force_no_lease" },
+		{ "push --all origin", "deny_protected_ref" },
+		{ "push --mir origin", "deny_protected_ref" },
+		{ "push --prune origin", "deny_protected_ref" },
+		{ "push origin refs/agentic-git/snapshots/x:refs/heads/feat/a", "deny_snapshot_ref_push" },
+		{ "push origin HEAD:refs/heads/*", "deny_protected_ref" },
+		{ "push origin --delete feat/a", "deny_cross_branch_push" },
+		{ "push origin feat/a :feat/b", "deny_cross_branch_push" },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct push_spec ps;
+		struct strbuf why = STRBUF_INIT;
+		const char *ev;
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		push_spec_parse(&ga, &ps);
+		ev = push_spec_check(&ps, "feat/a", "feat/a", prot_main, NULL, &why);
+		if ((ev == NULL) != (rows[i].event == NULL) || (ev && strcmp(ev, rows[i].event)))
+			fail_msg("'%s': got %s (%s)", rows[i].cmd, ev ? ev : "allowed", why.buf);
+		strbuf_release(&why);
+		push_spec_release(&ps);
+		git_argv_release(&ga);
+	}
+	/* drift: HEAD not on the assigned branch, no refspec */
+	{
+		struct push_spec ps;
+		struct strbuf why = STRBUF_INIT;
+		git_argv_parse(&ga, v, split("push", v, buf, sizeof(buf)));
+		push_spec_parse(&ga, &ps);
+		assert_string_equal(push_spec_check(&ps, "feat/a", "other", prot_main, NULL, &why),
+				    "deny_cross_branch_push");
+		strbuf_release(&why);
+		push_spec_release(&ps);
+		git_argv_release(&ga);
+	}
+	/* the retry line names remote and branch */
+	{
+		struct push_spec ps;
+		struct strbuf why = STRBUF_INIT;
+		git_argv_parse(&ga, v, split("push -f origin feat/x", v, buf, sizeof(buf)));
+		push_spec_parse(&ga, &ps);
+		push_spec_check(&ps, "feat/x", "feat/x", prot_main, NULL, &why);
+		assert_non_null(strstr(why.buf, "git fetch origin feat/x && git push --force-with-lease origin feat/x"));
+		strbuf_release(&why);
+		push_spec_release(&ps);
+		git_argv_release(&ga);
+	}
+}
+
+/* ---- policy_decide ---- */
+
+enum who { OPERATOR, UNBOUND, BOUND, BYPASS };
+
+struct row {
+	enum who who;
+	enum target_kind target;
+	const char *cmd;
+	enum verdict_kind want;
+	const char *event; /* for denies */
+	unsigned f0, f1;   /* token facts for args[0], args[1] */
+};
+
+static void run_row(const struct row *r, struct ag_protected *prot)
+{
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+	struct policy_env env = { .agent = "ag1", .agent_valid = true, .home = "/h",
+				  .snapshots = -1 };
+	struct policy_binding bind = { .state = BS_BOUND, .task_id = "t1",
+				       .branch = "feat/a", .worktree = "/wt" };
+	unsigned facts[MAXW] = { r->f0, r->f1 };
+	struct policy_repo repo = { .target = r->target, .target_rel = "",
+				    .wt_branch = "feat/a", .tok_facts = facts };
+	struct policy_input in = { &ga, &env, &bind, &repo, prot, false };
+	struct verdict vd;
+
+	if (r->who == OPERATOR) {
+		env.agent = "";
+		bind.state = BS_NOAGENT;
+	} else if (r->who == UNBOUND) {
+		bind.state = BS_UNBOUND;
+		bind.why_unbound = "no binding";
+	} else if (r->who == BYPASS) {
+		env.bypass = true;
+		env.bypass_layer = "env";
+	}
+	git_argv_parse(&ga, v, split(r->cmd, v, buf, sizeof(buf)));
+	verdict_init(&vd);
+	policy_decide(&in, &vd);
+	if (vd.kind != r->want ||
+	    (r->want == V_DENY && r->event && strcmp(vd.event ? vd.event : "", r->event)))
+		fail_msg("who=%d target=%d '%s': got %s %s (%s)", r->who, r->target, r->cmd,
+			 verdict_kind_str(vd.kind), vd.event ? vd.event : "", vd.reason.buf);
+	if (vd.kind == V_ROUTE) {
+		/* routed argv starts with -C /wt and never keeps a foreign -C */
+		assert_string_equal(vd.args.v[0], "-C");
+		assert_string_equal(vd.args.v[1], "/wt");
+		for (size_t i = 2; i < vd.args.nr; i++)
+			if (!strcmp(vd.args.v[i], "-C") && i < ga.sub_idx + 2)
+				fail_msg("'%s' kept a -C", r->cmd);
+	}
+	verdict_release(&vd);
+	git_argv_release(&ga);
+}
+
+static void test_policy_table(void **state)
+{
+	static const struct row rows[] = {
+		/* operator: everything passes */
+		{ OPERATOR, TGT_SAME, "checkout main", V_PASS, NULL, TOK_LOCAL_BRANCH, 0 },
+		{ OPERATOR, TGT_SAME, "worktree add x", V_PASS, NULL, 0, 0 },
+		/* unbound: read-only allowlist */
+		{ UNBOUND, TGT_SAME, "status", V_PASS, NULL, 0, 0 },
+		{ UNBOUND, TGT_SAME, "-C /x log", V_PASS, NULL, 0, 0 },
+		{ UNBOUND, TGT_SAME, "--no-pager grep x", V_PASS, NULL, 0, 0 },
+		{ UNBOUND, TGT_SAME, "commit -m x", V_DENY, "deny", 0, 0 },
+		{ UNBOUND, TGT_SAME, "clean -fd", V_DENY, "deny", 0, 0 },
+		{ UNBOUND, TGT_SAME, "branch -D x", V_DENY, "deny", 0, 0 },
+		{ UNBOUND, TGT_SAME, "gc", V_DENY, "deny", 0, 0 },
+		{ UNBOUND, TGT_NONE, "init", V_DENY, "deny", 0, 0 },
+		{ UNBOUND, TGT_SAME, "stash list", V_PASS, NULL, 0, 0 },
+		/* every agent */
+		{ BOUND, TGT_SAME, "--frob status", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "-c core.hooksPath=/dev/null commit -m x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "-c core.editor=true rebase --continue", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "--config-env=alias.x=ENV status", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "--exec-path=/tmp status", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "credential fill", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "filter-branch --all", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "worktree add /x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "worktree list", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "submodule--helper list", V_DENY, "deny", 0, 0 },
+		/* bound: routing */
+		{ BOUND, TGT_SAME, "status", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "-C /canonical commit -m x", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "--git-dir=/c/.git --work-tree=/c add .", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_FOREIGN, "commit -m x", V_PASS, NULL, 0, 0 },
+		{ BOUND, TGT_FOREIGN, "push origin x", V_DENY, "deny_cross_branch_push", 0, 0 },
+		{ BOUND, TGT_NONE, "init scratch", V_PASS, NULL, 0, 0 },
+		{ BOUND, TGT_UNRESOLVED, "commit -m x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_UNRESOLVED, "log", V_PASS, NULL, 0, 0 },
+		/* fence */
+		{ BOUND, TGT_SAME, "checkout main", V_DENY, "deny", TOK_LOCAL_BRANCH, 0 },
+		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny", 0, TOK_LOCAL_BRANCH },
+		{ BOUND, TGT_SAME, "checkout -b x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "checkout --detach", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "switch -c x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "switch -", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "checkout feat/a", V_ROUTE, NULL, TOK_LOCAL_BRANCH, 0 },
+		{ BOUND, TGT_SAME, "checkout -- f", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "checkout main -- f", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "checkout f", V_ROUTE, NULL, TOK_PATH, 0 },
+		/* refs */
+		{ BOUND, TGT_SAME, "branch -D main", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "branch -f master HEAD", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "branch -m feat/a other", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "branch helper", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/heads/main HEAD", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/heads/other HEAD", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/heads/feat/a HEAD~1", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref -d refs/agentic-git/snapshots/ag1/x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref --stdin", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/main", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/feat/a", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "fetch origin main:main", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "fetch origin", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "tag -d v1", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "reflog expire --all", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "config core.hooksPath /x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "config --global user.name x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "config user.name x", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "init", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "co main", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "push origin feat/a", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "push origin main", V_DENY, "deny_protected_ref", 0, 0 },
+		/* bypass passes, even what is otherwise denied */
+		{ BYPASS, TGT_SAME, "checkout main", V_PASS, NULL, TOK_LOCAL_BRANCH, 0 },
+	};
+	struct ag_protected prot;
+
+	ag_protected_init(&prot);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		run_row(&rows[i], &prot);
+	ag_protected_release(&prot);
+}
+
+/* Parses `cmd`, decides with `in` (whose ga is replaced), returns the verdict. */
+static void decide(struct policy_input *in, const char *cmd, struct verdict *vd)
+{
+	static const char *v[MAXW];
+	static char buf[256];
+	static struct git_argv ga;
+
+	git_argv_release(&ga);
+	git_argv_parse(&ga, v, split(cmd, v, buf, sizeof(buf)));
+	in->ga = &ga;
+	verdict_release(vd);
+	verdict_init(vd);
+	policy_decide(in, vd);
+}
+
+static void test_policy_effects(void **state)
+{
+	struct policy_env env = { .agent = "ag1", .agent_valid = true, .home = "/h", .snapshots = -1 };
+	struct policy_binding bind = { .state = BS_BOUND, .task_id = "t", .branch = "feat/a", .worktree = "/wt" };
+	struct policy_repo repo = { .target = TGT_SAME, .target_rel = "src", .rel_exists_in_wt = true };
+	struct ag_protected prot;
+	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
+	struct verdict vd;
+
+	verdict_init(&vd);
+	ag_protected_init(&prot);
+	/* bound: snapshots on by default, relative position kept */
+	decide(&in, "clean -fdx", &vd);
+	assert_int_equal(vd.kind, V_ROUTE);
+	assert_string_equal(vd.route_dir.buf, "/wt/src");
+	assert_string_equal(vd.snapshot_slug, "clean");
+	assert_true(vd.quarantine);
+	/* explicitly off */
+	env.snapshots = 0;
+	decide(&in, "reset --hard", &vd);
+	assert_null(vd.snapshot_slug);
+	/* conflict-capable */
+	decide(&in, "rebase main", &vd);
+	assert_true(vd.conflict_wrap);
+	/* bypass: audited, snapshotted */
+	env.snapshots = -1;
+	env.bypass = true;
+	env.bypass_layer = "env";
+	decide(&in, "reset --hard", &vd);
+	assert_int_equal(vd.kind, V_PASS);
+	assert_true(vd.audit_bypass);
+	assert_string_equal(vd.snapshot_slug, "reset");
+	/* a refused policy.toml protects everything */
+	env.bypass = false;
+	in.policy_refused = true;
+	decide(&in, "push origin feat/a", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	assert_string_equal(vd.event, "deny_protected_ref");
+	verdict_release(&vd);
+	decide(&in, "status", &vd); /* release the parser's state */
+	verdict_release(&vd);
+	ag_protected_release(&prot);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_argv_globals),
+		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_read_only_forms),
+		cmocka_unit_test(test_destructive),
+		cmocka_unit_test(test_checkout_analysis),
+		cmocka_unit_test(test_push_spec),
+		cmocka_unit_test(test_policy_table),
+		cmocka_unit_test(test_policy_effects),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
