@@ -7,9 +7,11 @@
 #  2. sandbox start-up: `sandbox run -- /bin/true` (bwrap, Landlock) vs a
 #     bare /bin/true.
 # usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits]
+# env: RUNS (5), RUNS_STARTUP (21), PAYLOAD_LINES (200 per commit)
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
 COMMITS=${2:-20000}
+PAYLOAD_LINES=${PAYLOAD_LINES:-200}
 RUNS=${RUNS:-5}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -40,22 +42,35 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'
 echo "== generating a repository with $COMMITS commits (git fast-import)"
 git init -q --bare "$W/origin.git"
 git init -q "$W/repo"
-awk -v n="$COMMITS" 'BEGIN {
-	for (i = 1; i <= n; i++) {
-		data = "line " i " of history\n"
+# Each commit rewrites one of 300 files with PAYLOAD_LINES lines of fresh
+# random text (76 bytes each), so history has the weight of a real
+# long-lived repository: about 230 MiB packed for the defaults, the size of
+# git.git's pack. The workspace's cost must not depend on it.
+head -c $((COMMITS * PAYLOAD_LINES * 57)) /dev/urandom | base64 -w 76 |
+awk -v n="$COMMITS" -v per="$PAYLOAD_LINES" '{
+	buf = buf $0 "\n"
+	if (++lines < per)
+		next
+	i++
+	data = "line " i " of history\n" buf
+	buf = ""
+	lines = 0
+	{
 		printf "commit refs/heads/main\nmark :%d\n", i
 		printf "committer bench <bench@example.com> %d +0000\n", 1600000000 + i
 		printf "data %d\ncommit %d\n", length("commit " i), i
 		if (i > 1) printf "from :%d\n", i - 1
 		printf "M 644 inline file%03d.txt\ndata %d\n%s\n", i % 300, length(data), data
 	}
+	if (i >= n)
+		exit
 }' | git -C "$W/repo" fast-import --quiet
 git -C "$W/repo" reset -q --hard main
 git -C "$W/repo" remote add origin "$W/origin.git"
 git -C "$W/repo" push -q origin main
 git -C "$W/repo" fetch -q origin
 git -C "$W/repo" gc -q
-echo "objects: $(git -C "$W/repo" count-objects -v | awk '/in-pack/ {print $2}') in pack"
+git -C "$W/repo" count-objects -vH | awk '/in-pack|size-pack/ {printf "%s %s %s  ", $1, $2, $3} END {print ""}'
 
 reset() { rm -rf "$W/dst"; }
 clone_ms=$(median_ms git clone -q --no-hardlinks "$W/repo" "$W/dst")

@@ -4,8 +4,9 @@
 # into a project-local npm prefix, never globally, so `agentic-git agents
 # check` and tests/e2e/t0530-agents-check.bats can run them. Idempotent: a
 # package already at the prefix is not reinstalled unless AG_CLIS_UPDATE=1.
-# Needs node and npm (ci/install-deps.sh). cursor-agent is not on npm and is
-# not installed here.
+# Needs node and npm (ci/install-deps.sh); gemini-cli needs node >= 20 (Debian
+# 12's nodejs is 18: use NodeSource's, as this machine does, or gemini's check
+# is skipped). cursor-agent is not on npm and is not installed here.
 #
 #   ci/install-agent-clis.sh            # installs into $AG_CLIS_PREFIX
 #   PATH="$AG_CLIS_PREFIX/node_modules/.bin:$PATH" agentic-git agents check

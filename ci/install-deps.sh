@@ -8,10 +8,15 @@ set -eu
 PKGS="build-essential clang meson ninja-build pkg-config git
 libsodium-dev libjansson-dev libfyaml-dev libseccomp-dev libcmocka-dev
 bats bats-assert bats-support bubblewrap jq strace procps util-linux
-libclang-rt-14-dev hyperfine parallel"
+libclang-rt-14-dev hyperfine parallel nodejs npm"
 
 missing=""
 for p in $PKGS; do
+	# node and npm only run ci/install-agent-clis.sh; a NodeSource nodejs
+	# already ships npm (and conflicts with Debian's npm package).
+	if [ "$p" = npm ] && command -v npm >/dev/null 2>&1; then
+		continue
+	fi
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing="$missing $p"
 	fi

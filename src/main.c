@@ -24,6 +24,8 @@ const struct cmd ag_commands[] = {
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },
 	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
+	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
+	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
 	{ NULL, NULL, NULL },
 };
 

@@ -169,8 +169,8 @@ int agent_config_resolve(const struct agent_config *cfg,
 int repo_slug_from_url(const char *url, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *p, *owner, *name;
-	char *colon;
+	const char *path, *scheme, *colon, *slash, *name, *owner;
+	int ret = -1;
 
 	strbuf_addstr(&sb, url);
 	strbuf_rtrim(&sb);
@@ -178,25 +178,28 @@ int repo_slug_from_url(const char *url, struct strbuf *out)
 		strbuf_setlen(&sb, sb.len - 1);
 	if (ends_with(sb.buf, ".git"))
 		strbuf_setlen(&sb, sb.len - 4);
-	/* scp-like git@host:owner/name: treat the ':' as a separator */
+	/* Only the path part names the repository, never the host. */
+	scheme = strstr(sb.buf, "://");
 	colon = strchr(sb.buf, ':');
-	if (colon && !strstr(sb.buf, "://"))
-		*colon = '/';
-	name = strrchr(sb.buf, '/');
-	if (!name || !name[1] || name == sb.buf) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	for (p = name - 1; p > sb.buf && p[-1] != '/'; p--)
+	slash = strchr(sb.buf, '/');
+	if (scheme)
+		path = strchrnul(scheme + 3, '/');
+	else if (colon && (!slash || colon < slash))
+		path = colon + 1; /* scp-like host:path */
+	else
+		path = sb.buf;
+	name = strrchr(path, '/');
+	if (!name || !name[1])
+		goto out;
+	for (owner = name; owner > path && owner[-1] != '/'; owner--)
 		;
-	owner = p;
-	if (owner == name || (name - owner == 1)) {
-		strbuf_release(&sb);
-		return -1;
-	}
+	if (owner == name)
+		goto out;
 	strbuf_add(out, owner, (size_t)(name - owner));
 	strbuf_addstr(out, name);
+	ret = 0;
+out:
 	strbuf_release(&sb);
-	return 0;
+	return ret;
 }
 

@@ -129,6 +129,22 @@ void agent_env_scope(const char *const *parent, const struct strvec *allow,
 	}
 }
 
+/* Sets or replaces "K=V" in `env`. */
+static void env_put(struct strvec *env, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	size_t n = eq ? (size_t)(eq - kv) : strlen(kv);
+
+	for (size_t i = 0; i < env->nr; i++) {
+		if (!strncmp(env->v[i], kv, n) && env->v[i][n] == '=') {
+			free((char *)env->v[i]);
+			env->v[i] = xstrdup(kv);
+			return;
+		}
+	}
+	strvec_push(env, kv);
+}
+
 static const char *model_in_effect(const struct plan_request *rq)
 {
 	if (rq->model && *rq->model)
@@ -192,6 +208,14 @@ int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 
 	if (check_request(rq, err) < 0)
 		return -1;
+	for (size_t i = 0; rq->extra_env && rq->extra_env[i]; i++) {
+		const char *eq = strchr(rq->extra_env[i], '=');
+		if (!eq || eq == rq->extra_env[i]) {
+			strbuf_addf(err, "internal: extra environment entry '%s' is not K=V",
+				    rq->extra_env[i]);
+			return -1;
+		}
+	}
 	s.prompt = p->prompt_via == PROMPT_VIA_ARG ? rq->prompt : "";
 	s.model = model_in_effect(rq);
 	s.agent_sandbox = NULL;
@@ -211,6 +235,11 @@ int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 	out->inherit_env = p->inherit_env;
 	if (!p->inherit_env)
 		agent_env_scope(rq->parent_env, &p->env, &out->env);
+	for (size_t i = 0; rq->extra_env && rq->extra_env[i]; i++) {
+		strvec_push(&out->env_extra, rq->extra_env[i]);
+		if (!p->inherit_env)
+			env_put(&out->env, rq->extra_env[i]);
+	}
 	plan_stdin(rq, out);
 	return 0;
 }
@@ -221,11 +250,13 @@ void agent_plan_release(struct agent_plan *plan)
 	strvec_clear(&plan->argv);
 	strbuf_release(&plan->stdin_data);
 	strvec_clear(&plan->env);
+	strvec_clear(&plan->env_extra);
 	free(plan->model);
 	free(plan->cwd);
 	memset(plan, 0, sizeof(*plan));
 	strvec_init(&plan->argv);
 	strvec_init(&plan->env);
+	strvec_init(&plan->env_extra);
 	strbuf_init(&plan->stdin_data, 0);
 }
 
@@ -262,13 +293,14 @@ static int cmp_str(const void *a, const void *b)
 
 void agent_plan_env_keys(const struct agent_plan *plan, struct strvec *out)
 {
+	const struct strvec *src = plan->inherit_env ? &plan->env_extra
+						     : &plan->env;
 	size_t first = out->nr;
 
-	for (size_t i = 0; i < plan->env.nr; i++) {
-		const char *eq = strchr(plan->env.v[i], '=');
-		size_t n = eq ? (size_t)(eq - plan->env.v[i])
-			      : strlen(plan->env.v[i]);
-		char *name = xstrndup(plan->env.v[i], n);
+	for (size_t i = 0; i < src->nr; i++) {
+		const char *eq = strchr(src->v[i], '=');
+		size_t n = eq ? (size_t)(eq - src->v[i]) : strlen(src->v[i]);
+		char *name = xstrndup(src->v[i], n);
 		strvec_push(out, name);
 		free(name);
 	}
@@ -278,7 +310,9 @@ void agent_plan_env_keys(const struct agent_plan *plan, struct strvec *out)
 void agent_plan_to_child(const struct agent_plan *plan, struct child *c)
 {
 	strvec_pushv(&c->args, plan->argv.v);
-	if (!plan->inherit_env) {
+	if (plan->inherit_env) {
+		strvec_pushv(&c->env_set, plan->env_extra.v);
+	} else {
 		strvec_pushv(&c->env, plan->env.v);
 		/*
 		 * spawn.h treats an empty `env` as "inherit": an allowlist

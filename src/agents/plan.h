@@ -54,6 +54,12 @@ struct plan_request {
 	double timeout;			     /* override in s, 0: profile's */
 	bool sandboxed;	/* our sandbox wrapper will be in effect */
 	const char *const *parent_env; /* env to scope; NULL: environ */
+	/*
+	 * "K=V" entries added on top of the scoped (or inherited) environment,
+	 * replacing same-named variables: session variables, the shim's PATH,
+	 * AGENTIC_GIT_TARGET_*, a scoped token. NULL-terminated, or NULL.
+	 */
+	const char *const *extra_env;
 };
 
 #define PLAN_REQUEST_INIT { 0 }
@@ -65,6 +71,7 @@ struct agent_plan {
 	struct strbuf stdin_data;
 	bool inherit_env;	/* the child inherits the whole environment */
 	struct strvec env;	/* exact "K=V" list when !inherit_env */
+	struct strvec env_extra; /* the request's extra_env (both modes) */
 	double timeout;		/* seconds, > 0 */
 	enum sandbox_policy sandbox;
 	char *model;		/* the model in effect, or NULL */
@@ -73,7 +80,8 @@ struct agent_plan {
 };
 
 #define AGENT_PLAN_INIT                                                       \
-	{ .argv = STRVEC_INIT, .stdin_data = STRBUF_INIT, .env = STRVEC_INIT }
+	{ .argv = STRVEC_INIT, .stdin_data = STRBUF_INIT, .env = STRVEC_INIT,  \
+	  .env_extra = STRVEC_INIT }
 
 /* PATH HOME USER LOGNAME SHELL TERM TMPDIR LANG LANGUAGE LC_ALL LC_CTYPE TZ */
 extern const char *const agent_env_safe_base[];
@@ -101,7 +109,8 @@ void agent_redact_argv(const struct strvec *argv, const char *prompt,
 /* The plan's argv, redacted with the prompt it was built from. */
 void agent_plan_redact_argv(const struct agent_plan *plan, const char *prompt,
 			    struct strvec *out);
-/* Sorted variable names of the plan's env (none when inheriting). */
+/* Sorted variable names of the plan's env; when inheriting, only the
+ * extra_env names (the audit records "inherit" separately). */
 void agent_plan_env_keys(const struct agent_plan *plan, struct strvec *out);
 
 struct child;

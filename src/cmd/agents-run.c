@@ -234,6 +234,8 @@ static int exec_inputs(const struct agents_opts *o, struct strbuf *prompt,
 		return -1;
 	if (o->input_file && read_text("input file", o->input_file, input) < 0)
 		return -1;
+	if (o->cwd && !is_dir(o->cwd))
+		return error("agents exec: --cwd '%s' is not a directory", o->cwd);
 	*timeout = 0;
 	if (o->timeout) {
 		errno = 0;

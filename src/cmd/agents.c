@@ -290,6 +290,8 @@ static int agents_show(const struct agents_opts *o)
 	rq.profile = p;
 	rq.prompt = "<prompt>";
 	rq.model = o->model;
+	/* As it would run: inside our sandbox when the profile asks for one. */
+	rq.sandboxed = p->sandbox != SANDBOX_NONE;
 	if (agent_plan_build(&rq, &pl, &err) < 0)
 		ret = -1; /* still shown, with the reason */
 	if (o->json) {

@@ -25,6 +25,8 @@ int cmd_version(int argc, const char **argv);
 int cmd_snapshots(int argc, const char **argv);
 int cmd_hook(int argc, const char **argv);
 int cmd_events(int argc, const char **argv);
+int cmd_dispatch(int argc, const char **argv);
+int cmd_summarize(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_agents(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);

@@ -16,12 +16,16 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 #include "cmd/cmd.h"
+#include "cmd/run-profile.h"
 #include "fleet/session.h"
 
 extern char **environ;
 
 static const char run_usage[] =
 	"usage: agentic-git run [--agent NAME] [--branch B] [--base REF] -- <cmd>...\n"
+	"   or: agentic-git run [--agent NAME] [--branch B] [--base REF]\n"
+	"                       --profile NAME (--prompt TEXT | --prompt-file F)\n"
+	"                       [--model M] [--config FILE]\n"
 	"\n"
 	"Provision a guarded session and run <cmd> inside it: a worktree at\n"
 	"<home>/worktrees/<agent>/<branch> on a new branch from --base, a signed\n"
@@ -32,14 +36,22 @@ static const char run_usage[] =
 	"  --agent NAME   agent name (default run-<12 hex>)\n"
 	"  --branch B     branch to create (default agent/<agent>/<UTC YYYYMMDD-HHMM>)\n"
 	"  --base REF     start point of the branch (default HEAD)\n"
+	"  --profile NAME launch an agent profile (config.yaml or a preset) instead\n"
+	"                 of a command: its argv, env allowlist and sandbox apply;\n"
+	"                 a sandboxed profile gets a private workspace\n"
+	"  --prompt TEXT, --prompt-file F   the task for the profile\n"
+	"  --model M      override the profile's model\n"
+	"  --config FILE  config file (default <home>/config.yaml)\n"
 	"\n"
 	"Exits with the command's status (128+signal when it was killed), 2 on bad\n"
 	"usage, 78 when the home cannot give a guarded PATH, 127 when the command\n"
-	"cannot be started, 1 for other failures.\n";
+	"cannot be started, 3 when a profile ran unsandboxed under\n"
+	"sandbox_fallback: warn-run, 1 for other failures.\n";
 
 struct run_opts {
 	const char *agent, *branch, *base;
 	const char *const *cmd;
+	struct run_profile_opts prof;
 };
 
 static int parse(int argc, const char **argv, struct run_opts *o)
@@ -51,6 +63,11 @@ static int parse(int argc, const char **argv, struct run_opts *o)
 		{ "--agent", &o->agent },
 		{ "--branch", &o->branch },
 		{ "--base", &o->base },
+		{ "--profile", &o->prof.profile },
+		{ "--prompt", &o->prof.prompt },
+		{ "--prompt-file", &o->prof.prompt_file },
+		{ "--model", &o->prof.model },
+		{ "--config", &o->prof.config },
 	};
 	int i;
 
@@ -74,6 +91,13 @@ static int parse(int argc, const char **argv, struct run_opts *o)
 			return error("run: unknown option '%s' (the command goes after '--')",
 				     argv[i]);
 	}
+	if (o->prof.profile) {
+		if (i < argc)
+			return error("run: give either --profile or a command after '--', not both");
+		return 0;
+	}
+	if (o->prof.prompt || o->prof.prompt_file || o->prof.model || o->prof.config)
+		return error("run: --prompt, --prompt-file, --model and --config need --profile");
 	if (i >= argc)
 		return error("run: missing '--' before the command");
 	if (i + 1 >= argc)
@@ -147,7 +171,8 @@ static int check_cmd(const struct session *s, const char *cmd,
 	return AG_EXIT_EXEC;
 }
 
-static int prepare(struct session *s, const struct run_opts *o)
+static int prepare(struct session *s, const struct run_opts *o,
+		   struct run_profile *rp)
 {
 	struct strbuf err = STRBUF_INIT;
 	unsigned char rnd[6] = { 0 };
@@ -164,7 +189,8 @@ static int prepare(struct session *s, const struct run_opts *o)
 	if (!rc)
 		rc = session_check_existing(s, &err);
 	if (!rc)
-		rc = check_cmd(s, o->cmd[0], &err);
+		rc = o->prof.profile ? run_profile_prepare(s, &o->prof, rp, &err)
+				     : check_cmd(s, o->cmd[0], &err);
 	if (!rc)
 		rc = session_provision(s, &err);
 	if (rc)
@@ -179,29 +205,39 @@ int cmd_run(int argc, const char **argv)
 	struct session s = { 0 };
 	struct strvec env = STRVEC_INIT;
 	struct strbuf err = STRBUF_INIT;
+	struct run_profile rp;
 	int code;
 
+	run_profile_init(&rp);
 	if (cmd_wants_help(argc, argv, run_usage))
 		return 0;
 	if (parse(argc, argv, &o) < 0) {
-		fputs("usage: agentic-git run [--agent NAME] [--branch B] [--base REF] -- <cmd>...\n",
+		fputs("usage: agentic-git run [--agent NAME] [--branch B] [--base REF] (-- <cmd>... | --profile NAME --prompt TEXT)\n",
 		      stderr);
 		return AG_EXIT_USAGE;
 	}
-	code = prepare(&s, &o);
+	code = prepare(&s, &o, &rp);
 	if (code) {
+		run_profile_release(&rp);
 		session_release(&s);
 		return code;
 	}
-	session_child_env(&s, (const char *const *)environ, &env);
-	log_event(&s, "session_start", -1, o.cmd[0]);
-	code = session_launch(&s, o.cmd, env.v, &err);
+	if (o.prof.profile) {
+		strvec_pushv(&env, rp.env.v);
+		log_event(&s, "session_start", -1, rp.p->name);
+		code = run_profile_launch(&s, &rp, &err);
+	} else {
+		session_child_env(&s, (const char *const *)environ, &env);
+		log_event(&s, "session_start", -1, o.cmd[0]);
+		code = session_launch(&s, o.cmd, env.v, &err);
+	}
 	if (err.len)
 		error("run: %s", err.buf);
 	log_event(&s, "session_end", code, NULL);
 	summary(&s, code, snapshots_on(env.v));
 	strvec_clear(&env);
 	strbuf_release(&err);
+	run_profile_release(&rp);
 	session_release(&s);
 	return code;
 }

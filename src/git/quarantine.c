@@ -14,6 +14,11 @@
 
 #define WALK_MAX_DEPTH 256
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 enum walk_ret { WALK_CONTINUE = 0, WALK_SKIP = 1, WALK_ABORT = -1 };
 
 /* Called for every entry below the root, directories before their
@@ -182,63 +187,83 @@ static int move_path(const char *src, const char *dst)
 	return remove_tree(src);
 }
 
+/* The ignored untracked paths, sorted; directories end in '/' and hold
+ * nothing but ignored files (git ls-files --directory). */
+static int ignored_set(const char *real_git, const char *top,
+		       struct strvec *set, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int st;
+
+	st = gitcmd_capture(real_git, top, &out, err, "ls-files", "-z", "-o",
+			    "-i", "--exclude-standard", "--directory", NULL);
+	if (st != 0) {
+		if (!err->len)
+			strbuf_addstr(err, "git ls-files failed");
+		strbuf_release(&out);
+		return -1;
+	}
+	for (size_t off = 0; off < out.len;) {
+		size_t n = strlen(out.buf + off);
+		if (n)
+			strvec_push(set, out.buf + off);
+		off += n + 1;
+	}
+	strbuf_release(&out);
+	qsort(set->v, set->nr, sizeof(*set->v), cmp_str);
+	return 0;
+}
+
+static bool in_set(const struct strvec *set, const char *s)
+{
+	return set->nr && bsearch(&s, set->v, set->nr, sizeof(*set->v),
+				  cmp_str);
+}
+
+/* `path` (top-relative, no trailing '/') or one of its parents is ignored. */
+static bool is_ignored(const struct strvec *set, const char *path,
+		       bool is_dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool hit = false;
+
+	if (!is_dir && in_set(set, path))
+		return true;
+	for (const char *p = path; !hit && (p = strchr(p, '/')); p++) {
+		strbuf_reset(&sb);
+		strbuf_add(&sb, path, (size_t)(p - path) + 1);
+		hit = in_set(set, sb.buf);
+	}
+	if (!hit && is_dir) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/", path);
+		hit = in_set(set, sb.buf);
+	}
+	strbuf_release(&sb);
+	return hit;
+}
+
 struct dir_walk {
 	const char *prefix; /* top-relative dir being walked */
-	struct strvec *dirs;
-	struct strvec *files;
+	const struct strvec *ignored; /* NULL: record directories only */
+	struct quarantine_plan *qp;
 };
 
 static int collect_entry(const char *rel, const struct stat *st, void *ctx)
 {
 	struct dir_walk *w = ctx;
+	char *path = xstrfmt("%s/%s", w->prefix, rel);
+	bool dir = S_ISDIR(st->st_mode);
+	int ret = WALK_CONTINUE;
 
-	if (S_ISDIR(st->st_mode))
-		strvec_pushf(w->dirs, "%s/%s", w->prefix, rel);
-	else if (w->files)
-		strvec_pushf(w->files, "%s/%s", w->prefix, rel);
-	return WALK_CONTINUE;
-}
-
-/* Runs check-ignore on `paths` (top-relative), returns the ignored ones. */
-static int check_ignored(const char *real_git, const char *top,
-			 const struct strvec *paths, struct strvec *ignored,
-			 struct strbuf *err)
-{
-	struct child c = CHILD_INIT;
-	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
-	int st;
-
-	if (!paths->nr)
-		return 0;
-	for (size_t i = 0; i < paths->nr; i++)
-		strbuf_add(&in, paths->v[i], strlen(paths->v[i]) + 1);
-	gitcmd_init(&c, real_git, top);
-	strvec_pushl(&c.args, "check-ignore", "-z", "--stdin", NULL);
-	c.in = in.buf;
-	c.in_len = in.len;
-	st = gitcmd_run(&c, &out, err);
-	child_release(&c);
-	strbuf_release(&in);
-	if (st != 0 && st != 1) {
-		strbuf_release(&out);
-		if (!err->len)
-			strbuf_addstr(err, "git check-ignore failed");
-		return -1;
+	if (w->ignored && is_ignored(w->ignored, path, dir)) {
+		strvec_push(&w->qp->moves, path);
+		ret = WALK_SKIP;
+	} else if (dir) {
+		strvec_push(&w->qp->dirs, path);
 	}
-	for (size_t off = 0; off < out.len;) {
-		size_t n = strlen(out.buf + off);
-		if (n) {
-			struct strbuf p = STRBUF_INIT;
-			strbuf_add(&p, out.buf + off, n);
-			while (p.len > 1 && p.buf[p.len - 1] == '/')
-				strbuf_setlen(&p, p.len - 1);
-			strvec_push(ignored, p.buf);
-			strbuf_release(&p);
-		}
-		off += n + 1;
-	}
-	strbuf_release(&out);
-	return 0;
+	free(path);
+	return ret;
 }
 
 /* Parses `clean -n` output into top-relative entries ("x/" for dirs). */
@@ -293,55 +318,41 @@ static int dry_run(const char *real_git, const char *dir,
 	return st == 0 ? 0 : -1;
 }
 
-static bool in_list(const struct strvec *v, const char *s)
-{
-	for (size_t i = 0; i < v->nr; i++)
-		if (!strcmp(v->v[i], s))
-			return true;
-	return false;
-}
-
 int quarantine_plan_clean(const char *real_git, const char *dir,
 			  const char *top, const char *const *clean_args,
 			  bool ignored, struct quarantine_plan *qp,
 			  struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct strvec entries = STRVEC_INIT, files = STRVEC_INIT;
+	struct strvec entries = STRVEC_INIT, set = STRVEC_INIT;
 	int ret = -1;
 
 	if (dry_run(real_git, dir, clean_args, &out, err) < 0 ||
 	    parse_dry_run(out.buf, dir, top, &entries) < 0)
 		goto out;
-	if (ignored && check_ignored(real_git, top, &entries, &qp->moves,
-				     err) < 0)
+	if (ignored && entries.nr && ignored_set(real_git, top, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < entries.nr; i++) {
-		const char *e = entries.v[i];
-		size_t n = strlen(e);
-		struct dir_walk w = { NULL, &qp->dirs, ignored ? &files : NULL };
-		char *name, *abs;
+		size_t n = strlen(entries.v[i]);
+		bool is_dir = entries.v[i][n - 1] == '/';
+		char *name = xstrndup(entries.v[i], is_dir ? n - 1 : n);
+		struct dir_walk w = { name, ignored ? &set : NULL, qp };
 
-		if (e[n - 1] != '/')
-			continue;
-		name = xstrndup(e, n - 1);
-		if (!in_list(&qp->moves, name)) {
+		if (ignored && is_ignored(&set, name, is_dir)) {
+			strvec_push(&qp->moves, name);
+		} else if (is_dir) {
+			char *abs = path_join(top, name);
 			strvec_push(&qp->dirs, name);
-			w.prefix = name;
-			abs = path_join(top, name);
 			walk(abs, collect_entry, &w);
 			free(abs);
 		}
 		free(name);
 	}
-	if (ignored && check_ignored(real_git, top, &files, &qp->moves,
-				     err) < 0)
-		goto out;
 	ret = 0;
 out:
 	strbuf_release(&out);
 	strvec_clear(&entries);
-	strvec_clear(&files);
+	strvec_clear(&set);
 	return ret;
 }
 

@@ -153,9 +153,13 @@ static int copy_index(struct snap *s)
 		return -1;
 	}
 	in = open(s->index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (in < 0 && errno == ENOENT) {
+		/* no index yet: git starts from an empty one, not a 0-byte file */
+		unlink(s->tmp_index.buf);
+		return 0;
+	}
 	if (in < 0)
-		return errno == ENOENT ? 0 : fail(s, "cannot read the index",
-						  NULL);
+		return fail(s, "cannot read the index", NULL);
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -188,15 +192,9 @@ static int git_tmp_index(struct snap *s, struct strbuf *out,
 static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
-	static const char *const add[] = {
-		/*
-		 * A glob, not a literal: `run` lists the marker in info/exclude,
-		 * and git add fails ("paths are ignored") when a literal
-		 * pathspec names an ignored file, even an exclude pathspec.
-		 */
-		"add", "-A", "--", ":/", ":(exclude,top,glob).agend-manage[d]",
-		NULL
-	};
+	/* no pathspec: naming an ignored path (the session marker is
+	 * ignored through info/exclude) would make `add` fail */
+	static const char *const add[] = { "add", "-A", NULL };
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
 	int ret = 0;
 

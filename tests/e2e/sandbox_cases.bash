@@ -208,3 +208,20 @@ initial import"
 	find "$REPO/.git/objects" -type f | sort >"$T/objects.after"
 	cmp "$T/objects.before" "$T/objects.after"
 }
+
+# A workspace and a cache under $HOME are reachable, the rest of HOME not.
+case_workspace_under_home() {
+	local p=$1
+	WS=$HOME/src/proj
+	mkdir -p "$WS"
+	run sbx "$p" --cache "$HOME/.cache/agent" -- /bin/sh -c '
+		echo ok >"$1/written" && echo c >"$2/c.txt" && echo wrote
+		cat "$3/.ssh/id_rsa"; echo "listing:[$(ls -A "$3" 2>/dev/null | tr "\n" " ")]"' \
+		sh "$WS" "$HOME/.cache/agent" "$HOME"
+	assert_success
+	assert_output --partial "wrote"
+	refute_output --partial "sbx-test-key"
+	refute_output --regexp 'listing:\[.*(\.ssh|notes\.txt)'
+	assert_equal "$(cat "$WS/written")" ok
+	assert_equal "$(cat "$HOME/.cache/agent/c.txt")" c
+}

@@ -261,6 +261,8 @@ EOF
 	assert_output --partial "exactly one of --prompt and --prompt-file"
 	must_fail "$AG_BIN" agents exec claude --prompt a --timeout 0
 	assert_output --partial "--timeout '0' is not a number of seconds"
+	must_fail "$AG_BIN" agents exec claude --prompt a --cwd "$T/nowhere"
+	assert_output "agentic-git: agents exec: --cwd '$T/nowhere' is not a directory"
 	must_fail "$AG_BIN" agents exec nosuch --prompt a
 	assert_output "agentic-git: unknown agent 'nosuch': not defined under 'agents:' and not a built-in preset (claude, codex, copilot, cursor, gemini)"
 	must_fail "$AG_BIN" agents exec claude --prompt a --bogus

@@ -113,3 +113,19 @@ EOF
 		assert_output --partial "$CFG:3:15: agents.claude.command: must be a list of argv tokens, not a single string (a string would imply a shell, which agentic-git never uses)"
 	done
 }
+
+@test "show plans codex's own sandbox flag from ours" {
+	printf '#!/bin/sh\nexit 0\n' >"$T/bin/codex"
+	chmod 755 "$T/bin/codex"
+	run "$AG_BIN" agents show codex
+	assert_line "argv:       $T/bin/codex exec --sandbox workspace-write"
+	assert_line "prompt via: stdin"
+	cfg <<'EOF'
+agents:
+  codex:
+    sandbox: fs+no-net
+EOF
+	run "$AG_BIN" agents show codex
+	assert_line "argv:       $T/bin/codex exec --sandbox danger-full-access"
+	assert_line "sandbox:    fs+no-net"
+}

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # agentic-git sandbox: probe, refusal when a backend is unavailable (with
 # nothing created), the warn-run fallback, and bad input.
+bats_require_minimum_version 1.5.0
 load lib
 load sandbox_cases
 

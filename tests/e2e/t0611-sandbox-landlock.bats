@@ -56,3 +56,8 @@ teardown() { sbx_unlisten; }
 	case_git_in_private_workspace fs-only
 	case_git_in_private_workspace fs+no-net
 }
+
+@test "landlock: a workspace and cache under HOME work, the rest of HOME stays hidden" {
+	case_workspace_under_home fs-only
+	case_workspace_under_home fs+no-net
+}

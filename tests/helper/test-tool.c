@@ -8,6 +8,7 @@
  *                                 snapshot_guard() as the shim calls it
  *                                 (agent, home, real git from the env;
  *                                 -x/-X in CLEAN-ARGS quarantine ignored)
+ *   test-tool hooks-install DIR EXE  write the session hook stubs
  *   test-tool event-stress HOME N AGENT
  *                                 append N events to HOME's event log
  */
@@ -21,6 +22,7 @@
 #include "base/eventlog.h"
 #include "base/strbuf.h"
 #include "git/clean-args.h"
+#include "git/hooks.h"
 #include "git/snapshot.h"
 
 static int sign_file(const char *home, const char *file, bool write_sig)
@@ -93,6 +95,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "snapshot"))
 		return snapshot(argc, argv);
+	if (argc == 4 && !strcmp(argv[1], "hooks-install"))
+		return hooks_install(argv[2], argv[3]) ? 1 : 0;
 	if (argc == 5 && !strcmp(argv[1], "event-stress"))
 		return event_stress(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "key"))

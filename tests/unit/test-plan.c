@@ -365,6 +365,52 @@ static void test_env_scoping(void **state)
 	strbuf_release(&err);
 }
 
+/* Session variables are layered on top, replacing same-named ones. */
+static void test_extra_env(void **state)
+{
+	struct agent_profile p;
+	struct agent_plan pl = AGENT_PLAN_INIT;
+	struct plan_request rq = PLAN_REQUEST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct strvec keys = STRVEC_INIT;
+	struct child c = CHILD_INIT;
+	const char *const extra[] = { "PATH=/ag/bin:/usr/bin", "AGENTIC_GIT_AGENT=a1",
+				      NULL };
+	const char *const bad[] = { "NOEQUALS", NULL };
+	const char *const ccmd[] = { "/bin/tool", "{prompt}", NULL };
+
+	preset_profile(&p, "claude");
+	rq.profile = &p;
+	rq.prompt = P;
+	rq.parent_env = parent_env;
+	rq.extra_env = extra;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_argv(&pl.env, "PATH=/ag/bin:/usr/bin", "HOME=/home/op",
+		    "TERM=xterm", "LANG=C.UTF-8", "ANTHROPIC_API_KEY=sk-ant",
+		    "AGENTIC_GIT_AGENT=a1", NULL);
+	agent_plan_release(&pl);
+	agent_profile_release(&p);
+	/* Inheriting: the extras go on top of the inherited environment. */
+	custom_profile(&p, ccmd);
+	rq.profile = &p;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_true(pl.inherit_env);
+	agent_plan_env_keys(&pl, &keys);
+	assert_argv(&keys, "AGENTIC_GIT_AGENT", "PATH", NULL);
+	agent_plan_to_child(&pl, &c);
+	assert_argv(&c.env_set, "PATH=/ag/bin:/usr/bin", "AGENTIC_GIT_AGENT=a1",
+		    NULL);
+	assert_int_equal(c.env.nr, 0);
+	child_release(&c);
+	strvec_clear(&keys);
+	agent_plan_release(&pl);
+	rq.extra_env = bad;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), -1);
+	agent_plan_release(&pl);
+	agent_profile_release(&p);
+	strbuf_release(&err);
+}
+
 static void test_to_child_empty_env(void **state)
 {
 	struct agent_profile p;
@@ -476,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_model_rules),
 		cmocka_unit_test(test_stdin_bytes),
 		cmocka_unit_test(test_env_scoping),
+		cmocka_unit_test(test_extra_env),
 		cmocka_unit_test(test_to_child_empty_env),
 		cmocka_unit_test(test_timeout_and_errors),
 		cmocka_unit_test(test_redaction),

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include "agents/plan.h"
+#include "base/die.h"
+#include "base/strbuf.h"
+#include "cmd/dispatch-agent.h"
+
+int dispatch_config_load(const char *path, struct agent_config *cfg)
+{
+	struct strbuf def = STRBUF_INIT, errs = STRBUF_INIT;
+	int rc;
+
+	if (!path) {
+		agent_config_default_path(&def);
+		path = def.buf;
+	}
+	rc = agent_config_load(path, def.len == 0, cfg, &errs);
+	if (rc < 0) {
+		for (const char *p = errs.buf; *p;) {
+			const char *nl = strchrnul(p, '\n');
+			if (nl > p)
+				error("%.*s", (int)(nl - p), p);
+			p = *nl ? nl + 1 : nl;
+		}
+	}
+	strbuf_release(&def);
+	strbuf_release(&errs);
+	return rc < 0 ? -1 : 0;
+}
+
+static int check_sandbox(const struct agent_config *cfg,
+			 const struct agent_profile *p, struct agent_launch *out)
+{
+	if (p->sandbox == SANDBOX_NONE)
+		return 0;
+	if (cfg->sandbox_fallback != SANDBOX_FALLBACK_WARN_RUN)
+		return error("profile '%s' asks for sandbox '%s', which dispatch cannot provide yet; "
+			     "use a profile with sandbox: none, or set sandbox_fallback: warn-run to run it unsandboxed",
+			     p->name, sandbox_policy_name(p->sandbox));
+	warning("profile '%s' asks for sandbox '%s'; running it UNSANDBOXED (sandbox_fallback: warn-run)",
+		p->name, sandbox_policy_name(p->sandbox));
+	out->sandbox_downgraded = true;
+	out->sandbox = "none (downgraded by sandbox_fallback: warn-run)";
+	return 0;
+}
+
+int dispatch_agent_plan(const struct agent_config *cfg,
+			const struct agent_choice *ch, const char *prompt,
+			struct agent_launch *out)
+{
+	const struct agent_profile *p = NULL;
+	struct strbuf err = STRBUF_INIT, slug = STRBUF_INIT;
+	struct plan_request rq = PLAN_REQUEST_INIT;
+	struct agent_plan plan = AGENT_PLAN_INIT;
+	int rc = -1;
+
+	if (ch->url && repo_slug_from_url(ch->url, &slug) < 0)
+		strbuf_reset(&slug);
+	if (agent_config_resolve(cfg, ch->profile, ch->repo,
+				 slug.len ? slug.buf : NULL, &p, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (check_sandbox(cfg, p, out) < 0)
+		goto out;
+	rq.profile = p;
+	rq.prompt = prompt;
+	rq.model = ch->model;
+	rq.timeout = ch->timeout;
+	if (agent_plan_build(&rq, &plan, &err) < 0) {
+		error("profile '%s': %s", p->name, err.buf);
+		goto out;
+	}
+	strvec_pushv(&out->argv, plan.argv.v);
+	strvec_pushv(&out->env, plan.env.v);
+	out->env_inherit = plan.inherit_env;
+	out->prompt_on_stdin = plan.use_stdin;
+	out->timeout = plan.timeout < 1 ? 1 : (unsigned)plan.timeout;
+	out->profile = p->name;
+	rc = 0;
+out:
+	agent_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&slug);
+	return rc;
+}

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The per-target lifecycle; see dispatch.h for the invariants. */
+#include "base/common.h"
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "agentic-git/core.h"
+#include "base/die.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/timefmt.h"
+#include "base/xalloc.h"
+#include "fleet/dispatch.h"
+#include "fleet/gitcmd.h"
+
+#define VERDICT_TAIL 65536   /* bytes of stdout scanned for the verdict */
+#define ESCALATION_MAX (1 << 20)
+
+extern char **environ;
+
+void agent_launch_init(struct agent_launch *l)
+{
+	memset(l, 0, sizeof(*l));
+	strvec_init(&l->argv);
+	strvec_init(&l->env);
+	l->sandbox = "none";
+}
+
+void agent_launch_release(struct agent_launch *l)
+{
+	strvec_clear(&l->argv);
+	strvec_clear(&l->env);
+}
+
+void dispatch_target_release(struct dispatch_target *d)
+{
+	strbuf_release(&d->prompt);
+	agent_launch_release(&d->launch);
+	dws_release(&d->ws);
+	run_record_release(&d->rec);
+	free(d->url);
+	free(d->objects);
+}
+
+/* Invariant 1 and 3: what an inherited environment loses. */
+static bool agent_env_drop(const char *e)
+{
+	static const char *const drop[] = {
+		"PATH", "SSH_AUTH_SOCK", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH",
+		"GIT_SSH_COMMAND", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN",
+		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "AGENTIC_GIT_BYPASS",
+		"AGENTIC_GIT_BYPASS_AGENT", "AGENTIC_GIT_BYPASS_UNTIL",
+		"AGEND_GIT_BYPASS", "AGEND_GIT_BYPASS_AGENT",
+		"AGEND_GIT_BYPASS_UNTIL", "AGENTIC_GIT_AGENT", "AGEND_INSTANCE_NAME",
+		"AGENTIC_GIT_HOME", "AGEND_HOME", "AGENTIC_GIT_SNAPSHOTS",
+		"AGENTIC_GIT_POOL_JOB",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(drop); i++) {
+		size_t n = strlen(drop[i]);
+		if (!strncmp(e, drop[i], n) && e[n] == '=')
+			return true;
+	}
+	return starts_with(e, "AGENTIC_GIT_TARGET_") ||
+	       starts_with(e, "GIT_CONFIG_KEY_") || starts_with(e, "GIT_CONFIG_VALUE_");
+}
+
+static void build_env(const struct dispatch_run *run,
+		      const struct dispatch_target *d, struct strvec *env)
+{
+	const char *path = getenv("PATH");
+
+	if (d->launch.env_inherit)
+		for (char **e = environ; e && *e; e++)
+			if (!agent_env_drop(*e))
+				strvec_push(env, *e);
+	/* A profile's allowlist never brings credentials or our own names. */
+	for (size_t i = 0; i < d->launch.env.nr; i++)
+		if (!agent_env_drop(d->launch.env.v[i]))
+			strvec_push(env, d->launch.env.v[i]);
+	strvec_pushf(env, "PATH=%s/bin:%s", run->home, path ? path : "/usr/bin:/bin");
+	strvec_pushf(env, "AGENTIC_GIT_HOME=%s", run->home);
+	strvec_pushf(env, "AGENTIC_GIT_AGENT=%s", d->agent);
+	strvec_push(env, "AGENTIC_GIT_SNAPSHOTS=1");
+	strvec_push(env, "GIT_TERMINAL_PROMPT=0");
+	strvec_pushf(env, "AGENTIC_GIT_TARGET_KEY=%s", d->t->key);
+	strvec_pushf(env, "AGENTIC_GIT_TARGET_BASE=%s", d->t->base);
+	strvec_pushf(env, "AGENTIC_GIT_TARGET_HEAD=%s", d->t->head);
+	strvec_pushf(env, "AGENTIC_GIT_RUN_ID=%s", run->rd.id);
+}
+
+static void agent_name(const struct dispatch_run *run, size_t i, char *out,
+		       size_t len)
+{
+	snprintf(out, len, "dispatch-%s-%zu", run->rd.id, i);
+	for (char *p = out; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+}
+
+/* Invariant 3: a signed binding for the shim, and the session marker. */
+static int write_session(const struct dispatch_run *run,
+			 const struct dispatch_target *d, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT, task = STRBUF_INIT, now = STRBUF_INIT,
+		      p = STRBUF_INIT, marker = STRBUF_INIT;
+	struct ag_binding b = { 0 };
+	char *bytes = NULL, sig[AG_MAC_HEX_LEN + 1];
+	size_t len = 0;
+	int rc = -1;
+
+	strbuf_addf(&dir, "%s/runtime/%s", run->home, d->agent);
+	strbuf_addf(&task, "dispatch:%s:%s", run->rd.id, d->t->key);
+	time_now_rfc3339(&now);
+	b.version = 1;
+	b.agent = (char *)d->agent;
+	b.task_id = task.buf;
+	b.branch = d->t->head;
+	b.worktree = d->ws.path;
+	b.source_repo = d->t->repo;
+	b.issued_at = now.buf;
+	if (mkdir_p(dir.buf, 0700) < 0 || ag_binding_encode(&b, &bytes, &len) < 0)
+		goto out;
+	strbuf_addf(&p, "%s/binding.json", dir.buf);
+	if (write_file_atomic(p.buf, bytes, len, 0600) < 0 ||
+	    ag_sign_with_home(run->home, bytes, len, sig) < 0)
+		goto out;
+	strbuf_addstr(&p, ".sig");
+	if (write_file_atomic(p.buf, sig, AG_MAC_HEX_LEN, 0600) < 0)
+		goto out;
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.agend-managed", d->ws.path);
+	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", d->agent, now.buf);
+	if (write_file_atomic(p.buf, marker.buf, marker.len, 0600) < 0)
+		goto out;
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.git/info", d->ws.path);
+	if (mkdir_p(p.buf, 0700) < 0)
+		goto out;
+	strbuf_addstr(&p, "/exclude");
+	strbuf_reset(&marker);
+	strbuf_addstr(&marker, ".agend-managed\nESCALATION.md\nAGENTIC-GIT-NOTE.md\n");
+	rc = write_file_atomic(p.buf, marker.buf, marker.len, 0600);
+out:
+	if (rc)
+		strbuf_addf(err, "cannot write the session binding in '%s': %s",
+			    dir.buf, strerror(errno));
+	free(bytes);
+	strbuf_release(&dir);
+	strbuf_release(&task);
+	strbuf_release(&now);
+	strbuf_release(&p);
+	strbuf_release(&marker);
+	return rc;
+}
+
+static void remove_session(const struct dispatch_run *run,
+			   const struct dispatch_target *d)
+{
+	struct strbuf dir = STRBUF_INIT;
+
+	strbuf_addf(&dir, "%s/runtime/%s", run->home, d->agent);
+	if (dws_remove(dir.buf) < 0)
+		warning("cannot remove the session binding '%s': %s", dir.buf,
+			strerror(errno));
+	strbuf_release(&dir);
+}
+
+static int open_logs(const struct dispatch_run *run, const struct dispatch_target *d,
+		     struct pool_launch *l)
+{
+	struct strbuf n = STRBUF_INIT;
+
+	strbuf_addf(&n, "%s.stdout.log", d->t->key);
+	l->out_fd = rundir_open(&run->rd, n.buf);
+	strbuf_reset(&n);
+	strbuf_addf(&n, "%s.stderr.log", d->t->key);
+	l->err_fd = rundir_open(&run->rd, n.buf);
+	strbuf_release(&n);
+	return l->out_fd < 0 || l->err_fd < 0 ? -1 : 0;
+}
+
+int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
+{
+	struct dispatch_run *run = data;
+	struct dispatch_target *d = &run->v[i];
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+
+	agent_name(run, i, d->agent, sizeof(d->agent));
+	strbuf_addf(&path, "%s/work", run->rd.path);
+	if (mkdir_p(path.buf, 0700) < 0) {
+		strbuf_addf(&err, "cannot create '%s': %s", path.buf, strerror(errno));
+		goto fail;
+	}
+	strbuf_addf(&path, "/%s", d->t->key);
+	d->have_ws = true;
+	if (dws_create(d->url, d->objects, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
+	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0)
+		goto fail;
+	d->rec.workspace = xstrdup(d->ws.path);
+	strvec_pushv(&l->argv, d->launch.argv.v);
+	build_env(run, d, &l->env);
+	if (d->launch.prompt_on_stdin)
+		strbuf_addbuf(&l->stdin_data, &d->prompt);
+	l->dir = xstrdup(d->ws.path);
+	l->timeout = d->launch.timeout;
+	strvec_pushv(&d->rec.agent_argv, l->argv.v);
+	argv_elide(&d->rec.agent_argv, d->prompt.buf);
+	env_key_names(&l->env, &d->rec.agent_env_keys);
+	strvec_push(&d->rec.agent_env_keys, "AGENTIC_GIT_POOL_JOB");
+	d->rec.sandbox = d->launch.sandbox;
+	d->rec.profile = d->launch.profile;
+	strbuf_release(&path);
+	return 0;
+fail:
+	d->rec.status = RS_ERROR;
+	strbuf_addbuf(&d->rec.note, &err);
+	if (d->have_ws && dws_remove(path.buf) < 0)
+		warning("cannot remove '%s'", path.buf);
+	d->have_ws = false;
+	remove_session(run, d);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return -1;
+}
+
+void dispatch_started(void *data, size_t i)
+{
+	struct dispatch_run *run = data;
+
+	run->v[i].rec.ran = true;
+	if (run->on_start)
+		run->on_start(run, i);
+}
+
+static enum verdict read_verdict(const struct dispatch_run *run,
+				 struct dispatch_target *d)
+{
+	struct strbuf p = STRBUF_INIT, buf = STRBUF_INIT;
+	enum verdict v = VERDICT_NONE;
+	struct stat st;
+	int fd;
+
+	strbuf_addf(&p, "%s/%s.stdout.log", run->rd.path, d->t->key);
+	fd = open(p.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		if (st.st_size > VERDICT_TAIL)
+			lseek(fd, st.st_size - VERDICT_TAIL, SEEK_SET);
+		if (read_fd_bounded(fd, VERDICT_TAIL, &buf) == 0)
+			v = verdict_parse(buf.buf, buf.len, &d->rec.verdict_line);
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&p);
+	strbuf_release(&buf);
+	return v;
+}
+
+static void salvage_escalation(const struct dispatch_run *run,
+			       struct dispatch_target *d)
+{
+	struct strbuf src = STRBUF_INIT, data = STRBUF_INIT, dst = STRBUF_INIT;
+
+	strbuf_addf(&src, "%s/ESCALATION.md", d->ws.path);
+	if (read_file_bounded(src.buf, ESCALATION_MAX, RF_REGULAR, &data) == 0) {
+		strbuf_addf(&dst, "escalations/%s.md", d->t->key);
+		if (rundir_write(&run->rd, dst.buf, &data) == 0)
+			d->rec.escalation = path_join(run->rd.path, dst.buf);
+	} else if (errno != ENOENT) {
+		warning("cannot salvage '%s': %s", src.buf, strerror(errno));
+	}
+	strbuf_release(&src);
+	strbuf_release(&data);
+	strbuf_release(&dst);
+}
+
+/* RESOLVED: verify everything, then push (invariant 2). */
+static void verify_and_push(const struct dispatch_run *run,
+			    struct dispatch_target *d)
+{
+	struct verify_input in = {
+		.workspace = d->ws.path, .head = d->t->head,
+		.head_sha = d->ws.head_sha, .base_sha = d->ws.base_sha,
+		.refs_before = d->ws.refs_before.buf,
+		.exit_ok = d->rec.exit_code == 0 && !d->rec.timed_out,
+		.rebase_task = run->rebase_task,
+		.command = d->t->verify_command.nr ? d->t->verify_command.v : NULL,
+		.command_timeout = d->launch.timeout,
+	};
+	struct strbuf pr = STRBUF_INIT;
+	struct push_req req;
+
+	d->rec.verified = true;
+	verify_run(&in, &d->rec.verify);
+	if (!d->rec.verify.ok) {
+		bool only_unmoved = d->rec.verify.state[VC_HEAD] == VS_FAIL &&
+				    !strcmp(d->rec.verify.new_head, d->ws.head_sha);
+		for (int c = 0; c < VC__COUNT && only_unmoved; c++)
+			if (c != VC_HEAD && d->rec.verify.state[c] == VS_FAIL)
+				only_unmoved = false;
+		d->rec.status = only_unmoved ? RS_NO_CHANGE : RS_BLOCKED;
+		return;
+	}
+	strbuf_addf(&pr, "%s/push.git", run->rd.path);
+	req = (struct push_req){ pr.buf, d->ws.objects, d->ws.url, d->t->head,
+				 d->ws.head_sha, d->rec.verify.new_head };
+	d->rec.push = push_run(&req, &d->rec.push_detail);
+	d->rec.status = d->rec.push == PUSH_PUSHED ? RS_PUSHED :
+			d->rec.push == PUSH_LEASE_REFUSED ? RS_LEASE_REFUSED :
+							    RS_PUSH_FAILED;
+	if (d->rec.push == PUSH_PUSHED)
+		memcpy(d->rec.pushed_sha, d->rec.verify.new_head, sizeof(d->rec.pushed_sha));
+	strbuf_release(&pr);
+}
+
+static void judge(const struct dispatch_run *run, struct dispatch_target *d,
+		  const struct pool_result *r)
+{
+	switch (r->status) {
+	case POOL_INTERRUPTED:
+	case POOL_KILLED:
+		d->rec.status = RS_INTERRUPTED;
+		return;
+	case POOL_TIMED_OUT:
+		d->rec.status = RS_TIMED_OUT;
+		d->rec.timed_out = true;
+		strbuf_addstr(&d->rec.note, "killed at the timeout");
+		return;
+	case POOL_LAUNCH_FAILED:
+		d->rec.status = RS_FAILED;
+		strbuf_addf(&d->rec.note, "cannot launch the agent: %s",
+			    strerror(r->launch_errno));
+		return;
+	default:
+		break;
+	}
+	d->rec.verdict = read_verdict(run, d);
+	if (d->rec.verdict == VERDICT_RESOLVED) {
+		verify_and_push(run, d);
+		return;
+	}
+	if (d->rec.exit_code != 0) {
+		d->rec.status = RS_FAILED;
+		strbuf_addf(&d->rec.note, "the agent exited %d", d->rec.exit_code);
+	} else if (d->rec.verdict == VERDICT_ESCALATED) {
+		d->rec.status = RS_ESCALATED;
+	} else {
+		d->rec.status = RS_NO_VERDICT;
+		strbuf_addstr(&d->rec.note, "no RESOLVED:/ESCALATED: line on the agent's stdout");
+	}
+}
+
+/* Invariant 4: keep what a human must look at, remove the rest. */
+static void teardown(const struct dispatch_run *run, struct dispatch_target *d)
+{
+	struct strbuf why = STRBUF_INIT, note = STRBUF_INIT, p = STRBUF_INIT;
+
+	salvage_escalation(run, d);
+	if (!d->rec.verified)
+		verify_conflicts(d->ws.path, &d->rec.verify);
+	if (d->rec.verify.in_conflict)
+		strbuf_addstr(&why, "the workspace is in conflict (unmerged paths or an operation in progress)");
+	else if (d->rec.status == RS_LEASE_REFUSED || d->rec.status == RS_PUSH_FAILED)
+		strbuf_addf(&why, "the push failed: %s", d->rec.push_detail.buf);
+	else if (dws_remove(d->ws.path) < 0)
+		strbuf_addf(&why, "removing it failed: %s", strerror(errno));
+	if (why.len) {
+		d->rec.kept = true;
+		strbuf_addf(&note, "# Kept by agentic-git dispatch\n\nTarget `%s` (%s, %s onto %s), run %s.\n\n"
+			    "Kept because %s.\n\nLogs: %s/%s.stdout.log and .stderr.log; record: %s.meta.yaml.\n\n"
+			    "Nothing here is pushed. When you are done, remove it with:\n\n    rm -rf '%s'\n",
+			    d->t->key, d->t->repo, d->t->head, d->t->base, run->rd.id,
+			    why.buf, run->rd.path, d->t->key, d->t->key, d->ws.path);
+		strbuf_addf(&p, "%s/AGENTIC-GIT-NOTE.md", d->ws.path);
+		if (write_file_atomic(p.buf, note.buf, note.len, 0600) < 0)
+			warning("cannot write '%s': %s", p.buf, strerror(errno));
+		if (!d->rec.note.len)
+			strbuf_addf(&d->rec.note, "workspace kept: %s", why.buf);
+	}
+	remove_session(run, d);
+	strbuf_release(&why);
+	strbuf_release(&note);
+	strbuf_release(&p);
+}
+
+void dispatch_finished(void *data, size_t i, const struct pool_result *r)
+{
+	struct dispatch_run *run = data;
+	struct dispatch_target *d = &run->v[i];
+	struct strbuf meta = STRBUF_INIT, name = STRBUF_INIT;
+
+	if (r->status != POOL_SKIPPED) {
+		d->rec.started = r->started;
+		d->rec.finished = r->finished;
+		d->rec.duration = r->duration;
+		d->rec.exit_code = r->exit_code;
+		d->rec.orphans_killed = r->orphans_killed;
+		judge(run, d, r);
+	}
+	if (d->have_ws)
+		teardown(run, d);
+	run_record_meta_yaml(&d->rec, &meta);
+	strbuf_addf(&name, "%s.meta.yaml", d->t->key);
+	rundir_write(&run->rd, name.buf, &meta);
+	strbuf_release(&meta);
+	strbuf_release(&name);
+	if (run->on_finish)
+		run->on_finish(run, i);
+}
+
+int dispatch_exit_code(const struct dispatch_run *run)
+{
+	int worst = 0;
+
+	for (size_t i = 0; i < run->nr; i++) {
+		int s = run_status_severity(run->v[i].rec.status);
+		if (run->v[i].launch.sandbox_downgraded)
+			s = 2; /* never degrade silently */
+		if (s == 2 || (s == 3 && worst == 0))
+			worst = s;
+	}
+	return worst;
+}

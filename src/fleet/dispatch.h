@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FLEET_DISPATCH_H
+#define AG_FLEET_DISPATCH_H
+
+/**
+ * One dispatch run's per-target lifecycle, driven by the pool:
+ * prepare (workspace, pre-fetch, guarded-session binding, agent launch) ->
+ * agent -> finish (verdict, verification, push, salvage, teardown).
+ * Security module.
+ *
+ * Invariants (tests: t0700-t0708):
+ *  1. The agent never touches a remote: its workspace has no remote, its
+ *     environment carries no credentials (fleet/gitcmd.h), and agentic-git
+ *     does the one fetch before and the one push after.
+ *  2. Nothing is pushed unless the verdict is RESOLVED and every check of
+ *     fleet/verify.h passes; the verdict alone never pushes.
+ *  3. The agent runs as a guarded session: `git` on its PATH is the shim,
+ *     bound by a signed binding to <head> in its workspace, snapshots on,
+ *     bypass variables removed.
+ *  4. A workspace in conflict, or whose push failed, is kept with a NOTE
+ *     file saying why and how to remove it; every other one is removed,
+ *     with its binding.
+ *
+ * `struct agent_launch` is the seam to agent profiles: cmd/dispatch.c fills
+ * it (today from a raw `-- CMD…`, later from the profile planner) and this
+ * module adds the target's workspace, environment and stdin.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "fleet/dws.h"
+#include "fleet/pool.h"
+#include "fleet/rundir.h"
+#include "fleet/targets.h"
+
+struct agent_launch {
+	struct strvec argv;	 /* argv[0] absolute; "{prompt}" not expanded */
+	struct strvec env;	 /* K=V added to the environment */
+	bool env_inherit;	 /* start from ours (scrubbed) instead of empty */
+	bool prompt_on_stdin;	 /* else the prompt is already in argv */
+	unsigned timeout;	 /* seconds */
+	const char *sandbox;	 /* "none" until the sandbox lands */
+	bool sandbox_downgraded; /* warn-run: asked for one, runs without */
+	const char *profile;	 /* profile name, or NULL for a raw command */
+};
+
+struct dispatch_target {
+	struct target *t;	  /* not owned */
+	struct strbuf prompt;	  /* the prompt text */
+	struct agent_launch launch;
+	char *url, *objects; /* from dws_probe_repo() at planning */
+	struct dws ws;
+	struct run_record rec;
+	char agent[65];		  /* the session's agent name */
+	bool have_ws;
+};
+
+struct dispatch_run {
+	const char *home;
+	struct rundir rd;
+	struct dispatch_target *v;
+	size_t nr;
+	bool rebase_task;
+	/* progress hooks for the command (optional) */
+	void (*on_start)(struct dispatch_run *run, size_t i);
+	void (*on_finish)(struct dispatch_run *run, size_t i);
+	void *data;
+};
+
+void agent_launch_init(struct agent_launch *l);
+void agent_launch_release(struct agent_launch *l);
+
+/* Pool callbacks; `data` is the struct dispatch_run. */
+int dispatch_prepare(void *data, size_t i, struct pool_launch *l);
+void dispatch_started(void *data, size_t i);
+void dispatch_finished(void *data, size_t i, const struct pool_result *r);
+
+/* The worst severity over all records: 0, 3 (escalations) or 2. */
+int dispatch_exit_code(const struct dispatch_run *run);
+
+void dispatch_target_release(struct dispatch_target *d);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+#include "fleet/dws.h"
+#include "fleet/gitcmd.h"
+#include "fleet/verify.h"
+
+static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
+		    const char *what, ...)
+{
+	struct strvec args = STRVEC_INIT;
+	struct strbuf e = STRBUF_INIT;
+	const char *s;
+	va_list ap;
+	int rc;
+
+	va_start(ap, what);
+	while ((s = va_arg(ap, const char *)))
+		strvec_push(&args, s);
+	va_end(ap);
+	rc = gitcmd(GITCMD_OPERATOR, dir, out, &e, args.v);
+	strvec_clear(&args);
+	strbuf_trim(&e);
+	if (rc)
+		strbuf_addf(err, "%s: %s", what, e.len ? e.buf : "git failed");
+	strbuf_release(&e);
+	if (out)
+		strbuf_trim(out);
+	return rc ? -1 : 0;
+}
+
+/*
+ * A relative local path as a URL means "relative to the clone"; the
+ * workspace lives elsewhere, so make it absolute. URLs (scheme://) and
+ * scp-like host:path forms are left alone.
+ */
+static int absolute_local_url(const char *repo, struct strbuf *url,
+			      struct strbuf *err)
+{
+	const char *colon = strchr(url->buf, ':'), *slash = strchr(url->buf, '/');
+	char *joined, *abs;
+
+	if (url->buf[0] == '/' || strstr(url->buf, "://") ||
+	    (colon && (!slash || colon < slash)))
+		return 0;
+	joined = path_join(repo, url->buf);
+	abs = real_path(joined);
+	free(joined);
+	if (!abs) {
+		strbuf_addf(err, "origin's path '%s' does not exist", url->buf);
+		return -1;
+	}
+	strbuf_reset(url);
+	strbuf_addstr(url, abs);
+	free(abs);
+	return 0;
+}
+
+int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
+		   struct strbuf *err)
+{
+	if (!is_dir(repo)) {
+		strbuf_addf(err, "'%s' is not a directory (repo must be a local clone)", repo);
+		return -1;
+	}
+	if (git_line(repo, objects, err, "not a git clone", "rev-parse",
+		     "--path-format=absolute", "--git-common-dir", NULL) < 0)
+		return -1;
+	strbuf_addstr(objects, "/objects");
+	if (git_line(repo, url, err, "the clone has no 'origin' remote",
+		     "remote", "get-url", "origin", NULL) < 0)
+		return -1;
+	return absolute_local_url(repo, url, err);
+}
+
+static int write_alternates(const struct dws *w, const char *objects,
+			    struct strbuf *err)
+{
+	char *alt = path_join(w->objects, "info/alternates");
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&sb, "%s\n", objects);
+	rc = mkdir_p(w->objects, 0700) < 0 ? -1 : 0;
+	if (!rc) {
+		char *info = path_join(w->objects, "info");
+		rc = mkdir_p(info, 0700);
+		free(info);
+	}
+	if (!rc)
+		rc = write_file_atomic(alt, sb.buf, sb.len, 0600);
+	if (rc)
+		strbuf_addf(err, "cannot write %s: %s", alt, strerror(errno));
+	free(alt);
+	strbuf_release(&sb);
+	return rc;
+}
+
+static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
+			      struct strbuf *err)
+{
+	struct strbuf rb = STRBUF_INIT, rh = STRBUF_INIT, sha = STRBUF_INIT;
+	int rc = -1;
+
+	strbuf_addf(&rb, "+refs/heads/%s:refs/remotes/origin/%s", base, base);
+	strbuf_addf(&rh, "+refs/heads/%s:refs/remotes/origin/%s", head, head);
+	if (git_line(w->path, NULL, err, "fetch of base and head failed", "fetch",
+		     "-q", "--no-tags", "--no-write-fetch-head", "--", w->url,
+		     rb.buf, rh.buf, NULL) < 0)
+		goto out;
+	strbuf_reset(&rb);
+	strbuf_reset(&rh);
+	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
+	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
+	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
+		     "rev-parse", rb.buf, rh.buf,
+		     NULL) < 0)
+		goto out;
+	{
+		const char *nl = strchr(sha.buf, '\n');
+		size_t bl = nl ? (size_t)(nl - sha.buf) : 0;
+
+		if (!nl || bl > 64 || strlen(nl + 1) > 64 || strlen(nl + 1) != bl) {
+			strbuf_addstr(err, "cannot resolve the fetched base and head");
+			goto out;
+		}
+		memcpy(w->base_sha, sha.buf, bl);
+		w->base_sha[bl] = '\0';
+		memcpy(w->head_sha, nl + 1, bl + 1);
+	}
+	if (git_line(w->path, NULL, err, "checkout failed", "checkout", "-q",
+		     "--no-track", "-B", head, w->head_sha, NULL) < 0)
+		goto out;
+	rc = 0;
+out:
+	strbuf_release(&rb);
+	strbuf_release(&rh);
+	strbuf_release(&sha);
+	return rc;
+}
+
+int dws_create(const char *url, const char *objects, const char *path,
+	       const char *base, const char *head, struct dws *w,
+	       struct strbuf *err)
+{
+	struct strbuf b = STRBUF_INIT;
+	int rc = -1;
+
+	w->path = xstrdup(path);
+	w->url = xstrdup(url);
+	strbuf_addf(&b, "--initial-branch=%s", head);
+	if (git_line(NULL, NULL, err, "cannot create the workspace", "init",
+		     "-q", "--template=", b.buf, "--", path, NULL) < 0)
+		goto out;
+	w->objects = path_join(path, ".git/objects");
+	if (write_alternates(w, objects, err) < 0 ||
+	    fetch_and_checkout(w, base, head, err) < 0)
+		goto out;
+	if (verify_refs_snapshot(path, &w->refs_before) < 0) {
+		strbuf_addstr(err, "cannot list the workspace's refs");
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&b);
+	return rc;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	if (flag == FTW_DP)
+		return rmdir(p) < 0 ? -1 : 0;
+	return unlink(p) < 0 ? -1 : 0;
+}
+
+int dws_remove(const char *path)
+{
+	if (!path_exists(path))
+		return 0;
+	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+void dws_release(struct dws *w)
+{
+	free(w->path);
+	free(w->objects);
+	free(w->url);
+	w->path = w->objects = w->url = NULL;
+	strbuf_release(&w->refs_before);
+}

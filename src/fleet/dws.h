@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FLEET_DWS_H
+#define AG_FLEET_DWS_H
+
+/**
+ * A dispatch target's workspace: a fresh repository of its own whose
+ * object store borrows the operator clone's objects read-only
+ * (objects/info/alternates), with origin/<base> and origin/<head> fetched
+ * by agentic-git and <head> checked out.
+ *
+ * Decision (docs/dispatch.md "Workspaces"): every target gets such a
+ * self-contained workspace rather than a linked worktree. A linked
+ * worktree shares the operator clone's refs, config and hooks with the
+ * agent, and cannot check out a branch the operator already has checked
+ * out; this one costs a `git init` and a fetch of what the clone lacks,
+ * independent of history size. The workspace has no remote configured:
+ * an agent's `git fetch`/`git push` has nowhere to go.
+ *
+ * The fetch runs with the operator's credentials, in a repository created
+ * a moment earlier by us (no agent has touched its config yet), with hooks
+ * disabled. Everything returned is owned by the struct; dws_release()
+ * frees it. Functions return 0 or -1 with a message in `err`.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+
+struct dws {
+	char *path;	/* the workspace (the agent's cwd) */
+	char *objects;	/* <path>/.git/objects */
+	char *url;	/* origin's URL, read from the operator clone */
+	char head_sha[65], base_sha[65];
+	struct strbuf refs_before; /* verify_refs_snapshot() at creation */
+};
+
+#define DWS_INIT { NULL, NULL, NULL, "", "", STRBUF_INIT }
+
+/* Reads the clone's origin URL and object store; fails when not a clone. */
+int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
+		   struct strbuf *err);
+
+/* `url` and `objects` come from dws_probe_repo() (run once, at planning). */
+int dws_create(const char *url, const char *objects, const char *path,
+	       const char *base, const char *head, struct dws *w,
+	       struct strbuf *err);
+
+/* rm -rf without following symlinks. 0 or -1 (errno). */
+int dws_remove(const char *path);
+
+void dws_release(struct dws *w);
+
+#endif

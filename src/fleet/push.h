@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FLEET_PUSH_H
+#define AG_FLEET_PUSH_H
+
+/**
+ * The push, done by agentic-git and never by the agent. Security module.
+ *
+ * Invariants (tests: t0701-dispatch-push.bats):
+ *  1. git never runs in the agent's workspace with our credentials: the
+ *     verified commit is taken into a bare repository agentic-git created
+ *     under the run directory (its own config, hooks disabled) by pointing
+ *     that repository's objects/info/alternates at the workspace's object
+ *     store. Reading objects is data only; no workspace config, hook or
+ *     upload-pack runs.
+ *  2. The push is `git push --force-with-lease=refs/heads/<head>:<observed>
+ *     <url> <sha>:refs/heads/<head>`: exactly one ref, an explicit lease
+ *     on the SHA agentic-git observed before the agent ran, to the URL read
+ *     from the operator's clone before the agent ran.
+ *  3. Hooks are disabled for the push (core.hooksPath=/dev/null).
+ *
+ * Decision: a per-run bare repository (`<run>/push.git`) rather than the
+ * operator's clone: the clone's config and hooks are reachable by an
+ * unsandboxed agent (same uid), the per-run repository is created after we
+ * start and is only named in our own argv.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+
+enum push_status {
+	PUSH_NONE = 0,	    /* not attempted */
+	PUSH_PUSHED,
+	PUSH_LEASE_REFUSED, /* someone else moved the branch */
+	PUSH_FAILED,
+};
+
+const char *push_status_str(enum push_status s);
+
+struct push_req {
+	const char *push_repo;	   /* <run>/push.git (created when missing) */
+	const char *objects_dir;   /* the workspace's object store */
+	const char *url;	   /* remote URL observed before the agent ran */
+	const char *head;	   /* branch name */
+	const char *expected_sha;  /* the lease */
+	const char *sha;	   /* the verified commit */
+};
+
+/* Returns the status; `detail` gets git's message on failure. */
+enum push_status push_run(const struct push_req *req, struct strbuf *detail);
+
+#endif

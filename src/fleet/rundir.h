@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FLEET_RUNDIR_H
+#define AG_FLEET_RUNDIR_H
+
+/**
+ * The run directory $AGENTIC_GIT_HOME/runs/<id>/ and what goes in it:
+ * <key>.stdout.log, <key>.stderr.log, <key>.meta.yaml, escalations/<key>.md,
+ * summary.md, plus the runs/latest symlink. Everything is created 0600/0700
+ * (the caller sets umask 077 too). File names come from target keys, which
+ * fleet/targets.h validated as file names.
+ *
+ * The record and formatting functions are pure (strbuf in, strbuf out) so
+ * the unit tests call them; rundir_* do the I/O and return 0 or -1 with an
+ * error printed.
+ */
+#include "base/common.h"
+#include <time.h>
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "fleet/push.h"
+#include "fleet/verdict.h"
+#include "fleet/verify.h"
+
+struct rundir {
+	char *id;   /* YYYYMMDDTHHMMSSZ-xxxxxx */
+	char *path; /* <home>/runs/<id> */
+};
+
+/* Final per-target statuses; the exit ladder is in dispatch_exit_code(). */
+enum run_status {
+	RS_PUSHED = 0, RS_NO_CHANGE, RS_ESCALATED, RS_BLOCKED, RS_NO_VERDICT,
+	RS_FAILED, RS_TIMED_OUT, RS_INTERRUPTED, RS_LEASE_REFUSED,
+	RS_PUSH_FAILED, RS_ERROR, RS_PLANNED, RS__COUNT
+};
+
+const char *run_status_str(enum run_status s);
+/* 0 fine, 3 escalation, 2 attention (see docs/dispatch.md). */
+int run_status_severity(enum run_status s);
+
+struct run_record {
+	const char *key, *repo, *head, *base; /* not owned */
+	enum run_status status;
+	int exit_code; /* -1: null */
+	struct timespec started, finished;
+	double duration;
+	bool timed_out, ran;
+	enum verdict verdict;
+	struct strbuf verdict_line;
+	bool verified;
+	struct verify_report verify;
+	enum push_status push;
+	struct strbuf push_detail;
+	char pushed_sha[65];
+	struct strvec agent_argv;     /* prompt elided */
+	struct strvec agent_env_keys; /* sorted names */
+	const char *sandbox;	      /* "none" until the sandbox lands */
+	const char *profile;	      /* profile name, NULL: raw command */
+	char *workspace;
+	bool kept;
+	struct strbuf note; /* error or why the workspace was kept */
+	char *escalation;   /* salvaged file, or NULL */
+	unsigned orphans_killed;
+};
+
+void run_record_init(struct run_record *r);
+void run_record_release(struct run_record *r);
+
+/* Replaces every occurrence of `prompt` inside argv elements. */
+void argv_elide(struct strvec *argv, const char *prompt);
+/* Sorted, de-duplicated names of a K=V environment. */
+void env_key_names(const struct strvec *env, struct strvec *names);
+
+void run_record_meta_yaml(const struct run_record *r, struct strbuf *out);
+void run_record_json(const struct run_record *r, struct strbuf *out);
+void run_summary_md(const char *id, const struct run_record *const *v, size_t nr,
+		    int exit_code, struct strbuf *out);
+
+int rundir_create(const char *home, struct rundir *rd);
+/* A new log file in the run dir, O_EXCL, 0600. fd or -1. */
+int rundir_open(const struct rundir *rd, const char *name);
+int rundir_write(const struct rundir *rd, const char *name,
+		 const struct strbuf *data);
+/* Resolves "latest" or an id to the run's path. 0 or -1. */
+int rundir_resolve(const char *home, const char *id, struct strbuf *path);
+void rundir_release(struct rundir *rd);
+
+#endif

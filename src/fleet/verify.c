@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "base/die.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/spawn.h"
+#include "base/xalloc.h"
+#include "fleet/gitcmd.h"
+#include "fleet/verify.h"
+
+const char *verify_check_name(enum verify_check c)
+{
+	static const char *const names[VC__COUNT] = {
+		"exit", "unmerged_paths", "conflict_markers", "operation_in_progress",
+		"head_moved", "base_is_ancestor", "other_refs_unchanged",
+		"no_trust_root_files", "verify_command",
+	};
+	return (size_t)c < VC__COUNT ? names[c] : "unknown";
+}
+
+void verify_report_init(struct verify_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < VC__COUNT; i++) {
+		strbuf_init(&r->detail[i], 0);
+		r->state[i] = VS_SKIP;
+	}
+}
+
+void verify_report_release(struct verify_report *r)
+{
+	for (int i = 0; i < VC__COUNT; i++)
+		strbuf_release(&r->detail[i]);
+}
+
+static AG_PRINTF(4, 5) void set(struct verify_report *r, enum verify_check c,
+				enum verify_state s, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->state[c] = s;
+	strbuf_reset(&r->detail[c]);
+	va_start(ap, fmt);
+	strbuf_vaddf(&r->detail[c], fmt, ap);
+	va_end(ap);
+	strbuf_trim(&r->detail[c]);
+}
+
+bool verify_trust_root_path(const char *path)
+{
+	const char *b = path_basename(path);
+
+	return !strcmp(b, ".config-integrity-key") || !strcmp(b, "policy.toml") ||
+	       !strcmp(b, "fleet.yaml") || ends_with(b, ".jsonl");
+}
+
+bool verify_diff_adds_markers(const char *diff, size_t len, struct strbuf *where)
+{
+	const char *p = diff, *end = diff + len, *file = NULL;
+	size_t flen = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n > 6 && !strncmp(p, "+++ b/", 6)) {
+			file = p + 6;
+			flen = n - 6;
+		} else if (n >= 8 && p[0] == '+' &&
+			   (!strncmp(p + 1, "<<<<<<<", 7) ||
+			    !strncmp(p + 1, ">>>>>>>", 7)) &&
+			   (n == 8 || p[8] == ' ')) {
+			if (where && file)
+				strbuf_add(where, file, flen);
+			return true;
+		}
+		p += n + 1;
+	}
+	return false;
+}
+
+/* Lines of a snapshot are "sha refname"; compares by refname. */
+static const char *find_ref(const char *snap, const char *ref, size_t *sha_len)
+{
+	size_t rl = strlen(ref);
+
+	for (const char *p = snap; p && *p;) {
+		const char *nl = strchrnul(p, '\n'), *sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp && (size_t)(nl - sp - 1) == rl && !strncmp(sp + 1, ref, rl)) {
+			*sha_len = (size_t)(sp - p);
+			return p;
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	return NULL;
+}
+
+static void diff_one_way(const char *a, const char *b, const char *keep,
+			 struct strvec *changed, bool report_same)
+{
+	for (const char *p = a; p && *p;) {
+		const char *nl = strchrnul(p, '\n'), *sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp) {
+			char *ref = xstrndup(sp + 1, (size_t)(nl - sp - 1));
+			size_t ol = 0;
+			const char *o = find_ref(b, ref, &ol);
+			bool differs = !o || ol != (size_t)(sp - p) ||
+				       strncmp(o, p, ol);
+			if (strcmp(ref, keep) && ((!o) || (report_same && differs)))
+				strvec_push(changed, ref);
+			free(ref);
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+void verify_refs_diff(const char *before, const char *after,
+		      const char *keep_ref, struct strvec *changed)
+{
+	diff_one_way(before, after, keep_ref, changed, true); /* moved, deleted */
+	diff_one_way(after, before, keep_ref, changed, false); /* created */
+}
+
+int verify_refs_snapshot(const char *workspace, struct strbuf *out)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int rc = gitcmdl(GITCMD_WORKSPACE, workspace, &raw, NULL, "for-each-ref",
+			 "--format=%(objectname) %(refname)", NULL);
+
+	if (rc == 0) {
+		for (const char *p = raw.buf; *p;) {
+			const char *nl = strchrnul(p, '\n'), *sp = strchr(p, ' ');
+			if (sp && sp < nl && !starts_with(sp + 1, "refs/agentic-git/")) {
+				strbuf_add(out, p, (size_t)(nl - p));
+				strbuf_addch(out, '\n');
+			}
+			p = *nl ? nl + 1 : nl;
+		}
+	}
+	strbuf_release(&raw);
+	return rc == 0 ? 0 : -1;
+}
+
+static void check_unmerged(const char *ws, struct verify_report *r)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (gitcmdl(GITCMD_WORKSPACE, ws, &out, NULL, "ls-files", "--unmerged",
+		    NULL))
+		set(r, VC_UNMERGED, VS_FAIL, "cannot list the index (treated as in conflict)");
+	else if (out.len)
+		set(r, VC_UNMERGED, VS_FAIL, "unmerged paths in the index");
+	else
+		set(r, VC_UNMERGED, VS_PASS, "none");
+	strbuf_release(&out);
+}
+
+static void check_in_progress(const char *ws, struct verify_report *r)
+{
+	static const struct {
+		const char *path, *op;
+	} ops[] = { { "rebase-merge", "rebase" }, { "rebase-apply", "rebase" },
+		    { "MERGE_HEAD", "merge" }, { "CHERRY_PICK_HEAD", "cherry-pick" },
+		    { "REVERT_HEAD", "revert" } };
+	struct strbuf gd = STRBUF_INIT;
+
+	if (gitcmdl(GITCMD_WORKSPACE, ws, &gd, NULL, "rev-parse",
+		    "--absolute-git-dir", NULL)) {
+		set(r, VC_IN_PROGRESS, VS_FAIL, "cannot find the git directory (treated as in progress)");
+		strbuf_release(&gd);
+		return;
+	}
+	strbuf_trim(&gd);
+	set(r, VC_IN_PROGRESS, VS_PASS, "none");
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		char *p = path_join(gd.buf, ops[i].path);
+		bool there = path_exists(p);
+		free(p);
+		if (there) {
+			set(r, VC_IN_PROGRESS, VS_FAIL, "%s still in progress", ops[i].op);
+			break;
+		}
+	}
+	strbuf_release(&gd);
+}
+
+void verify_conflicts(const char *workspace, struct verify_report *r)
+{
+	check_unmerged(workspace, r);
+	check_in_progress(workspace, r);
+	r->in_conflict = r->state[VC_UNMERGED] == VS_FAIL ||
+			 r->state[VC_IN_PROGRESS] == VS_FAIL;
+}
+
+static void check_head(const struct verify_input *in, struct verify_report *r)
+{
+	struct strbuf sha = STRBUF_INIT, sym = STRBUF_INIT, want = STRBUF_INIT;
+
+	strbuf_addf(&want, "refs/heads/%s", in->head);
+	if (gitcmdl(GITCMD_WORKSPACE, in->workspace, &sha, NULL, "rev-parse",
+		    "--verify", "-q", "HEAD^{commit}", NULL)) {
+		set(r, VC_HEAD, VS_FAIL, "cannot read HEAD");
+		goto out;
+	}
+	strbuf_trim(&sha);
+	if (sha.len < sizeof(r->new_head))
+		memcpy(r->new_head, sha.buf, sha.len + 1);
+	gitcmdl(GITCMD_WORKSPACE, in->workspace, &sym, NULL, "symbolic-ref",
+		"-q", "HEAD", NULL);
+	strbuf_trim(&sym);
+	if (strcmp(sym.buf, want.buf))
+		set(r, VC_HEAD, VS_FAIL, "HEAD is not on %s (it is %s)", want.buf,
+		    sym.len ? sym.buf : "detached");
+	else if (!strcmp(sha.buf, in->head_sha))
+		set(r, VC_HEAD, VS_FAIL, "HEAD unchanged at %.7s; nothing to push",
+		    in->head_sha);
+	else
+		set(r, VC_HEAD, VS_PASS, "HEAD advanced from %.7s to %.7s",
+		    in->head_sha, sha.buf);
+out:
+	strbuf_release(&sha);
+	strbuf_release(&sym);
+	strbuf_release(&want);
+}
+
+static void check_ancestry(const struct verify_input *in, struct verify_report *r)
+{
+	int rc;
+
+	if (!in->rebase_task)
+		return;
+	if (!*r->new_head) {
+		set(r, VC_ANCESTRY, VS_FAIL, "no HEAD to check");
+		return;
+	}
+	rc = gitcmdl(GITCMD_WORKSPACE, in->workspace, NULL, NULL, "merge-base",
+		     "--is-ancestor", in->base_sha, r->new_head, NULL);
+	if (rc == 0)
+		set(r, VC_ANCESTRY, VS_PASS, "base %.7s is an ancestor of HEAD", in->base_sha);
+	else
+		set(r, VC_ANCESTRY, VS_FAIL, "HEAD does not descend from base %.7s", in->base_sha);
+}
+
+static void check_refs(const struct verify_input *in, struct verify_report *r)
+{
+	struct strbuf after = STRBUF_INIT, keep = STRBUF_INIT, list = STRBUF_INIT;
+	struct strvec changed = STRVEC_INIT;
+
+	strbuf_addf(&keep, "refs/heads/%s", in->head);
+	if (verify_refs_snapshot(in->workspace, &after) < 0) {
+		set(r, VC_REFS, VS_FAIL, "cannot list refs");
+	} else {
+		verify_refs_diff(in->refs_before, after.buf, keep.buf, &changed);
+		for (size_t i = 0; i < changed.nr; i++)
+			strbuf_addf(&list, "%s%s", i ? ", " : "", changed.v[i]);
+		if (changed.nr)
+			set(r, VC_REFS, VS_FAIL, "other refs changed: %s", list.buf);
+		else
+			set(r, VC_REFS, VS_PASS, "only %s changed", keep.buf);
+	}
+	strbuf_release(&after);
+	strbuf_release(&keep);
+	strbuf_release(&list);
+	strvec_clear(&changed);
+}
+
+static void check_trust_root(const struct verify_input *in, struct verify_report *r)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (!*r->new_head) {
+		set(r, VC_TRUST_ROOT, VS_FAIL, "no HEAD to check");
+		return;
+	}
+	if (gitcmdl(GITCMD_WORKSPACE, in->workspace, &out, NULL, "log",
+		    "--no-renames", "--format=", "--name-only", "-z",
+		    r->new_head, "--not", in->head_sha, in->base_sha, "--", NULL)) {
+		set(r, VC_TRUST_ROOT, VS_FAIL, "cannot list the pushed range");
+		strbuf_release(&out);
+		return;
+	}
+	set(r, VC_TRUST_ROOT, VS_PASS, "none");
+	for (const char *p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+		const char *f = p;
+		while (*f == '\n')
+			f++;
+		if (*f && verify_trust_root_path(f)) {
+			set(r, VC_TRUST_ROOT, VS_FAIL, "trust-root file '%s' in the pushed range", f);
+			break;
+		}
+	}
+	strbuf_release(&out);
+}
+
+static void check_markers(const struct verify_input *in, struct verify_report *r)
+{
+	struct strbuf diff = STRBUF_INIT, where = STRBUF_INIT, range = STRBUF_INIT;
+
+	if (!*r->new_head) {
+		set(r, VC_MARKERS, VS_FAIL, "no HEAD to check");
+		return;
+	}
+	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
+	if (gitcmdl(GITCMD_WORKSPACE, in->workspace, &diff, NULL, "diff",
+		    "--no-ext-diff", "--no-textconv", "--no-color", "-U0",
+		    range.buf, "--", NULL))
+		set(r, VC_MARKERS, VS_FAIL, "cannot diff the branch");
+	else if (verify_diff_adds_markers(diff.buf, diff.len, &where))
+		set(r, VC_MARKERS, VS_FAIL, "conflict markers in %s", where.buf);
+	else
+		set(r, VC_MARKERS, VS_PASS, "none");
+	strbuf_release(&diff);
+	strbuf_release(&where);
+	strbuf_release(&range);
+}
+
+/* Runs the command in its own group; kills the group at the deadline. */
+static int run_with_timeout(const struct verify_input *in, int *code)
+{
+	struct child c = CHILD_INIT;
+	time_t deadline = time(NULL) + (in->command_timeout ? in->command_timeout : 600);
+	int st = 0, signals = 0;
+
+	strvec_pushv(&c.args, in->command);
+	if (in->command_env && in->command_env->nr)
+		strvec_pushv(&c.env, in->command_env->v);
+	else
+		gitcmd_scrubbed_env(&c.env);
+	c.dir = in->workspace;
+	c.new_pgroup = true;
+	if (child_start(&c) < 0) {
+		child_release(&c);
+		return -1;
+	}
+	for (;;) {
+		pid_t w = waitpid(c.pid, &st, WNOHANG);
+		if (w == c.pid || (w < 0 && errno != EINTR))
+			break;
+		if (time(NULL) >= deadline) {
+			kill(-c.pid, signals++ < 20 ? SIGTERM : SIGKILL);
+			deadline = time(NULL) + 1;
+			if (signals > 40)
+				break;
+		}
+		nanosleep(&(struct timespec){ 0, 20000000L }, NULL);
+	}
+	kill(-c.pid, SIGKILL); /* nothing of it outlives the check */
+	*code = signals ? 124 : wait_status_to_code(st);
+	child_release(&c);
+	return 0;
+}
+
+static void check_command(const struct verify_input *in, struct verify_report *r)
+{
+	int code = 0;
+
+	if (!in->command || !in->command[0])
+		return;
+	if (in->command[0][0] != '/')
+		set(r, VC_COMMAND, VS_FAIL, "verify_command[0] '%s' is not an absolute path", in->command[0]);
+	else if (run_with_timeout(in, &code) < 0)
+		set(r, VC_COMMAND, VS_FAIL, "cannot run '%s': %s", in->command[0], strerror(errno));
+	else if (code)
+		set(r, VC_COMMAND, VS_FAIL, "'%s' exited %d%s", in->command[0], code,
+		    code == 124 ? " (timed out)" : "");
+	else
+		set(r, VC_COMMAND, VS_PASS, "'%s' passed", in->command[0]);
+}
+
+void verify_run(const struct verify_input *in, struct verify_report *r)
+{
+	if (in->exit_ok)
+		set(r, VC_EXIT, VS_PASS, "exited 0 within the timeout");
+	else
+		set(r, VC_EXIT, VS_FAIL, "did not exit 0 within the timeout");
+	verify_conflicts(in->workspace, r);
+	check_head(in, r);
+	check_markers(in, r);
+	check_ancestry(in, r);
+	check_refs(in, r);
+	check_trust_root(in, r);
+	check_command(in, r);
+	r->ok = true;
+	for (int i = 0; i < VC__COUNT; i++)
+		if (r->state[i] == VS_FAIL)
+			r->ok = false;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_FLEET_VERIFY_H
+#define AG_FLEET_VERIFY_H
+
+/**
+ * Independent verification of an agent's result before any push
+ * (PRODUCT.md §9). Security module.
+ *
+ * Invariants (tests: t0702-verify.bats, tests/unit/test-verify.c):
+ *  1. Nothing is pushed unless EVERY check passes; a check that cannot be
+ *     evaluated (git failed) fails.
+ *  2. Checks read the workspace only through GITCMD_WORKSPACE (no
+ *     credentials, hooks/fsmonitor/external diff off).
+ *  3. Every comparison is against values agentic-git observed itself before
+ *     the agent ran (head and base SHAs, the ref snapshot), never against
+ *     refs the agent could have moved (refs/remotes/origin/<base>).
+ *  4. The pushed commit is HEAD as verified (its SHA is returned), and HEAD
+ *     must be the branch refs/heads/<head>.
+ *  5. A trust-root file (basename .config-integrity-key, policy.toml,
+ *     fleet.yaml, or *.jsonl) touched by any commit in the pushed range
+ *     (HEAD --not observed head, observed base) blocks the push.
+ *
+ * The check list is fixed and in this order; `verify_check_names` lists it.
+ * verify_refs_snapshot() and verify_trust_root_path() are pure helpers.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+#include "base/strvec.h"
+
+enum verify_check {
+	VC_EXIT,	/* exit 0 within the timeout */
+	VC_UNMERGED,	/* no unmerged index entries */
+	VC_MARKERS,	/* no conflict markers added in the branch's diff */
+	VC_IN_PROGRESS, /* no rebase/merge/cherry-pick/revert in progress */
+	VC_HEAD,	/* HEAD readable, on refs/heads/<head>, and moved */
+	VC_ANCESTRY,	/* the observed base is an ancestor of HEAD */
+	VC_REFS,	/* no ref but refs/heads/<head> changed */
+	VC_TRUST_ROOT,	/* no trust-root file in the pushed range */
+	VC_COMMAND,	/* verify_command passed (skipped when none) */
+	VC__COUNT
+};
+
+enum verify_state { VS_PASS = 0, VS_FAIL, VS_SKIP };
+
+struct verify_input {
+	const char *workspace;	  /* the agent's cwd */
+	const char *head;	  /* branch name */
+	const char *head_sha;	  /* observed before the agent ran */
+	const char *base_sha;	  /* observed before the agent ran */
+	const char *refs_before;  /* verify_refs_snapshot() output */
+	bool exit_ok;		  /* exited 0 within the timeout */
+	bool rebase_task;	  /* VC_ANCESTRY applies */
+	const char *const *command; /* verify_command argv, or NULL */
+	unsigned command_timeout;   /* seconds */
+	const struct strvec *command_env; /* the sandbox/agent env for it */
+};
+
+struct verify_report {
+	enum verify_state state[VC__COUNT];
+	struct strbuf detail[VC__COUNT];
+	char new_head[65]; /* verified HEAD sha, "" when unreadable */
+	bool in_conflict;  /* unmerged paths or an operation in progress */
+	bool ok;	   /* every check passed or was skipped */
+};
+
+const char *verify_check_name(enum verify_check c);
+
+void verify_report_init(struct verify_report *r);
+void verify_report_release(struct verify_report *r);
+
+/* Runs every check (even after a failure, so the report is complete). */
+void verify_run(const struct verify_input *in, struct verify_report *r);
+
+/* Only the cheap conflict checks (for teardown decisions). */
+void verify_conflicts(const char *workspace, struct verify_report *r);
+
+/*
+ * `git for-each-ref` of the workspace as "sha refname" lines, sorted, with
+ * refs/agentic-git/ left out. 0 or -1.
+ */
+int verify_refs_snapshot(const char *workspace, struct strbuf *out);
+
+/* Pure: the refs that differ between two snapshots, except `keep_ref`. */
+void verify_refs_diff(const char *before, const char *after,
+		      const char *keep_ref, struct strvec *changed);
+
+/* Pure: true when `path`'s basename is a trust-root file. */
+bool verify_trust_root_path(const char *path);
+
+/* Pure: true when a unified diff adds a conflict-marker line. */
+bool verify_diff_adds_markers(const char *diff, size_t len, struct strbuf *where);
+
+#endif

@@ -1,0 +1,13 @@
+#!/bin/bash
+# Scripted agent that never finishes and ignores SIGTERM; with
+# HANG_DAEMON=1 it instead leaves a daemon (setsid, SIGTERM ignored) and
+# exits at once. Every process carries $MARK in its command line.
+set -u
+if [ "${HANG_DAEMON:-}" = 1 ]; then
+	setsid bash -c "trap '' TERM; exec -a daemon-$MARK sleep 300" </dev/null >/dev/null 2>&1 &
+	echo "RESOLVED: left a daemon behind"
+	exit 0
+fi
+trap '' TERM
+bash -c "trap '' TERM; exec -a child-$MARK sleep 300" &
+exec -a "agent-$MARK" sleep 300

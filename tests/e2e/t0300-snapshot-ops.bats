@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# Issue 3, acceptance 1: every destructive operation through the shim is
+# undone by `snapshots restore`, byte for byte (modified, staged, untracked,
+# force-added ignored and plain ignored files, odd names, an empty
+# directory, binaries, an executable).
+load lib
+load snapshot-lib
+
+setup() {
+	ag_setup
+	ag_bind ag1 feat/one
+	export AGENTIC_GIT_SNAPSHOTS=1
+	cd "$WT"
+}
+
+# roundtrip EXPECT_CHANGE ADDED_FILES OP ARGS…: make work, run the op through
+# the shim, restore its snapshot, compare with the state before the op
+# (ignoring ADDED_FILES, files the op itself brought in, which restore
+# leaves alone by design).
+roundtrip() {
+	local expect_change=$1 added=$2 before after ref slug
+	shift 2
+	make_work
+	before=$(tree_state .)
+	run agit "$@"
+	echo "op: $status $output"
+	refute_output --partial "snapshot FAILED"
+	after=$(tree_state . | without $added)
+	if [ "$expect_change" = yes ] && [ "$after" = "$before" ]; then
+		fail "the operation '$*' destroyed nothing: the test proves nothing"
+	fi
+	slug=$1
+	ref=$(newest_ref "$slug")
+	[ -n "$ref" ] || fail "no $slug snapshot was taken"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	after=$(tree_state . | without $added)
+	assert_equal "$after" "$before"
+}
+
+@test "reset --hard is undone" {
+	roundtrip yes "" reset --hard
+}
+
+@test "reset --merge is undone" {
+	roundtrip yes "" reset --merge
+}
+
+@test "checkout -- . is undone" {
+	roundtrip yes "" checkout -- .
+}
+
+@test "checkout -f other-file is undone" {
+	roundtrip yes "" checkout -f README.md
+}
+
+@test "restore . is undone" {
+	roundtrip yes "" restore .
+}
+
+@test "switch --discard-changes is undone" {
+	roundtrip yes "" switch --discard-changes feat/one
+}
+
+@test "clean -fd is undone, the empty directories included" {
+	roundtrip yes "" clean -fd
+}
+
+@test "clean -fdx is undone, ignored files come back from the quarantine" {
+	roundtrip yes "" clean -fdx
+	[ "$(cat .env)" = "SECRET=1" ]
+	[ -d empty/nested ]
+}
+
+@test "clean -fX quarantines only ignored files" {
+	roundtrip yes "" clean -fX
+}
+
+@test "stash drop is undone: the dropped entry comes back" {
+	echo "stash me" >>README.md
+	"$REAL_GIT" stash push -q -m keep-me
+	local sha
+	sha=$("$REAL_GIT" rev-parse stash@{0})
+	roundtrip no "" stash drop
+	run "$REAL_GIT" stash list --format=%H
+	assert_output "$sha"
+}
+
+@test "stash clear is undone: every entry comes back in order" {
+	echo one >>README.md
+	"$REAL_GIT" stash push -q -m one
+	echo two >>README.md
+	"$REAL_GIT" stash push -q -m two
+	local want
+	want=$("$REAL_GIT" stash list --format=%H)
+	roundtrip no "" stash clear
+	run "$REAL_GIT" stash list --format=%H
+	assert_output "$want"
+}
+
+upstream_commit() {
+	(cd "$REPO" && echo "upstream" >upstream.txt &&
+		"$REAL_GIT" add upstream.txt && "$REAL_GIT" commit -q -m upstream)
+}
+
+# git refuses merge/cherry-pick/rebase over staged work; the snapshot is
+# still taken first, and the work is intact after the restore.
+@test "merge with work in progress: snapshot taken, work intact" {
+	upstream_commit
+	roundtrip no "upstream.txt" merge --no-edit main
+}
+
+@test "cherry-pick with work in progress: snapshot taken, work intact" {
+	upstream_commit
+	roundtrip no "upstream.txt" cherry-pick main
+}
+
+@test "a merge that runs over untracked and ignored work keeps it restorable" {
+	upstream_commit
+	echo "untracked notes" >notes.txt
+	echo "SECRET=1" >.env
+	local before ref
+	before=$(tree_state .)
+	run agit merge --no-edit main
+	assert_success
+	[ -f upstream.txt ]
+	ref=$(newest_ref merge)
+	[ -n "$ref" ]
+	rm notes.txt
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	assert_output --partial "Restored "
+	[ "$(cat notes.txt)" = "untracked notes" ]
+	assert_equal "$(tree_state . | without upstream.txt)" "$before"
+}
+
+@test "rebase with work in progress: snapshot taken, work intact" {
+	upstream_commit
+	roundtrip no "" rebase main
+}
