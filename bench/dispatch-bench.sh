@@ -69,7 +69,8 @@ t1=$(now)
 t2=$(now)
 pushed=$(grep -c '^pushed' "$W/dispatch.out" || true)
 [ "$pushed" -eq "$N" ] || { echo "dispatch pushed $pushed of $N"; cat "$W/dispatch.out"; exit 1; }
-awk -v n="$N" -v s="$(echo "$t1 - $t0" | bc)" -v d="$(echo "$t2 - $t1" | bc)" 'BEGIN {
+awk -v n="$N" -v t0="$t0" -v t1="$t1" -v t2="$t2" 'BEGIN {
+	s = t1 - t0; d = t2 - t1
 	printf "dispatch of %d targets, no-op agent, -j 1\n", n
 	printf "  shell script (same git steps): %.1f ms/target\n", s * 1000 / n
 	printf "  agentic-git dispatch:          %.1f ms/target\n", d * 1000 / n

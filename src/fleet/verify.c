@@ -160,25 +160,59 @@ static void check_unmerged(const char *ws, struct verify_report *r)
 	strbuf_release(&out);
 }
 
-static void check_in_progress(const char *ws, struct verify_report *r)
+/*
+ * One git call for the git dir, HEAD's commit and what HEAD names
+ * ("refs/heads/x", or "HEAD" when detached); the git dir alone when HEAD
+ * cannot be read. Returns 0 when the git dir is known.
+ */
+static int probe_head(const char *ws, struct strbuf *gd, struct strbuf *sha,
+		      struct strbuf *sym)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = -1;
+
+	if (!gitcmdl(GITCMD_WORKSPACE, ws, &out, NULL, "rev-parse",
+		     "--absolute-git-dir", "HEAD^{commit}", "--symbolic-full-name",
+		     "HEAD", NULL)) {
+		struct strvec lines = STRVEC_INIT;
+		for (const char *p = out.buf; *p;) {
+			const char *nl = strchrnul(p, '\n');
+			char *l = xstrndup(p, (size_t)(nl - p));
+			strvec_push(&lines, l);
+			free(l);
+			p = *nl ? nl + 1 : nl;
+		}
+		if (lines.nr == 3) {
+			strbuf_addstr(gd, lines.v[0]);
+			strbuf_addstr(sha, lines.v[1]);
+			strbuf_addstr(sym, lines.v[2]);
+			rc = 0;
+		}
+		strvec_clear(&lines);
+	}
+	if (rc && !gitcmdl(GITCMD_WORKSPACE, ws, gd, NULL, "rev-parse",
+			   "--absolute-git-dir", NULL)) {
+		strbuf_trim(gd);
+		rc = 0;
+	}
+	strbuf_release(&out);
+	return rc;
+}
+
+static void check_in_progress(const char *gitdir, struct verify_report *r)
 {
 	static const struct {
 		const char *path, *op;
 	} ops[] = { { "rebase-merge", "rebase" }, { "rebase-apply", "rebase" },
 		    { "MERGE_HEAD", "merge" }, { "CHERRY_PICK_HEAD", "cherry-pick" },
 		    { "REVERT_HEAD", "revert" } };
-	struct strbuf gd = STRBUF_INIT;
-
-	if (gitcmdl(GITCMD_WORKSPACE, ws, &gd, NULL, "rev-parse",
-		    "--absolute-git-dir", NULL)) {
+	if (!gitdir) {
 		set(r, VC_IN_PROGRESS, VS_FAIL, "cannot find the git directory (treated as in progress)");
-		strbuf_release(&gd);
 		return;
 	}
-	strbuf_trim(&gd);
 	set(r, VC_IN_PROGRESS, VS_PASS, "none");
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
-		char *p = path_join(gd.buf, ops[i].path);
+		char *p = path_join(gitdir, ops[i].path);
 		bool there = path_exists(p);
 		free(p);
 		if (there) {
@@ -186,45 +220,48 @@ static void check_in_progress(const char *ws, struct verify_report *r)
 			break;
 		}
 	}
-	strbuf_release(&gd);
 }
 
-void verify_conflicts(const char *workspace, struct verify_report *r)
+static void conflicts_with(const char *workspace, const char *gitdir,
+			   struct verify_report *r)
 {
 	check_unmerged(workspace, r);
-	check_in_progress(workspace, r);
+	check_in_progress(gitdir, r);
 	r->in_conflict = r->state[VC_UNMERGED] == VS_FAIL ||
 			 r->state[VC_IN_PROGRESS] == VS_FAIL;
 }
 
-static void check_head(const struct verify_input *in, struct verify_report *r)
+void verify_conflicts(const char *workspace, struct verify_report *r)
 {
-	struct strbuf sha = STRBUF_INIT, sym = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf gd = STRBUF_INIT, sha = STRBUF_INIT, sym = STRBUF_INIT;
+
+	conflicts_with(workspace, probe_head(workspace, &gd, &sha, &sym) ? NULL : gd.buf, r);
+	strbuf_release(&gd);
+	strbuf_release(&sha);
+	strbuf_release(&sym);
+}
+
+static void check_head(const struct verify_input *in, const struct strbuf *sha,
+		       const struct strbuf *sym, struct verify_report *r)
+{
+	struct strbuf want = STRBUF_INIT;
 
 	strbuf_addf(&want, "refs/heads/%s", in->head);
-	if (gitcmdl(GITCMD_WORKSPACE, in->workspace, &sha, NULL, "rev-parse",
-		    "--verify", "-q", "HEAD^{commit}", NULL)) {
+	if (!sha->len || sha->len >= sizeof(r->new_head))
 		set(r, VC_HEAD, VS_FAIL, "cannot read HEAD");
-		goto out;
-	}
-	strbuf_trim(&sha);
-	if (sha.len < sizeof(r->new_head))
-		memcpy(r->new_head, sha.buf, sha.len + 1);
-	gitcmdl(GITCMD_WORKSPACE, in->workspace, &sym, NULL, "symbolic-ref",
-		"-q", "HEAD", NULL);
-	strbuf_trim(&sym);
-	if (strcmp(sym.buf, want.buf))
+	else
+		memcpy(r->new_head, sha->buf, sha->len + 1);
+	if (!*r->new_head)
+		; /* reported above */
+	else if (strcmp(sym->buf, want.buf))
 		set(r, VC_HEAD, VS_FAIL, "HEAD is not on %s (it is %s)", want.buf,
-		    sym.len ? sym.buf : "detached");
-	else if (!strcmp(sha.buf, in->head_sha))
+		    strcmp(sym->buf, "HEAD") ? sym->buf : "detached");
+	else if (!strcmp(sha->buf, in->head_sha))
 		set(r, VC_HEAD, VS_FAIL, "HEAD unchanged at %.7s; nothing to push",
 		    in->head_sha);
 	else
 		set(r, VC_HEAD, VS_PASS, "HEAD advanced from %.7s to %.7s",
-		    in->head_sha, sha.buf);
-out:
-	strbuf_release(&sha);
-	strbuf_release(&sym);
+		    in->head_sha, sha->buf);
 	strbuf_release(&want);
 }
 
@@ -378,8 +415,16 @@ void verify_run(const struct verify_input *in, struct verify_report *r)
 		set(r, VC_EXIT, VS_PASS, "exited 0 within the timeout");
 	else
 		set(r, VC_EXIT, VS_FAIL, "did not exit 0 within the timeout");
-	verify_conflicts(in->workspace, r);
-	check_head(in, r);
+	{
+		struct strbuf gd = STRBUF_INIT, sha = STRBUF_INIT, sym = STRBUF_INIT;
+		bool gd_ok = probe_head(in->workspace, &gd, &sha, &sym) == 0;
+
+		conflicts_with(in->workspace, gd_ok ? gd.buf : NULL, r);
+		check_head(in, &sha, &sym, r);
+		strbuf_release(&gd);
+		strbuf_release(&sha);
+		strbuf_release(&sym);
+	}
 	check_markers(in, r);
 	check_ancestry(in, r);
 	check_refs(in, r);

@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# dispatch's live progress: one line per target event, only on a terminal,
+# coloured unless NO_COLOR is set; nothing of it when stdout is a pipe.
+load lib
+load dispatch
+
+setup() {
+	ag_setup
+	dsp_setup
+	dsp_branch feat/a
+	prereq script command -v script
+}
+
+@test "t0708.1 progress lines on a terminal, colour unless NO_COLOR, none through a pipe" {
+	cmd="'$AG_BIN' dispatch --repo '$REPO' --head feat/a --base main --task resolve-conflicts -- '$AGENTS/escalate.sh'"
+	script -qec "$cmd" /dev/null >$T/tty.out || true
+	grep -q "running   repo-feat-a" $T/tty.out
+	grep -q $'\033\\[32mno-change' $T/tty.out
+	NO_COLOR=1 script -qec "$cmd" /dev/null >$T/tty2.out || true
+	grep -q "running   repo-feat-a" $T/tty2.out
+	! grep -q $'\033\\[' $T/tty2.out
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/escalate.sh"
+	refute_output --partial "running"
+	! grep -q $'\033' <<<"$output"
+}
