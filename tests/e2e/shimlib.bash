@@ -76,3 +76,11 @@ commit_file() {
 origin_sha() {
 	"$REAL_GIT" -C "$ORIGIN" rev-parse -q --verify "refs/heads/$1" || true
 }
+
+# assert_no_deny_events: nothing with disposition deny was recorded (snapshot
+# records of destructive ops are not this suite's business).
+assert_no_deny_events() {
+	local n
+	n=$(events | jq -s '[.[] | select(.disposition == "deny")] | length')
+	assert_equal "$n" 0
+}
