@@ -53,14 +53,13 @@ assert_events() {
 # assert_last_event EVENT SUBCOMMAND [DISPOSITION]: the newest record has the
 # six envelope fields with these values, agent = $AGENTIC_GIT_AGENT.
 assert_last_event() {
-	local ev=$1 sub=$2 disp=${3:-deny} rec
+	local ev=$1 sub=$2 disp=${3:-deny} rec got
 	rec=$(events | tail -n 1)
 	[ -n "$rec" ] || fail "no event recorded (wanted $ev)"
-	run jq -r '[.kind, .event, .disposition, .agent, .subcommand,
+	got=$(jq -r '[.kind, .event, .disposition, .agent, .subcommand,
 		    (.timestamp | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{9}\\+00:00$") | tostring)]
-		   | join("|")' <<<"$rec"
-	assert_success
-	assert_output "git_event|$ev|$disp|$AGENTIC_GIT_AGENT|$sub|true"
+		   | join("|")' <<<"$rec") || fail "event is not JSON: $rec"
+	assert_equal "$got" "git_event|$ev|$disp|$AGENTIC_GIT_AGENT|$sub|true"
 }
 
 # commit_file DIR PATH [CONTENT]: add and commit a file with real git.
