@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Helpers shared by the shim end-to-end tests (t0100–t0299), on top of lib.bash.
 
+bats_require_minimum_version 1.5.0
+
 # The word the deny prose must never use (reference §4.1).
 refute_security() {
 	if printf '%s' "$output" | grep -qi 'security'; then
@@ -50,12 +52,12 @@ assert_events() {
 	assert_equal "$(event_count)" "$1"
 }
 
-# assert_last_event EVENT SUBCOMMAND [DISPOSITION]: the newest record has the
+# assert_last_event EVENT SUBCOMMAND [DISPOSITION]: the newest EVENT record has the
 # six envelope fields with these values, agent = $AGENTIC_GIT_AGENT.
 assert_last_event() {
 	local ev=$1 sub=$2 disp=${3:-deny} rec got
-	rec=$(events | tail -n 1)
-	[ -n "$rec" ] || fail "no event recorded (wanted $ev)"
+	rec=$(events | jq -c --arg ev "$ev" 'select(.event == $ev)' | tail -n 1)
+	[ -n "$rec" ] || fail "no $ev event recorded; log: $(events)"
 	got=$(jq -r '[.kind, .event, .disposition, .agent, .subcommand,
 		    (.timestamp | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{9}\\+00:00$") | tostring)]
 		   | join("|")' <<<"$rec") || fail "event is not JSON: $rec"
