@@ -85,3 +85,8 @@ assert_no_deny_events() {
 	n=$(events | jq -s '[.[] | select(.disposition == "deny")] | length')
 	assert_equal "$n" 0
 }
+
+# count_of EVENT: number of records with that event name.
+count_of() {
+	events | jq -s --arg ev "$1" '[.[] | select(.event == $ev)] | length'
+}
