@@ -139,3 +139,47 @@ assert_config_denied() {
 	assert_not_denied
 	assert_no_deny_events
 }
+
+@test "push/fetch refspec config cannot redirect a push or fetch (-c or persisted)" {
+	"$REAL_GIT" -C "$REPO" branch other
+	"$REAL_GIT" -C "$REPO" push -q origin other
+	local before
+	before=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
+	run agit -c remote.origin.push=+refs/heads/feat/a:refs/heads/other push origin
+	assert_config_denied
+	run agit -c remote.origin.mirror=true push origin
+	assert_config_denied
+	run agit -c push.default=matching push
+	assert_config_denied
+	run agit config remote.origin.push '+refs/heads/*:refs/heads/*'
+	assert_config_denied
+	run agit config remote.origin.fetch '+refs/heads/*:refs/heads/*'
+	assert_config_denied
+	run agit config push.default matching
+	assert_config_denied
+	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$before"
+	# harmless push.default values on the command line are fine
+	run agit -c push.default=current push -q origin
+	assert_success
+	assert_equal "$(origin_sha feat/a)" "$WT_HEAD"
+}
+
+@test "git remote cannot rewrite, add, rename or remove remotes" {
+	run agit remote set-url origin "$T/elsewhere.git"
+	assert_denied bound
+	run agit remote set-url --push origin "$T/elsewhere.git"
+	assert_denied bound
+	run agit remote add evil "$T/evil.git"
+	assert_denied bound
+	run agit remote rename origin old
+	assert_denied bound
+	run agit remote remove origin
+	assert_denied bound
+	assert_equal "$("$REAL_GIT" config --get remote.origin.url)" "$ORIGIN"
+	run "$REAL_GIT" remote
+	assert_output origin
+	run agit remote -v
+	assert_success
+	run agit remote update
+	assert_not_denied
+}
