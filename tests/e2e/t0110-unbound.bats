@@ -306,3 +306,23 @@ write_version() {
 	assert_events 1
 	assert_last_event deny gc
 }
+
+@test "unbound fetch: only into remote-tracking refs, never into local branches" {
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	"$REAL_GIT" -C "$REPO" push -q origin main:refs/heads/other
+	cd "$REPO"
+	run agit fetch origin other:master
+	assert_denied unbound
+	run agit fetch origin +other:refs/heads/newb
+	assert_denied unbound
+	run agit fetch origin 'refs/heads/*:refs/heads/*'
+	assert_denied unbound
+	run "$REAL_GIT" for-each-ref refs/heads/master refs/heads/newb
+	assert_output ""
+	run agit fetch -q origin other:refs/remotes/origin/other
+	assert_success
+	run agit fetch -q origin other
+	assert_success
+	run agit fetch -q --depth 1 origin
+	assert_success
+}
