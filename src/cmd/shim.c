@@ -214,7 +214,8 @@ int cmd_shim(int argc, const char **argv)
 	if (v.kind == V_DENY) {
 		deny_print(stderr, &v, &f);
 		deny_record(&v, &f);
-		return AG_EXIT_DENY;
+		status = AG_EXIT_DENY;
+		goto out;
 	}
 	if (v.audit_bypass)
 		audit_bypass(&ga, &f, &v);
@@ -223,7 +224,13 @@ int cmd_shim(int argc, const char **argv)
 	prepare_env(&v, &f);
 	if (v.conflict_wrap && v.kind == V_ROUTE) {
 		status = run_with_conflict_guidance(real_git, &v, &f);
-		return status;
+		goto out;
 	}
 	exec_git(real_git, &v);
+out:
+	verdict_release(&v);
+	facts_release(&f);
+	git_argv_release(&ga);
+	free(real_git);
+	return status;
 }

@@ -197,6 +197,7 @@ static const char *const dangerous[] = {
 	"diff.external", "diff.*.textconv", "diff.*.command", "merge.*.driver",
 	"filter.*.clean", "filter.*.smudge", "filter.*.process",
 	"remote.*.url", "remote.*.pushurl", "remote.*.uploadpack",
+	"remote.*.push", "remote.*.fetch", "remote.*.mirror", "push.default",
 	"remote.*.receivepack", "remote.*.proxy", "remote.*.vcs",
 	"gpg.program", "gpg.*.program", "ssh.variant", "http.proxy",
 	"uploadpack.packobjectshook", "protocol.*.allow", "protocol.allow",
@@ -247,10 +248,19 @@ bool git_config_value_inert(const char *key, const char *value)
 	static const char *const keys[] = { "core.editor", "sequence.editor",
 					    "core.pager" };
 	static const char *const values[] = { "true", ":", "cat", "" };
+	static const char *const push_defaults[] = { "simple", "current",
+		"upstream", "nothing" };
 	bool k = false;
 
 	if (!value)
 		return false;
+	if (!strcmp(key, "push.default")) {
+		/* only `matching` pushes branches that are not the agent's */
+		for (size_t i = 0; i < ARRAY_SIZE(push_defaults); i++)
+			if (!strcmp(value, push_defaults[i]))
+				return true;
+		return false;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		k |= !strcmp(key, keys[i]);
 	if (!k)

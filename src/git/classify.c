@@ -41,7 +41,7 @@ static const struct {
 	{ "patch-id", SC_READ }, { "show-index", SC_READ },
 	{ "column", SC_READ }, { "stripspace", SC_READ },
 	{ "archive", SC_READ }, { "format-patch", SC_READ },
-	{ "fetch", SC_READ }, { "mailinfo", SC_READ },
+	{ "fetch", SC_FORMS }, { "mailinfo", SC_READ },
 	{ "mailsplit", SC_READ }, { "request-pull", SC_READ },
 	{ "fmt-merge-msg", SC_READ }, { "merge-tree", SC_READ },
 	{ "bugreport", SC_READ }, { "diagnose", SC_READ },
@@ -268,6 +268,23 @@ static bool submodule_read(const struct git_argv *ga)
 	return true;
 }
 
+/* fetch is read-only when it stores only into remote-tracking refs (or
+ * FETCH_HEAD); a refspec `src:dst` with any other dst moves local refs. */
+static bool fetch_read(const struct git_argv *ga)
+{
+	const char *p[64];
+	size_t n = positionals(ga, NULL, p, 64, NULL);
+
+	if (n > 64)
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		const char *colon = strchr(p[i], ':');
+		if (colon && colon[1] && !starts_with(colon + 1, "refs/remotes/"))
+			return false;
+	}
+	return true;
+}
+
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const remote_r[] = { "show", "get-url", NULL };
@@ -299,6 +316,8 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
+	if (!strcmp(sub, "fetch"))
+		return fetch_read(ga);
 	if (!strcmp(sub, "branch"))
 		return branch_read(ga);
 	if (!strcmp(sub, "tag"))

@@ -538,6 +538,19 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
 		return true;
 	}
+	if (!strcmp(sub, "remote")) {
+		static const char *const remote_w[] = { "add", "rename",
+			"remove", "rm", "set-url", NULL };
+		const char *p[1];
+		if (git_positionals(ga, p, 1))
+			for (const char *const *w = remote_w; *w; w++)
+				if (!strcmp(p[0], *w)) {
+					deny(v, "deny", DS_BLOCK,
+					     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
+					     p[0]);
+					return true;
+				}
+	}
 	if (!strcmp(sub, "reflog")) {
 		const char *p[1];
 		if (git_positionals(ga, p, 1) &&

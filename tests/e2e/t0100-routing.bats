@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# Routing (PRODUCT.md §4 "Target overrides"): a bound agent's mutations of
+# the bound repository land in its worktree, whatever directory, -C,
+# --git-dir, --work-tree or GIT_DIR-style variable names the canonical
+# checkout; reads work; relative positions map into the worktree.
+load lib
+load shimlib
+
+setup() {
+	ag_setup
+	ag_bind ag1 feat/a
+	CANON_HEAD=$(head_of "$REPO")
+	WT_HEAD=$(head_of "$WT")
+}
+
+# the commit happened in the worktree, the canonical checkout is untouched
+assert_landed_in_wt() {
+	[ "$(head_of "$WT")" != "$WT_HEAD" ] || fail "worktree HEAD did not move"
+	assert_equal "$(head_of "$REPO")" "$CANON_HEAD"
+	assert_equal "$(branch_of "$REPO")" main
+	assert_equal "$(branch_of "$WT")" feat/a
+	assert_equal "$("$REAL_GIT" -C "$REPO" rev-parse main)" "$CANON_HEAD"
+}
+
+@test "commit from the canonical checkout lands in the worktree" {
+	cd "$REPO"
+	run agit commit --allow-empty -q -m routed
+	assert_success
+	assert_landed_in_wt
+	assert_equal "$("$REAL_GIT" -C "$WT" log -1 --format=%s)" routed
+}
+
+@test "add from a subdirectory maps the relative pathspec into the worktree" {
+	echo "new" >"$WT/src/new.c"
+	echo "decoy" >"$REPO/src/new.c"
+	cd "$REPO/src"
+	run agit add new.c
+	assert_success
+	run "$REAL_GIT" -C "$WT" diff --cached --name-only
+	assert_output "src/new.c"
+	run "$REAL_GIT" -C "$REPO" diff --cached --name-only
+	assert_output ""
+	cd "$REPO/src"
+	run agit commit -q -m "from subdir"
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "a subdirectory missing from the worktree routes to its top" {
+	mkdir -p "$REPO/only-in-canon"
+	cd "$REPO/only-in-canon"
+	run agit commit --allow-empty -q -m top
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "-C <canonical> from outside still lands in the worktree" {
+	cd "$T"
+	run agit -C "$REPO" commit --allow-empty -q -m via-C
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "-C <canonical>/src keeps the relative position" {
+	echo "x" >"$WT/src/c.c"
+	cd "$T"
+	run agit -C "$REPO/src" add c.c
+	assert_success
+	run "$REAL_GIT" -C "$WT" diff --cached --name-only
+	assert_output "src/c.c"
+}
+
+@test "stacked relative -C is resolved like git does" {
+	cd "$T"
+	run agit -C repo -C src commit --allow-empty -q -m stacked
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "--git-dir=<canonical>/.git cannot move a commit out of the worktree" {
+	cd "$T"
+	run agit --git-dir="$REPO/.git" --work-tree="$REPO" commit --allow-empty -q -m gd
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "--git-dir <canonical>/.git (separate value) cannot either" {
+	cd "$T"
+	run agit --git-dir "$REPO/.git" commit --allow-empty -q -m gd2
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "--work-tree <canonical> alone cannot either" {
+	cd "$WT"
+	echo "w" >"$REPO/wt-only.txt"
+	run agit --work-tree "$REPO" add -A
+	assert_success
+	run "$REAL_GIT" -C "$REPO" status --porcelain
+	assert_output "?? wt-only.txt"
+}
+
+@test "GIT_DIR and GIT_WORK_TREE pointing at the canonical checkout are ignored" {
+	cd "$T"
+	GIT_DIR="$REPO/.git" GIT_WORK_TREE="$REPO" run agit commit --allow-empty -q -m env
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "GIT_DIR alone pointing at the canonical checkout is ignored" {
+	cd "$REPO"
+	GIT_DIR="$REPO/.git" run agit commit --allow-empty -q -m env2
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "GIT_COMMON_DIR pointing at the canonical checkout is ignored" {
+	cd "$REPO"
+	GIT_COMMON_DIR="$REPO/.git" run agit commit --allow-empty -q -m env3
+	assert_success
+	assert_landed_in_wt
+}
+
+@test "GIT_INDEX_FILE naming the canonical index does not stage into it" {
+	echo "idx" >"$WT/idx.txt"
+	echo "idx" >"$REPO/idx.txt"
+	cd "$REPO"
+	GIT_INDEX_FILE="$REPO/.git/index" run agit add idx.txt
+	assert_success
+	run "$REAL_GIT" -C "$REPO" diff --cached --name-only
+	assert_output ""
+	run "$REAL_GIT" -C "$WT" diff --cached --name-only
+	assert_output "idx.txt"
+}
+
+@test "a private temporary GIT_INDEX_FILE is kept" {
+	cd "$WT"
+	"$REAL_GIT" read-tree --index-output="$T/tmp.index" HEAD
+	echo "tmp" >"$WT/tmp.txt"
+	GIT_INDEX_FILE="$T/tmp.index" run agit add tmp.txt
+	assert_success
+	run env GIT_INDEX_FILE="$T/tmp.index" "$REAL_GIT" -C "$WT" diff --cached --name-only
+	assert_output "tmp.txt"
+	run "$REAL_GIT" -C "$WT" diff --cached --name-only
+	assert_output ""
+}
+
+@test "reset --hard from the canonical checkout leaves the canonical files alone" {
+	echo "operator's edit" >>"$REPO/README.md"
+	echo "agent's edit" >>"$WT/README.md"
+	cd "$REPO"
+	run agit reset -q --hard
+	assert_success
+	run "$REAL_GIT" -C "$REPO" diff --name-only
+	assert_output "README.md"
+	run "$REAL_GIT" -C "$WT" diff --name-only
+	assert_output ""
+}
+
+@test "a sibling worktree of the same repository routes too" {
+	"$REAL_GIT" -C "$REPO" worktree add -q -b side "$T/side" main
+	SIDE_HEAD=$(head_of "$T/side")
+	cd "$T/side"
+	run agit commit --allow-empty -q -m from-side
+	assert_success
+	assert_equal "$(head_of "$T/side")" "$SIDE_HEAD"
+	assert_equal "$("$REAL_GIT" -C "$WT" log -1 --format=%s)" from-side
+}
+
+@test "-C inside the worktree still works" {
+	cd "$T"
+	run agit -C "$WT" commit --allow-empty -q -m in-wt
+	assert_success
+	assert_landed_in_wt
+	echo "s" >"$WT/src/s.c"
+	cd "$WT"
+	run agit -C src add s.c
+	assert_success
+	run "$REAL_GIT" -C "$WT" diff --cached --name-only
+	assert_output "src/s.c"
+}
+
+@test "reads from the canonical checkout show the worktree" {
+	cd "$REPO"
+	run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	run agit status --short --branch
+	assert_success
+	assert_line --index 0 --partial "## feat/a"
+	run agit log --oneline -1
+	assert_success
+	assert_output --partial "initial import"
+	cd "$REPO/src"
+	run agit rev-parse --show-prefix
+	assert_output "src/"
+	run agit rev-parse --show-toplevel
+	assert_output "$WT"
+}
+
+@test "routing records no event" {
+	cd "$REPO"
+	run agit commit --allow-empty -q -m quiet
+	assert_success
+	run agit status
+	assert_success
+	assert_events 0
+}
+
+@test "outside any repository commands pass through (git init elsewhere works)" {
+	mkdir "$T/plain"
+	cd "$T/plain"
+	run agit init -q newrepo
+	assert_success
+	[ -d "$T/plain/newrepo/.git" ]
+	run agit --version
+	assert_success
+	assert_output --partial "git version"
+}
+
+@test "another repository's mutations pass through in place" {
+	"$REAL_GIT" init -q "$T/scratch"
+	cd "$T/scratch"
+	run agit commit --allow-empty -q -m scratch
+	assert_success
+	assert_equal "$("$REAL_GIT" -C "$T/scratch" log -1 --format=%s)" scratch
+	assert_equal "$(head_of "$WT")" "$WT_HEAD"
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# The cross-agent sibling boundary (reference §3.7, §4.3): an agent may not
+# read or write another agent's managed worktree.
+load lib
+load shimlib
+
+setup() {
+	ag_setup
+	ag_bind ag2 feat/b
+	WT2=$WT
+	WT2_HEAD=$(head_of "$WT2")
+	ag_bind ag1 feat/a
+}
+
+assert_sibling_denied() {
+	assert_equal "$status" 1
+	assert_output --partial "DENIED"
+	assert_output --partial "agent 'ag1' cannot read from agent 'ag2'"
+	assert_output --partial "$WT2"
+	refute_security
+	assert_last_event deny_cross_agent_sibling "$1"
+	assert_equal "$(head_of "$WT2")" "$WT2_HEAD"
+}
+
+@test "reads inside another agent's worktree are denied" {
+	cd "$WT2"
+	run agit status
+	assert_sibling_denied status
+	run agit log -1
+	assert_sibling_denied log
+	cd "$WT2/src"
+	run agit diff
+	assert_sibling_denied diff
+	run agit show HEAD:README.md
+	assert_sibling_denied show
+	assert_events 4
+}
+
+@test "writes inside another agent's worktree are denied" {
+	cd "$WT2"
+	run agit commit --allow-empty -q -m intrude
+	assert_sibling_denied commit
+	echo x >"$WT2/x.txt"
+	run agit add x.txt
+	assert_sibling_denied add
+	run "$REAL_GIT" -C "$WT2" diff --cached --name-only
+	assert_output ""
+}
+
+@test "-C into another agent's worktree is denied" {
+	cd "$T"
+	run agit -C "$WT2" log -1
+	assert_sibling_denied log
+	run agit -C "$WT2" commit --allow-empty -q -m intrude
+	assert_sibling_denied commit
+}
+
+@test "a symlink into another agent's worktree is resolved and denied" {
+	ln -s "$WT2" "$T/innocent"
+	cd "$T/innocent"
+	run agit status
+	assert_sibling_denied status
+}
+
+@test "an unbound agent is kept out too" {
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	cd "$WT2"
+	run agit status
+	assert_sibling_denied status
+}
+
+@test "the deny has no worktree or bypass block, just one line" {
+	cd "$WT2"
+	run --separate-stderr agit status
+	assert_equal "$status" 1
+	assert_equal "$output" ""
+	assert_equal "$(printf '%s\n' "$stderr" | grep -c .)" 1
+}
+
+@test "the agent's own worktree and unmanaged directories are fine" {
+	cd "$WT"
+	run agit status
+	assert_success
+	run agit commit --allow-empty -q -m own
+	assert_success
+	"$REAL_GIT" init -q "$T/scratch"
+	cd "$T/scratch"
+	run agit status
+	assert_success
+	run agit commit --allow-empty -q -m scratch
+	assert_success
+	mkdir -p "$T/plain"
+	cd "$T/plain"
+	run agit --version
+	assert_success
+	assert_no_deny_events
+}

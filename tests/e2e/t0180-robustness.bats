@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# Recursion guard, locating real git, exit codes, and the hot path's process
+# count (reference §1.2, §3.11, §3.12; PRODUCT.md §11).
+load lib
+load shimlib
+
+setup() {
+	ag_setup
+	ag_bind ag1 feat/a
+	cd "$WT"
+}
+
+@test "recursion guard: AGENTIC_GIT_SHIM_DEPTH=3 exits 70" {
+	AGENTIC_GIT_SHIM_DEPTH=3 run agit rev-parse HEAD
+	assert_equal "$status" 70
+	assert_output --partial "recursion guard"
+	assert_output --partial "AGENTIC_GIT_REAL_GIT"
+	AGENTIC_GIT_SHIM_DEPTH=99 run agit status
+	assert_equal "$status" 70
+	# the legacy name counts when the primary is unset
+	AGEND_GIT_SHIM_DEPTH=3 run agit status
+	assert_equal "$status" 70
+	AGENTIC_GIT_SHIM_DEPTH=2 run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	AGENTIC_GIT_SHIM_DEPTH=garbage run agit rev-parse --abbrev-ref HEAD
+	assert_success
+}
+
+@test "real git sees AGENTIC_GIT_SHIM_DEPTH incremented" {
+	# aliases are not expanded for agents; look through the operator path
+	unset AGENTIC_GIT_AGENT
+	run env -u AGENTIC_GIT_SHIM_DEPTH "$AGENTIC_GIT_HOME/bin/git" -c 'alias.d=!echo depth=$AGENTIC_GIT_SHIM_DEPTH' d
+	assert_success
+	assert_output depth=1
+}
+
+@test "AGENTIC_GIT_REAL_GIT pointing at the shim itself is ignored" {
+	AGENTIC_GIT_REAL_GIT=$AGENTIC_GIT_HOME/bin/git run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	AGENTIC_GIT_REAL_GIT=$AG_BIN run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	# a second link to the shim elsewhere on PATH is caught by the guard
+	ln -s "$AG_BIN" "$T/git"
+	AGENTIC_GIT_REAL_GIT=$T/git run agit rev-parse --abbrev-ref HEAD
+	assert_success
+}
+
+@test "AGENTIC_GIT_REAL_GIT unset: real git is found on PATH outside bin/" {
+	unset AGENTIC_GIT_REAL_GIT
+	run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+}
+
+@test "a REAL_GIT that cannot be executed exits 127" {
+	printf 'not a program\n' >"$T/badgit"
+	chmod +x "$T/badgit"
+	AGENTIC_GIT_REAL_GIT=$T/badgit run -127 agit status
+	assert_equal "$status" 127
+	assert_output --partial "exec failed"
+}
+
+@test "no real git anywhere exits 127" {
+	prereq bwrap bwrap --dev-bind / / true
+	# hide every git: /usr/bin/git becomes a character device
+	run -127 bwrap --dev-bind / / --bind /dev/null /usr/bin/git \
+		env AGENTIC_GIT_REAL_GIT=/nonexistent PATH="$AGENTIC_GIT_HOME/bin" \
+		"$AGENTIC_GIT_HOME/bin/git" status
+	assert_equal "$status" 127
+	assert_output --partial "cannot find the real git"
+}
+
+@test "git's exit codes pass through unchanged" {
+	run agit rev-parse --verify -q no-such-ref
+	assert_equal "$status" 1
+	run agit rev-parse --verify no-such-ref
+	assert_equal "$status" 128
+	echo change >>README.md
+	run agit diff --quiet
+	assert_equal "$status" 1
+	run agit merge-base --is-ancestor HEAD~0 HEAD
+	assert_equal "$status" 0
+	run agit frobnicate-not-a-command
+	assert_equal "$status" 1
+	# a conflict-wrapped command: git's own status
+	run agit merge no-such-branch
+	local shim=$status
+	run "$REAL_GIT" merge no-such-branch
+	assert_equal "$shim" "$status"
+	[ "$shim" -ne 0 ]
+}
+
+# strace_run CMD…: run the shim under strace in the worktree and set
+# EXECS (execve calls that succeeded) and FORKS (process creations).
+strace_run() {
+	strace -f -qq -s 4096 -e trace=execve,clone,clone3,fork,vfork -o "$T/trace" \
+		"$AGENTIC_GIT_HOME/bin/git" "$@" >/dev/null 2>&1 || true
+	EXECS=$(grep -c 'execve(.*= 0$' "$T/trace" || true)
+	FORKS=$(grep -cE '(clone|clone3|fork|vfork)\(' "$T/trace" || true)
+}
+
+@test "hot path: a bound rev-parse HEAD is one exec of real git, no fork" {
+	prereq strace strace -f -o /dev/null true
+	strace_run rev-parse HEAD
+	assert_equal "$EXECS" 2
+	assert_equal "$FORKS" 0
+	# the second exec is real git, with the routing -C
+	run grep 'execve(' "$T/trace"
+	assert_line --index 1 --partial "\"$REAL_GIT\""
+	assert_line --index 1 --partial "\"-C\", \"$WT\""
+}
+
+@test "hot path: a bound git status is one exec of real git, no fork" {
+	prereq strace strace -f -o /dev/null true
+	strace_run status
+	assert_equal "$EXECS" 2
+	assert_equal "$FORKS" 0
+}
+
+@test "a deny spawns no process at all" {
+	prereq strace strace -f -o /dev/null true
+	strace_run checkout main
+	assert_equal "$EXECS" 1
+	assert_equal "$FORKS" 0
+}
