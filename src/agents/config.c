@@ -5,6 +5,7 @@
  * The agents: block lives in config-agents.c, node helpers in
  * config-yaml.c.
  */
+#include "base/utf8.h"
 #include "base/common.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -307,60 +308,33 @@ static void add_presets(struct agent_config *cfg)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at p (strict: no overlong forms, no
- * surrogates, at most U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t left)
-{
-	size_t n;
-	uint32_t cp, min;
-
-	if (p[0] < 0x80)
-		return 1;
-	if ((p[0] & 0xe0) == 0xc0)
-		n = 2, cp = p[0] & 0x1f, min = 0x80;
-	else if ((p[0] & 0xf0) == 0xe0)
-		n = 3, cp = p[0] & 0x0f, min = 0x800;
-	else if ((p[0] & 0xf8) == 0xf0)
-		n = 4, cp = p[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /*
  * The config must be UTF-8 text without NUL bytes. Checked before libfyaml
  * sees it: libfyaml 0.7.12 loops forever on a directive holding invalid
- * UTF-8 (found by tests/fuzz/fuzz-config.c).
+ * UTF-8 (found by tests/fuzz/fuzz-config.c). Positions count bytes.
  */
 static int check_text(struct cparse *cp, const char *buf, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)buf;
-	size_t i = 0, line = 1, col = 1, n;
+	const char *nul = memchr(buf, '\0', len);
+	size_t upto = nul ? (size_t)(nul - buf) : len;
+	int line = 1, col = 1;
+	const char *what;
 
-	while (i < len) {
-		n = p[i] ? utf8_seq(p + i, len - i) : 0;
-		if (!n) {
-			strbuf_addf(cp->errs, "%s:%zu:%zu: %s\n", cp->name,
-				    line, col, p[i] ? "not valid UTF-8 text"
-						    : "contains a NUL byte");
-			cp->nerr++;
-			return -1;
+	if (!utf8_valid(buf, upto, &line, &col)) {
+		what = "not valid UTF-8 text";
+	} else if (nul) {
+		what = "contains a NUL byte";
+		for (const char *q = buf; q < nul; q++) {
+			col++;
+			if (*q == '\n')
+				line++, col = 1;
 		}
-		if (p[i] == '\n')
-			line++, col = 0;
-		col++;
-		i += n;
+	} else {
+		return 0;
 	}
-	return 0;
+	strbuf_addf(cp->errs, "%s:%d:%d: %s\n", cp->name, line, col, what);
+	cp->nerr++;
+	return -1;
 }
 
 /* Parses the single document of `buf` and walks it. */
