@@ -108,15 +108,11 @@ nsnap=$("$REAL_GIT" -C "$WT" for-each-ref --format='%(refname)' \
 check "the shim took snapshots before each wipe ($nsnap)" [ "$nsnap" -ge 2 ]
 "$AG" sessions | sed 's/^/   | /'
 
-say "restore, newest first: AGENTIC_GIT_AGENT=demo agentic-git snapshots restore --repo <worktree> --yes"
-# The clean snapshot (newest) holds the new file and, in its quarantine,
-# the ignored .env; the reset snapshot before it holds the tracked edits.
-AGENTIC_GIT_AGENT=demo "$AG" snapshots restore --repo "$WT" --yes 2>&1 | sed 's/^/   | /'
-reset_ref=$("$REAL_GIT" -C "$WT" for-each-ref --format='%(refname)' \
-	'refs/agentic-git/snapshots/demo/*-reset')
-say "then the one before it: agentic-git snapshots restore ${reset_ref#refs/agentic-git/snapshots/} --repo <worktree>"
-AGENTIC_GIT_AGENT=demo "$AG" snapshots restore "$reset_ref" --repo "$WT" --yes 2>&1 |
-	sed 's/^/   | /'
+say "one command: AGENTIC_GIT_AGENT=demo agentic-git snapshots restore --repo <worktree> --since 1h"
+# Every snapshot of this agent in this work tree from the last hour, newest
+# first: the clean snapshot (the new file; its quarantine holds the ignored
+# .env), then the reset snapshot (the tracked edits), whose older state wins.
+AGENTIC_GIT_AGENT=demo "$AG" snapshots restore --repo "$WT" --since 1h 2>&1 | sed 's/^/   | /'
 cd "$WT"
 for f in README.md src/app.c notes/plan.md .env; do
 	if [ -f "$f" ]; then

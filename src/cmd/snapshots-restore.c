@@ -72,6 +72,25 @@ static void refuse_to_guess(const struct snapshot_list *l, size_t n,
 		"  restore the newest with --yes, or name one: agentic-git snapshots restore <ref>\n");
 }
 
+/* `<N>m`, `<N>h` or `<N>d` into seconds. */
+static int parse_window(const char *v, long long *secs)
+{
+	char *end;
+	long long n;
+
+	if (!v || !*v || *v < '0' || *v > '9')
+		return -1;
+	n = strtoll(v, &end, 10);
+	if (n < 0 || n > 100000 || end[0] == '\0' || end[1] != '\0')
+		return -1;
+	switch (*end) {
+	case 'm': *secs = n * 60; return 0;
+	case 'h': *secs = n * 3600; return 0;
+	case 'd': *secs = n * 86400; return 0;
+	}
+	return -1;
+}
+
 /* The newest snapshot of the caller's agent taken in this work tree. */
 static int resolve_default(struct snap_cli *c, struct snapshot_list *l,
 			   size_t *pick)
@@ -140,7 +159,91 @@ static void print_restored(const struct snap_cli *c,
 	strbuf_release(&when);
 }
 
+static int snapshots_restore_one_ref(struct snap_cli *c);
+
+static int restore_one(struct snap_cli *c, const struct snapshot_info *s)
+{
+	struct restore_result r = RESTORE_RESULT_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct restore_opts o = {
+		.real_git = c->git.buf, .dir = c->repo,
+		.agent = c->caller_is_agent ? c->caller_who : "",
+		.home = ag_getenv_str(AGE_HOME), .snap = s,
+		.staged = c->staged,
+	};
+	int ret = 0;
+
+	if (snapshot_restore(&o, &r, &err) < 0) {
+		error("snapshots restore: %s", err.buf);
+		ret = 1;
+	} else if (!r.paths && !r.quarantined && !r.stashes) {
+		printf("Working tree already matches %s — nothing to restore.\n",
+		       s->ref);
+	} else {
+		print_restored(c, s, &r);
+	}
+	restore_result_release(&r);
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * restore --since <window>: every snapshot of the caller taken in this work
+ * tree within the window, newest first, so that where two snapshots hold
+ * the same path the oldest (the state before the first destructive
+ * command) wins, and what only a later snapshot holds (a quarantined
+ * ignored file) comes back too: a burst such as reset --hard then
+ * clean -fdx is undone with one command.
+ */
+static int restore_since(struct snap_cli *c)
+{
+	struct snapshot_list l = SNAPSHOT_LIST_INIT;
+	long long window;
+	size_t pick = 0;
+	bool yes = c->yes;
+	int ret;
+
+	if (c->ref) {
+		error("snapshots restore: --since restores a window of snapshots; do not name a ref");
+		return AG_EXIT_USAGE;
+	}
+	if (parse_window(c->since, &window) < 0) {
+		error("snapshots restore: --since value \"%s\" must look like <N>m, <N>h or <N>d",
+		      c->since);
+		return AG_EXIT_USAGE;
+	}
+	c->yes = true;
+	ret = resolve_default(c, &l, &pick);
+	c->yes = yes;
+	if (!ret) {
+		long long cutoff = (long long)time(NULL) - window;
+		struct strbuf top = STRBUF_INIT;
+		size_t n = 0;
+		/* l is newest first; pick is the newest in this tree */
+		const char *wt = l.v[pick].meta.worktree;
+		for (size_t i = 0; i < l.nr && !ret; i++) {
+			if (l.v[i].when < cutoff || !l.v[i].meta.worktree ||
+			    strcmp(l.v[i].meta.worktree, wt))
+				continue;
+			ret = restore_one(c, &l.v[i]);
+			n++;
+		}
+		if (!ret && !n)
+			printf("No snapshot of yours in this work tree within %s.\n", c->since);
+		strbuf_release(&top);
+	}
+	snapshot_list_release(&l);
+	return ret;
+}
+
 int snapshots_restore(struct snap_cli *c)
+{
+	if (c->since)
+		return restore_since(c);
+	return snapshots_restore_one_ref(c);
+}
+
+static int snapshots_restore_one_ref(struct snap_cli *c)
 {
 	struct snapshot_list l = SNAPSHOT_LIST_INIT;
 	struct restore_result r = RESTORE_RESULT_INIT;

@@ -26,6 +26,10 @@ static const char usage_text[] =
 	"  show    <ref> [--repo P]\n"
 	"  diff    <ref> [--repo P]\n"
 	"  restore [<ref>] [--repo P] [--yes|-y] [--staged]\n"
+	"  restore --since <N>m|<N>h|<N>d [--repo P] [--staged]\n"
+	"          every snapshot of yours in this work tree from that window,\n"
+	"          newest first, so the oldest state wins (undoes a burst of\n"
+	"          destructive commands in one go)\n"
 	"  prune   [--older-than <N>d] [--repo P] [--agent A]\n\n"
 	"Without --agent, only the calling agent's snapshots are used\n"
 	"($AGENTIC_GIT_AGENT, or \"noagent\"). See docs/snapshots.md.\n";
@@ -202,6 +206,8 @@ static const struct {
 	{ "--json", NULL, O_FLAG, offsetof(struct snap_cli, json), S_LIST },
 	{ "--yes", "-y", O_FLAG, offsetof(struct snap_cli, yes), S_RESTORE },
 	{ "--staged", NULL, O_FLAG, offsetof(struct snap_cli, staged),
+	  S_RESTORE },
+	{ "--since", NULL, O_VALUE, offsetof(struct snap_cli, since),
 	  S_RESTORE },
 };
 
