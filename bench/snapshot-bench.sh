@@ -85,7 +85,7 @@ time_loop() { # label command… -> mean ms
 		t1=$(date +%s%N)
 		total=$((total + t1 - t0))
 	done
-	echo "scale=3; $total / $RUNS / 1000000" | bc
+	awk -v t="$total" -v r="$RUNS" 'BEGIN { printf "%.3f", t / r / 1000000 }'
 }
 measure() { # name command…
 	local name=$1
@@ -102,7 +102,7 @@ measure() { # name command…
 A=$(measure shim "$SHIM" reset -q --hard)
 B=$(measure plain "$GIT" reset -q --hard)
 C=$(measure status "$GIT" status --porcelain)
-ratio=$(echo "scale=2; ($A - $B) / $C" | bc)
+ratio=$(awk -v a="$A" -v b="$B" -v c="$C" 'BEGIN { printf "%.2f", (a - b) / c }')
 echo "snapshot before reset --hard: $FILES files, 100 changed + 1 new, $RUNS runs each"
 printf '  A shim reset --hard (snapshots on)  %8.1f ms\n' "$A"
 printf '  B plain git reset --hard            %8.1f ms\n' "$B"
