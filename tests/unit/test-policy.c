@@ -84,10 +84,11 @@ static void test_config_keys(void **state)
 		"credential.helper=store", "include.path=/x", "includeIf.gitdir:/x.path=y",
 		"filter.lfs.smudge=x", "diff.x.textconv=cat", "remote.origin.url=/x",
 		"core.sshCommand=x", "core.fsmonitor=x", "url.https://x.insteadOf=y",
-		"core.editor=vim", "core.pager=less" };
+		"core.editor=vim", "core.pager=less",
+		"remote.origin.fetch=+refs/heads/*:refs/heads/*", "remote.origin.push=+HEAD:main" };
 	const char *ok[] = { "user.name=x", "core.autocrlf=false", "color.ui=never",
 		"core.editor=true", "sequence.editor=:", "core.pager=cat", "diff.renames=true",
-		"remote.origin.fetch=+refs/heads/*:refs/remotes/origin/*" };
+		"push.default=simple" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		val = git_config_split(bad[i], key, sizeof(key));
