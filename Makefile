@@ -31,7 +31,9 @@ demo: build
 test: build
 	tests/run-tests.sh $(BUILD)
 
+# The agent CLIs (npm) are needed by `agents check` against the real tools.
 check: build asan
+	ci/install-agent-clis.sh
 	AG_FUZZ_SMOKE=1 tests/run-tests.sh $(BUILD) $(ASAN_BUILD)
 
 bench: build
