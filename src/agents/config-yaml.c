@@ -146,9 +146,19 @@ void cp_error(struct cparse *cp, struct fy_node *at, struct fy_node *fallback,
 	if (!node_mark(at, 0, &line, &col))
 		node_mark(fallback, 0, &line, &col);
 	strbuf_addf(cp->errs, "%s:%d:%d: ", cp->name, line, col);
-	va_start(ap, fmt);
-	strbuf_vaddf(cp->errs, fmt, ap);
-	va_end(ap);
+	{
+		/* one error, one line: user text quoted in the message may
+		 * hold newlines or control bytes (found by fuzz-config) */
+		size_t start = cp->errs->len;
+		va_start(ap, fmt);
+		strbuf_vaddf(cp->errs, fmt, ap);
+		va_end(ap);
+		for (size_t i = start; i < cp->errs->len; i++) {
+			unsigned char c = (unsigned char)cp->errs->buf[i];
+			if (c < 0x20 || c == 0x7f)
+				cp->errs->buf[i] = '?';
+		}
+	}
 	strbuf_addch(cp->errs, '\n');
 	cp->nerr++;
 }

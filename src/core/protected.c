@@ -43,10 +43,10 @@ int ag_protected_add(struct ag_protected *p, const char *pattern)
 {
 	char *s;
 
-	if (!*pattern)
-		return -1;
 	if (!strncmp(pattern, "refs/heads/", 11))
 		pattern += 11;
+	if (!*pattern)
+		return -1; /* "" or a bare "refs/heads/" (found by fuzz-policytoml) */
 	s = xstrdup(pattern);
 	for (char *c = s; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
@@ -216,7 +216,11 @@ int ag_policy_parse(const char *buf, size_t len, struct ag_protected *p,
 				lex_err(&lx, "a ref pattern must be non-empty and use only '*' and '?' as wildcards");
 				goto fail;
 			}
-			ag_protected_add(&tmp, s.buf);
+			if (ag_protected_add(&tmp, s.buf) < 0) {
+				strbuf_release(&s);
+				lex_err(&lx, "a ref pattern must name a branch");
+				goto fail;
+			}
 			strbuf_release(&s);
 			skip_ws(&lx, true);
 			if (lx.p < lx.end && *lx.p == ',') {

@@ -698,12 +698,14 @@ void policy_decide(const struct policy_input *in, struct verdict *v)
 		why(v, "bypassed (%s): passes through, audited", in->env->bypass_layer);
 		return;
 	}
+	if (agent_common_denies(v, in))
+		return;
 	if (ga->info_only && !ga->sub) {
+		/* --version/--help: after the common denies, so that
+		 * `-c man.viewer=… --help` cannot slip through (fuzz-argv) */
 		pass_verbatim(v, ga);
 		return;
 	}
-	if (agent_common_denies(v, in))
-		return;
 	if (git_sub_class(ga->sub) == SC_HELPER) {
 		pass_verbatim(v, ga); /* nested call from git itself */
 		return;
