@@ -22,6 +22,17 @@ void time_now_rfc3339(struct strbuf *out)
 	time_rfc3339_nanos(&ts, out);
 }
 
+void time_rfc3339_seconds(long long t, struct strbuf *out)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	gmtime_r(&tt, &tm);
+	strbuf_addf(out, "%04d-%02d-%02dT%02d:%02d:%02d+00:00",
+		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		    tm.tm_min, tm.tm_sec);
+}
+
 void time_compact_utc(time_t t, struct strbuf *out)
 {
 	struct tm tm;

@@ -10,6 +10,8 @@
 /* RFC 3339 UTC with nanoseconds and "+00:00", e.g. 2026-11-29T21:07:02.301397292+00:00 */
 void time_rfc3339_nanos(const struct timespec *ts, struct strbuf *out);
 void time_now_rfc3339(struct strbuf *out);
+/* RFC 3339 UTC to the second, "+00:00" offset: 2026-11-29T21:07:02+00:00 */
+void time_rfc3339_seconds(long long t, struct strbuf *out);
 /* Compact UTC stamp YYYYMMDDTHHMMSSZ. */
 void time_compact_utc(time_t t, struct strbuf *out);
 /*

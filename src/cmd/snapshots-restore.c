@@ -7,22 +7,12 @@
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/xalloc.h"
+#include "base/timefmt.h"
 #include "cmd/cmd.h"
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
 #include "git/snapshot-store.h"
-
-static void fmt_when(long long t, struct strbuf *out)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-
-	gmtime_r(&tt, &tm);
-	strbuf_addf(out, "%04d-%02d-%02dT%02d:%02d:%02d+00:00",
-		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		    tm.tm_min, tm.tm_sec);
-}
 
 /* An explicit ref: ours, existing, and the caller's (agents only). */
 static int resolve_explicit(struct snap_cli *c, struct snapshot_list *l)
@@ -63,7 +53,7 @@ static void refuse_to_guess(const struct snapshot_list *l, size_t n,
 		n);
 	for (size_t i = 0; i < n && i < 3; i++) {
 		struct strbuf when = STRBUF_INIT;
-		fmt_when(l->v[idx[i]].when, &when);
+		time_rfc3339_seconds(l->v[idx[i]].when, &when);
 		fprintf(stderr, "  %s  %s  (%s)\n", l->v[idx[i]].ref, when.buf,
 			l->v[idx[i]].name.slug);
 		strbuf_release(&when);
@@ -137,7 +127,7 @@ static void print_restored(const struct snap_cli *c,
 {
 	struct strbuf when = STRBUF_INIT;
 
-	fmt_when(s->when, &when);
+	time_rfc3339_seconds(s->when, &when);
 	printf("Restored %zu path(s) from %s\n", r->paths, s->ref);
 	printf("  snapshot taken %s (before a `%s` operation)\n", when.buf,
 	       s->name.slug);
@@ -217,7 +207,6 @@ static int restore_since(struct snap_cli *c)
 	c->yes = yes;
 	if (!ret) {
 		long long cutoff = (long long)time(NULL) - window;
-		struct strbuf top = STRBUF_INIT;
 		size_t n = 0;
 		/* l is newest first; pick is the newest in this tree */
 		const char *wt = l.v[pick].meta.worktree;
@@ -230,7 +219,6 @@ static int restore_since(struct snap_cli *c)
 		}
 		if (!ret && !n)
 			printf("No snapshot of yours in this work tree within %s.\n", c->since);
-		strbuf_release(&top);
 	}
 	snapshot_list_release(&l);
 	return ret;
@@ -298,7 +286,7 @@ static void show_meta(const struct snapshot_info *s)
 	const struct snapshot_meta *m = &s->meta;
 	struct strbuf when = STRBUF_INIT;
 
-	fmt_when(s->when, &when);
+	time_rfc3339_seconds(s->when, &when);
 	printf("snapshot    %s\ncommit      %s\n", s->ref, s->commit);
 	printf("taken       %s (before a `%s` operation)\n", when.buf,
 	       s->name.slug);

@@ -13,6 +13,7 @@
 #include "base/envvar.h"
 #include "base/xalloc.h"
 #include "agentic-git/core.h"
+#include "base/timefmt.h"
 #include "cmd/cmd.h"
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
@@ -34,17 +35,6 @@ static const char usage_text[] =
 	"Without --agent, only the calling agent's snapshots are used\n"
 	"($AGENTIC_GIT_AGENT, or \"noagent\"). See docs/snapshots.md.\n";
 
-static void fmt_when(long long t, struct strbuf *out)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-
-	gmtime_r(&tt, &tm);
-	strbuf_addf(out, "%04d-%02d-%02dT%02d:%02d:%02d+00:00",
-		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		    tm.tm_min, tm.tm_sec);
-}
-
 static void print_table(const struct snapshot_list *l)
 {
 	if (!l->nr) {
@@ -57,7 +47,7 @@ static void print_table(const struct snapshot_list *l)
 		const struct snapshot_info *s = &l->v[i];
 		struct strbuf when = STRBUF_INIT;
 
-		fmt_when(s->when, &when);
+		time_rfc3339_seconds(s->when, &when);
 		printf("%-58s %-25s %-12s %-12s %s\n", s->ref, when.buf,
 		       s->name.slug, s->name.agent,
 		       s->meta.worktree ? s->meta.worktree : "");
@@ -85,7 +75,7 @@ static void print_json(const struct snapshot_list *l)
 		const struct snapshot_info *s = &l->v[i];
 		struct strbuf when = STRBUF_INIT;
 
-		fmt_when(s->when, &when);
+		time_rfc3339_seconds(s->when, &when);
 		strbuf_addstr(&j, i ? ",\n{\"ref\":" : "\n{\"ref\":");
 		strbuf_add_json_str(&j, s->ref);
 		json_field(&j, "agent", s->name.agent);
