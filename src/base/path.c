@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "base/path.h"
 #include "base/xalloc.h"
@@ -105,5 +106,30 @@ const char *self_exe(void)
 	static char *cached; /* owned */
 	if (!cached)
 		cached = realpath("/proc/self/exe", NULL);
+	return cached;
+}
+
+const char *shim_exe(void)
+{
+	static char *cached; /* owned */
+	const char *self = self_exe();
+
+	if (cached || !self)
+		return cached ? cached : self;
+	if (!strcmp(path_basename(self), "agentic-git-shim"))
+		return cached = xstrdup(self);
+	{
+		char *dir = path_dirname(self);
+		char *cand = path_join(dir, "agentic-git-shim");
+		struct stat st;
+
+		free(dir);
+		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
+			cached = cand;
+		else {
+			free(cand);
+			cached = xstrdup(self);
+		}
+	}
 	return cached;
 }

@@ -22,5 +22,12 @@ char *path_dirname(const char *path);
 const char *path_basename(const char *path);
 /* The running executable's canonical path (/proc/self/exe), cached. */
 const char *self_exe(void);
+/*
+ * The shim executable that <home>/bin/git must point at: the small
+ * `agentic-git-shim` installed beside this binary when it exists (it starts
+ * faster), else this binary itself (which is the shim when invoked as git).
+ * Cached; NULL only when self_exe() is NULL. Sandboxes bind it read-only.
+ */
+const char *shim_exe(void);
 
 #endif

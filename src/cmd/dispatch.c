@@ -365,7 +365,7 @@ static char *prepare_home(void)
 	}
 	strbuf_addstr(&bin, "/git");
 	/* The shim the agent finds first on PATH (an existing one is kept). */
-	if (!path_exists(bin.buf) && self_exe() && symlink(self_exe(), bin.buf) < 0)
+	if (!path_exists(bin.buf) && shim_exe() && symlink(shim_exe(), bin.buf) < 0)
 		warning("cannot install the shim at '%s': %s", bin.buf, strerror(errno));
 out:
 	strbuf_release(&sb);

@@ -94,6 +94,8 @@ static void shim_binds(const struct session *s, struct run_profile *rp)
 	/* the agent's own binary (toolchains it needs: ro_binds) */
 	strvec_push(&rp->extra_ro, rp->plan.argv.v[0]);
 	strvec_push(&rp->extra_ro, self_exe());
+	if (strcmp(shim_exe(), self_exe()))
+		strvec_push(&rp->extra_ro, shim_exe());
 	strvec_push(&rp->extra_ro, s->real_git);
 	strvec_pushf(&rp->extra_ro, "%s/bin", s->home);
 	strvec_pushf(&rp->extra_ro, "%s/hooks", s->home);

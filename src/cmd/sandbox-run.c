@@ -80,6 +80,8 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 		st->scratch_home = xstrfmt("%s/home", st->cache);
 	}
 	strvec_pushl(&st->extra_ro, self_exe(), sbx_real_git(), NULL);
+	if (strcmp(shim_exe(), self_exe()))
+		strvec_push(&st->extra_ro, shim_exe());
 }
 
 static void fill_request(struct run_state *st)

@@ -285,11 +285,11 @@ static int wire_hooks(const struct session *s, struct strbuf *err)
 	return ret;
 }
 
-/* <home>/bin/git -> our binary; an existing correct link is kept. */
+/* <home>/bin/git -> the shim executable; an existing correct link is kept. */
 static int link_shim(const struct session *s, struct strbuf *err)
 {
 	struct strbuf link = STRBUF_INIT, tmp = STRBUF_INIT;
-	const char *exe = self_exe();
+	const char *exe = shim_exe();
 	char cur[4096];
 	ssize_t n;
 	int ret = 0;
