@@ -10,6 +10,9 @@
 # usage: bench/shim-bench.sh [path/to/agentic-git]
 set -euo pipefail
 BIN=$(realpath "${1:-build/src/agentic-git}")
+# what <home>/bin/git points at: the small shim executable beside the binary
+SHIM=$(dirname "$BIN")/agentic-git-shim
+[ -x "$SHIM" ] || SHIM=$BIN
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-400}
 command -v hyperfine >/dev/null || { echo "shim-bench: needs hyperfine" >&2; exit 2; }
@@ -31,7 +34,7 @@ git init -q "$W/repo"
   git add -A; git commit -qm init; git remote add origin "$W/origin.git" )
 export AGENTIC_GIT_HOME=$W/ag AGENTIC_GIT_AGENT=bench AGENTIC_GIT_REAL_GIT=$GIT
 mkdir -p "$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/runtime/bench"
-ln -s "$BIN" "$AGENTIC_GIT_HOME/bin/git"
+ln -s "$SHIM" "$AGENTIC_GIT_HOME/bin/git"
 "$ROOT/build/tests/helper/test-tool" key "$AGENTIC_GIT_HOME" 2>/dev/null ||
 	"$(dirname "$BIN")/../tests/helper/test-tool" key "$AGENTIC_GIT_HOME"
 WT=$AGENTIC_GIT_HOME/worktrees/bench/feat/bench
