@@ -66,7 +66,11 @@ done
 echo "(shim/min divides by the faster minimal program; budget <= 1.05)"
 rss=$("$W/maxrss" "$AGENTIC_GIT_HOME/bin/git" rev-parse HEAD | tail -1)
 rss_git=$("$W/maxrss" "$GIT" rev-parse HEAD | tail -1)
-echo "peak RSS (KiB, high-water mark across exec): shim→git $rss, git alone $rss_git (budget: shim's own part ≤ 4096)"
+# the shim's own peak: real git replaced by a static program that exits
+printf 'int main(void) { return 0; }\n' >"$W/true.c"
+cc -O2 -static -o "$W/true" "$W/true.c"
+rss_own=$(AGENTIC_GIT_REAL_GIT=$W/true "$W/maxrss" "$AGENTIC_GIT_HOME/bin/git" rev-parse HEAD | tail -1)
+echo "peak RSS (KiB, high-water mark across exec): shim→git $rss, git alone $rss_git; the shim's own $rss_own (budget ≤ 4096)"
 if command -v strace >/dev/null; then
 	n=$(strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$W/st" \
 		"$AGENTIC_GIT_HOME/bin/git" rev-parse HEAD >/dev/null 2>&1; grep -cE 'execve\(|clone|fork' "$W/st")
