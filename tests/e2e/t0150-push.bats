@@ -379,6 +379,17 @@ trust_root_denied() {
 	assert_output --partial "does not know"
 }
 
+@test "a tag named short is denied with the full name as the way out, which works" {
+	run agit tag v1
+	assert_success
+	run agit push origin v1
+	assert_push_denied deny_cross_branch_push
+	assert_output --partial "git push origin refs/tags/v1"
+	run agit push -q origin refs/tags/v1
+	assert_success
+	assert_equal "$("$REAL_GIT" -C "$ORIGIN" rev-parse v1)" "$WT_HEAD"
+}
+
 @test "push.default=matching with no refspec is denied; a named branch is fine" {
 	"$REAL_GIT" config push.default matching
 	run agit push
