@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <string.h>
 #include "agents/sandbox-probe.h"
+#include "base/die.h"
 #include "base/envvar.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/run-profile.h"
+#include "fleet/spool.h"
 #include "fleet/workspace.h"
 
 #define PROMPT_MAX (1024 * 1024)
@@ -36,6 +38,7 @@ void run_profile_release(struct run_profile *rp)
 	free(rp->cache);
 	free(rp->tmp);
 	free(rp->scratch_home);
+	free(rp->spool);
 	if (rp->stdin_path)
 		unlink(rp->stdin_path);
 	free(rp->stdin_path);
@@ -118,6 +121,10 @@ static int plan_sandbox(struct session *s, struct run_profile *rp,
 				     : xstrfmt("%s/cache/%s", s->home, s->agent);
 	rp->tmp = xstrfmt("%s/tmp", rp->cache);
 	rp->scratch_home = xstrfmt("%s/home", rp->cache);
+	rp->spool = xstrfmt("%s/" SPOOL_NAME, rp->cache);
+	/* the shim inside cannot reach the log: its records go to the spool */
+	if (rp->p->sandbox != SANDBOX_NONE)
+		strvec_pushf(&rp->env, EVENTS_SPOOL_ENV "=%s", rp->spool);
 	shim_binds(s, rp);
 	rq->policy = rp->p->sandbox;
 	rq->backend = rp->cfg.sandbox_backend;
@@ -218,13 +225,27 @@ static int write_stdin(const struct session *s, struct run_profile *rp,
 	return 0;
 }
 
+/* the sandboxed agent's own records (fleet/spool.h), after it exited */
+static void import_spool(const struct session *s, const struct run_profile *rp)
+{
+	size_t rejected = 0;
+
+	if (spool_import(s->home, rp->spool, s->agent, &rejected) < 0)
+		warning("cannot import the sandbox's event spool '%s': %s",
+			rp->spool, strerror(errno));
+	if (rejected)
+		warning("%zu malformed record(s) in the sandbox's event spool were dropped",
+			rejected);
+}
+
 int run_profile_launch(struct session *s, struct run_profile *rp,
 		       struct strbuf *err)
 {
 	int code;
 
 	if (rp->sandboxed &&
-	    (mkdir_p(rp->tmp, 0700) < 0 || mkdir_p(rp->scratch_home, 0700) < 0)) {
+	    (mkdir_p(rp->tmp, 0700) < 0 || mkdir_p(rp->scratch_home, 0700) < 0 ||
+	     spool_create(rp->spool) < 0)) {
 		strbuf_addf(err, "cannot create the cache dir '%s': %s", rp->cache,
 			    strerror(errno));
 		return 1;
@@ -241,6 +262,8 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 	audit_launch(s, rp);
 	code = session_launch_io(s, rp->sbp.argv.v, rp->sbp.env.v,
 				 rp->stdin_path, err);
+	if (rp->sandboxed)
+		import_spool(s, rp);
 	if (!code && rp->sbp.downgraded)
 		code = RUN_EXIT_ATTENTION;
 	return code;

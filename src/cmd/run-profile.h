@@ -43,7 +43,7 @@ struct run_profile {
 	struct sandbox_request rq;
 	struct sandbox_plan sbp;
 	struct strvec env, extra_ro;
-	char *cache, *tmp, *scratch_home, *stdin_path;
+	char *cache, *tmp, *scratch_home, *stdin_path, *spool;
 	bool sandboxed;
 };
 
