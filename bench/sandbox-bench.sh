@@ -29,18 +29,32 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 now_ns() { date +%s%N; }
 
-# median_ms CMD…: median wall time of $RUNS runs (a `reset` function, if
-# defined, runs untimed before each).
+# cpu_us TIMES_FILE: the children's user+sys CPU time (µs) in the output
+# of the `times` builtin (run in the shell that ran the children: no $()).
+cpu_us() {
+	awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%d", ((u[1] + s[1]) * 60 + u[2] + s[2]) * 1000000 }' "$1"
+}
+
+med() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'; }
+
+# median_ms CMD…: "WALL CPU", the median wall and CPU (user+sys, children
+# included) times in ms of $RUNS runs (a `reset` function, if defined,
+# runs untimed before each). CPU time is less sensitive to other load.
 median_ms() {
-	local times=() t0 t1
+	local wall=() cpu=() t0 t1
 	for _ in $(seq "$RUNS"); do
 		declare -F reset >/dev/null && reset
 		t0=$(now_ns)
+		times >"$W/times0"
 		"$@" >/dev/null 2>&1
+		times >"$W/times1"
 		t1=$(now_ns)
-		times+=($(((t1 - t0) / 1000)))
+		wall+=($(((t1 - t0) / 1000)))
+		cpu+=($(($(cpu_us "$W/times1") - $(cpu_us "$W/times0"))))
 	done
-	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'
+	echo "$(printf '%s\n' "${wall[@]}" | med) $(printf '%s\n' "${cpu[@]}" | med)"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
@@ -86,44 +100,45 @@ make_repo() {
 # One history size: clone, workspace, the checkout alone (in the workspace:
 # work tree and index removed, `git reset --hard` again).
 measure() {
-	local commits=$1 R=$W/h$1 clone_ms ws_ms co_ms
+	local commits=$1 R=$W/h$1 clone ws co
 	make_repo "$R" "$commits"
 	reset() { rm -rf "$W/dst"; }
-	clone_ms=$(median_ms git clone -q --no-hardlinks "$R/repo" "$W/dst")
-	ws_ms=$(median_ms "$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst")
+	read -ra clone <<<"$(median_ms git clone -q --no-hardlinks "$R/repo" "$W/dst")"
+	read -ra ws <<<"$(median_ms "$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst")"
 	rm -rf "$W/dst"
 	"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst" >/dev/null
 	reset() {
 		find "$W/dst" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
 		rm -f "$W/dst/.git/index"
 	}
-	co_ms=$(median_ms git -C "$W/dst" reset -q --hard)
+	read -ra co <<<"$(median_ms git -C "$W/dst" reset -q --hard)"
 	unset -f reset
 	rm -rf "$W/dst" "$R"
-	echo "clone --no-hardlinks:      ${clone_ms} ms"
-	echo "private workspace:         ${ws_ms} ms"
-	echo "  of which tree checkout:  ${co_ms} ms (a clone pays it too)"
-	echo "ratio workspace/clone:     $(ratio "$ws_ms" "$clone_ms")  (budget <= 0.1)"
+	echo "                           wall ms   cpu ms (median of $RUNS)"
+	printf '%-26s %8s %8s\n' "clone --no-hardlinks:" "${clone[@]}" \
+		"private workspace:" "${ws[@]}" \
+		"  its tree checkout alone:" "${co[@]}"
+	echo "ratio workspace/clone:     $(ratio "${ws[0]}" "${clone[0]}") wall, $(ratio "${ws[1]}" "${clone[1]}") cpu  (budget <= 0.1)"
 	echo "load average:              $(load)"
-	CLONE_MS+=("$clone_ms")
-	WS_MS+=("$ws_ms")
+	CLONE_MS+=("${clone[0]}") CLONE_CPU+=("${clone[1]}")
+	WS_MS+=("${ws[0]}") WS_CPU+=("${ws[1]}")
 }
 
-CLONE_MS=() WS_MS=()
+CLONE_MS=() WS_MS=() CLONE_CPU=() WS_CPU=()
 for c in "${COMMITS_LIST[@]}"; do
 	measure "$c"
 done
 if [ ${#COMMITS_LIST[@]} -gt 1 ]; then
 	n=$((${#COMMITS_LIST[@]} - 1))
-	echo "== history ${COMMITS_LIST[0]} -> ${COMMITS_LIST[n]} commits:" \
-		"clone x$(ratio "${CLONE_MS[n]}" "${CLONE_MS[0]}")," \
-		"workspace x$(ratio "${WS_MS[n]}" "${WS_MS[0]}") (flat: ~1)"
+	echo "== history ${COMMITS_LIST[0]} -> ${COMMITS_LIST[n]} commits, wall (cpu):" \
+		"clone x$(ratio "${CLONE_MS[n]}" "${CLONE_MS[0]}") ($(ratio "${CLONE_CPU[n]}" "${CLONE_CPU[0]}"))," \
+		"workspace x$(ratio "${WS_MS[n]}" "${WS_MS[0]}") ($(ratio "${WS_CPU[n]}" "${WS_CPU[0]}")); flat is ~1"
 fi
 
 RUNS=${RUNS_STARTUP:-21}
 mkdir -p "$W/ws"
 cd "$W/ws"
-true_ms=$(median_ms /bin/true)
+true_ms=$(median_ms /bin/true | cut -d" " -f1)
 echo "bare /bin/true:            ${true_ms} ms"
 for be in bwrap landlock; do
 	if ! "$AG" sandbox run --backend "$be" -- /bin/true 2>/dev/null; then
@@ -131,7 +146,7 @@ for be in bwrap landlock; do
 		continue
 	fi
 	for p in fs-only fs+no-net; do
-		ms=$(median_ms "$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true)
+		ms=$(median_ms "$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true | cut -d" " -f1)
 		printf 'sandbox run %-8s %-9s %s ms  (%sx bare, +%s ms)\n' "$be" "$p" "$ms" \
 			"$(ratio "$ms" "$true_ms")" "$(awk -v a="$ms" -v b="$true_ms" 'BEGIN{printf "%.2f", a-b}')"
 	done
