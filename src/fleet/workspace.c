@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Private workspaces that borrow the operator's objects (workspace.h). */
 #include "base/common.h"
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -254,7 +253,7 @@ static char *find_ref(const char *lines, const char *prefix, const char *name)
 static bool all_hex(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
 			return false;
 	return true;
 }
@@ -273,7 +272,8 @@ static int packed_lookup(const char *text, const char *ref, size_t hexlen,
 				return -1;
 			if ((size_t)(e - l) == hexlen + 1 + rlen &&
 			    !memcmp(l + hexlen + 1, ref, rlen)) {
-				strbuf_addf(out, "%.*s %s\n", (int)hexlen, l, ref);
+				strbuf_addf(out, "%.*s %s\n", (int)hexlen, l,
+					    ref);
 				return 0;
 			}
 		}

@@ -6,16 +6,16 @@
  * Private workspaces for sandboxed agents (PRODUCT.md §8).
  *
  * A linked worktree cannot work in a sandbox (its .git points into the
- * operator's clone, hooks and config included), and a full clone costs
- * time proportional to history. A private workspace is a fresh repository
- * (written directly in git's on-disk format) whose object store borrows
- * the operator's objects through objects/info/alternates, read-only:
+ * operator's clone, hooks and config included), and a full clone costs time
+ * proportional to history. A private workspace is a fresh repository
+ * (written directly in git's on-disk format) whose object store borrows the
+ * operator's objects through objects/info/alternates, read-only:
  * provisioning does not copy objects, so its cost does not grow with
- * history (docs/sandbox.md "Provisioning cost"). It has its own config
- * and refs, core.hooksPath at an empty or session-owned place (default /dev/null, a
- * path where no hook can ever be created), origin set to the operator
- * clone's real remote URL, the base as refs/remotes/origin/<base> and the
- * head checked out on its own branch. The operator's user.name and
+ * history (docs/sandbox.md "Provisioning cost"). It has its own config and
+ * refs, core.hooksPath at an empty or session-owned place (default
+ * /dev/null, a path where no hook can ever be created), origin set to the
+ * operator clone's real remote URL, the base as refs/remotes/origin/<base>
+ * and the head checked out on its own branch. The operator's user.name and
  * user.email are copied into it, since $HOME is empty inside the sandbox.
  *
  * Invariants:
