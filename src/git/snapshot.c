@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include "base/die.h"
@@ -155,30 +156,40 @@ static int locate(struct snap *s)
 	return ret;
 }
 
-static int create_tmp_index(struct snap *s)
+/* The temp index's name, in `dir`. */
+static void tmp_index_name(struct snap *s, const char *dir)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct timespec ts;
-	int fd;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+	strbuf_reset(&s->tmp_index);
 	strbuf_addf(&s->tmp_index, "%s/agentic-git-snapshot-index-%ld-%ld",
-		    tmp && *tmp == '/' ? tmp : "/tmp", (long)getpid(),
-		    (long)ts.tv_nsec);
-	fd = open(s->tmp_index.buf,
-		  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) {
-		strbuf_addf(s->err, "cannot create '%s': %s",
-			    s->tmp_index.buf, strerror(errno));
-		strbuf_reset(&s->tmp_index);
-	}
-	return fd;
+		    dir, (long)getpid(), (long)ts.tv_nsec);
 }
 
 /*
- * Copies the real index so unchanged files keep their stat data and are
- * not hashed again, and reads the staged tree from git's cache of it when
- * that is valid (git/snapshot-index.h).
+ * The fast way: a second name (a hard link, next to the real index) for
+ * the real index's file. git never writes an index in place: it writes
+ * `<name>.lock` and renames it over `<name>`, so what `add -A` writes
+ * replaces our name only, and the real index stays as it was. Nothing is
+ * copied, and the stat data, the mtime included, is the real index's own.
+ */
+static int link_index(struct snap *s)
+{
+	char *dir = path_dirname(s->index.buf);
+	int ret;
+
+	tmp_index_name(s, dir);
+	free(dir);
+	ret = link(s->index.buf, s->tmp_index.buf);
+	if (ret < 0)
+		strbuf_reset(&s->tmp_index);
+	return ret;
+}
+
+/*
+ * The fallback when the index's directory takes no link (a file system
+ * without hard links, EMLINK…): a copy in $TMPDIR.
  *
  * The copy keeps the real index's mtime: git trusts an entry's stat data
  * only when the file is older than the index (racy git). A copy stamped
@@ -188,39 +199,85 @@ static int create_tmp_index(struct snap *s)
  */
 static int copy_index(struct snap *s)
 {
+	const char *tmp = getenv("TMPDIR");
 	struct strbuf buf = STRBUF_INIT;
 	struct stat st;
 	cleanup_fd int in = -1;
 	cleanup_fd int out = -1;
 	int ret = -1;
 
-	if ((out = create_tmp_index(s)) < 0)
+	tmp_index_name(s, tmp && *tmp == '/' ? tmp : "/tmp");
+	out = open(s->tmp_index.buf,
+		   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (out < 0) {
+		strbuf_addf(s->err, "cannot create '%s': %s",
+			    s->tmp_index.buf, strerror(errno));
+		strbuf_reset(&s->tmp_index);
 		return -1;
-	in = open(s->index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (in < 0 && errno == ENOENT) {
-		/* no index yet: git starts from an empty one, not a 0-byte file */
-		unlink(s->tmp_index.buf);
-		return 0;
 	}
+	in = open(s->index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode))
 		return fail(s, "cannot read the index", NULL);
-	strbuf_grow(&buf, (size_t)st.st_size + 1);
 	if (read_fd_bounded(in, SNAPSHOT_INDEX_MAX, &buf) < 0 ||
 	    write_all(out, buf.buf, buf.len) < 0 ||
-	    futimens(out, (struct timespec[2]){ st.st_atim, st.st_mtim }) < 0) {
+	    futimens(out, (struct timespec[2]){ st.st_atim, st.st_mtim }) < 0)
 		strbuf_addf(s->err, "cannot copy the index: %s",
 			    strerror(errno));
-		goto out;
-	}
-	if (s->head.len && snapshot_index_tree((unsigned char *)buf.buf,
-					       buf.len, s->head.len / 2,
-					       &s->itree) ==
-				   SNAPSHOT_INDEX_TREE_VALID)
-		s->itree_known = true;
-	ret = 0;
-out:
+	else
+		ret = 0;
 	strbuf_release(&buf);
 	return ret;
+}
+
+/*
+ * git's cached staged tree, from the temp index's bytes (mapped, not
+ * read: no copy). The file is ours and git replaces it by rename, never
+ * truncates it, so the mapping stays whole while we read it.
+ */
+static void read_cached_tree(struct snap *s, int fd, const struct stat *st)
+{
+	size_t len = (size_t)st->st_size;
+	void *map;
+
+	if (!s->head.len || st->st_size <= 0 ||
+	    (uint64_t)st->st_size > SNAPSHOT_INDEX_MAX)
+		return;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return;
+	if (snapshot_index_tree(map, len, s->head.len / 2, &s->itree) ==
+	    SNAPSHOT_INDEX_TREE_VALID)
+		s->itree_known = true;
+	munmap(map, len);
+}
+
+/*
+ * The index git works on for the snapshot, so that unchanged files keep
+ * their stat data and are not hashed again; and the staged tree when git
+ * cached it (git/snapshot-index.h).
+ */
+static int prepare_index(struct snap *s)
+{
+	struct stat st;
+	cleanup_fd int fd = -1;
+
+	if (link_index(s) < 0) {
+		if (errno == ENOENT && lstat(s->index.buf, &st) < 0 &&
+		    errno == ENOENT) {
+			/* no index yet: git starts from an empty one (a
+			 * name with no file, not a 0-byte file) */
+			const char *tmp = getenv("TMPDIR");
+			tmp_index_name(s, tmp && *tmp == '/' ? tmp : "/tmp");
+			return 0;
+		}
+		if (copy_index(s) < 0)
+			return -1;
+	}
+	fd = open(s->tmp_index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return fail(s, "cannot read the index", NULL);
+	read_cached_tree(s, fd, &st);
+	return 0;
 }
 
 /* Runs git with the temp index; stdout into out. Returns git's status. */
@@ -649,7 +706,7 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	int ret = -1;
 
 	strbuf_reset(ref_out);
-	if (check_opts(o, s.who, err) || locate(&s) || copy_index(&s) ||
+	if (check_opts(o, s.who, err) || locate(&s) || prepare_index(&s) ||
 	    scan_worktree(&s) || plan_extras(&s))
 		goto out;
 	if (nothing_to_lose(&s)) {

@@ -26,6 +26,11 @@ setup() {
 	export LOG
 }
 
+teardown() {
+	# an immutable git dir would outlive the test
+	[ -z "${GD:-}" ] || chattr -i "$GD" 2>/dev/null || true
+}
+
 # logged ARGS…: run git through the shim with the logging real git; the
 # log then holds the snapshot's git calls and, last, the operation itself.
 logged() {
@@ -138,7 +143,12 @@ age_tree() {
 	assert_equal "$("$REAL_GIT" show "$ref:ita.txt")" "later"
 }
 
-@test "a same-size edit in the second the index was written is captured (racy git)" {
+# make_racy: racy.txt staged as "aaaa", then edited to "bbbb" (same size)
+# in the very second its entry and the index were written, and that second
+# over: only git's racy check, which compares an entry with the index
+# file's mtime, can tell the edit. Sets $i to that second.
+make_racy() {
+	local idx entry f try
 	idx=$("$REAL_GIT" rev-parse --git-path index)
 	for try in 1 2 3 4 5 6 7 8 9 10; do
 		echo "aaaa" >racy.txt
@@ -148,19 +158,41 @@ age_tree() {
 			awk '$1 == "ctime:" || $1 == "mtime:" { split($2, a, ":"); print a[1] }' | sort -u)
 		f=$(stat -c %Z racy.txt)
 		i=$(stat -c %Y "$idx")
-		# stat data equal to the file's (git compares seconds), the
-		# index written in that second: only git's racy check can tell
+		# git compares seconds: the stat data matches the file's
 		[ "$entry" = "$f" ] && [ "$(stat -c %Y racy.txt)" = "$f" ] &&
 			[ "$i" = "$f" ] && break
 	done
 	[ "$i" = "$f" ] || skip "could not make the three writes in one second"
 	# the snapshot runs in a later second than the index was written
 	while [ "$(date +%s)" -le "$i" ]; do sleep 0.1; done
+}
+
+@test "a same-size edit in the second the index was written is captured (racy git)" {
+	make_racy
 	run agit reset -q --hard
 	assert_success
 	ref=$(newest_ref reset)
 	[ -n "$ref" ] || fail "no snapshot"
 	assert_equal "$("$REAL_GIT" show "$ref:racy.txt")" "bbbb"
+	# the second name of the index is gone
+	run ls "$("$REAL_GIT" rev-parse --git-dir)"
+	refute_output --partial agentic-git-snapshot-index
+}
+
+@test "no hard link next to the index: a copy in TMPDIR, racy edits still caught" {
+	make_racy
+	GD=$("$REAL_GIT" rev-parse --absolute-git-dir)
+	prereq chattr chattr +i "$GD" # immutable: no link, no index.lock
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp run agit reset -q --hard
+	chattr -i "$GD"
+	# the op itself cannot lock the index; the snapshot was taken before
+	assert_failure
+	refute_output --partial "snapshot FAILED"
+	ref=$(newest_ref reset)
+	[ -n "$ref" ] || fail "no snapshot"
+	assert_equal "$("$REAL_GIT" show "$ref:racy.txt")" "bbbb"
+	assert_equal "$(ls -A "$T/tmp")" ""
 }
 
 @test "the snapshot's git calls keep the heap; the caller's tunables come last" {
