@@ -182,8 +182,8 @@ static int link_index(struct snap *s)
 	tmp_index_name(s, dir);
 	free(dir);
 	ret = link(s->index.buf, s->tmp_index.buf);
-	if (ret < 0)
-		strbuf_reset(&s->tmp_index);
+	if (ret < 0 && errno != ENOENT)
+		strbuf_reset(&s->tmp_index); /* not ours (EEXIST…) */
 	return ret;
 }
 
@@ -262,14 +262,11 @@ static int prepare_index(struct snap *s)
 	cleanup_fd int fd = -1;
 
 	if (link_index(s) < 0) {
+		/* no index yet: git starts from an empty one (our name
+		 * with no file behind it, not a 0-byte file) */
 		if (errno == ENOENT && lstat(s->index.buf, &st) < 0 &&
-		    errno == ENOENT) {
-			/* no index yet: git starts from an empty one (a
-			 * name with no file, not a 0-byte file) */
-			const char *tmp = getenv("TMPDIR");
-			tmp_index_name(s, tmp && *tmp == '/' ? tmp : "/tmp");
+		    errno == ENOENT)
 			return 0;
-		}
 		if (copy_index(s) < 0)
 			return -1;
 	}
