@@ -25,6 +25,7 @@
 #include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/loose-ref.h"
 #include "git/quarantine.h"
 #include "git/snapshot-index.h"
 #include "git/snapshot-name.h"
@@ -41,7 +42,7 @@ struct snap {
 	const struct snapshot_opts *o;
 	const char *who;
 	time_t now;
-	struct strbuf top, index, head, head_tree, tmp_index;
+	struct strbuf top, index, commondir, head, head_tree, tmp_index;
 	struct strbuf wtree, itree, icommit, commit, qdir;
 	bool itree_known; /* itree read from the index's cache-tree */
 	struct strvec stashes, refs;
@@ -55,6 +56,7 @@ static void snap_release(struct snap *s)
 		unlink(s->tmp_index.buf);
 	strbuf_release(&s->top);
 	strbuf_release(&s->index);
+	strbuf_release(&s->commondir);
 	strbuf_release(&s->head);
 	strbuf_release(&s->head_tree);
 	strbuf_release(&s->tmp_index);
@@ -93,17 +95,22 @@ static int fail(struct snap *s, const char *what, struct strbuf *gerr)
 	return -1;
 }
 
-/* Reads rev-parse's answer: top, index, [HEAD, HEAD^{tree},] refs. */
+/* Reads rev-parse's answer: top, index, common dir, [HEAD, HEAD^{tree},]
+ * refs. */
 static int parse_locate(struct snap *s, char *p, bool born)
 {
-	char *top = next_line(&p), *index = next_line(&p), *l;
+	char *top = next_line(&p), *index = next_line(&p),
+	     *common = next_line(&p), *l;
 
-	if (!top || !*top || !index || !*index)
+	if (!top || !*top || !index || !*index || !common || !*common)
 		return -1;
 	strbuf_addstr(&s->top, top);
 	if (index[0] != '/')
 		strbuf_addf(&s->index, "%s/", s->o->dir);
 	strbuf_addstr(&s->index, index);
+	if (common[0] != '/')
+		strbuf_addf(&s->commondir, "%s/", s->o->dir);
+	strbuf_addstr(&s->commondir, common);
 	if (born) {
 		char *head = next_line(&p), *tree = next_line(&p);
 		if (!head || !tree || strlen(head) != strlen(tree))
@@ -133,7 +140,8 @@ static int locate(struct snap *s)
 	strbuf_addf(&glob, "--glob=%s%s/*", SNAPSHOT_REF_PREFIX, s->who);
 	st = gitcmd_capture(s->o->real_git, s->o->dir, &out, &gerr,
 			    "rev-parse", "--show-toplevel", "--git-path",
-			    "index", "HEAD", "HEAD^{tree}", "--symbolic",
+			    "index", "--git-common-dir", "HEAD", "HEAD^{tree}",
+			    "--symbolic",
 			    glob.buf, NULL);
 	born = st == 0;
 	if (st > 0) {
@@ -142,7 +150,8 @@ static int locate(struct snap *s)
 		strbuf_reset(&gerr);
 		st = gitcmd_capture(s->o->real_git, s->o->dir, &out, &gerr,
 				    "rev-parse", "--show-toplevel",
-				    "--git-path", "index", "--symbolic",
+				    "--git-path", "index", "--git-common-dir",
+				    "--symbolic",
 				    glob.buf, NULL);
 	}
 	if (st == 0 && !parse_locate(s, out.buf, born))
@@ -449,6 +458,7 @@ int snapshot_list_refs(const char *real_git, const char *dir, const char *who,
 static int create_ref(struct snap *s, struct strbuf *ref)
 {
 	struct strbuf stamp = STRBUF_INIT, gerr = STRBUF_INIT, msg = STRBUF_INIT;
+	enum loose_ref_result lr;
 	unsigned long seq;
 	int ret = -1;
 
@@ -462,11 +472,19 @@ static int create_ref(struct snap *s, struct strbuf *ref)
 			strbuf_addstr(&gerr, "invalid agent or op name");
 			break;
 		}
-		/* "" as old value: the ref must not exist yet (race-free) */
-		if (gitcmd_capture(s->o->real_git, s->top.buf, NULL, &gerr,
-				   "update-ref", "-m", msg.buf, ref->buf,
-				   s->commit.buf, "", NULL) == 0)
+		/* written directly when the files backend allows (no process,
+		 * no hooks); else git, with "" as old value: the ref must not
+		 * exist yet (race-free) */
+		lr = loose_ref_create(s->commondir.buf, ref->buf, s->commit.buf);
+		if (lr == LOOSE_REF_CREATED)
 			ret = 0;
+		else if (lr == LOOSE_REF_UNSUPPORTED &&
+			 gitcmd_capture(s->o->real_git, s->top.buf, NULL, &gerr,
+					"update-ref", "-m", msg.buf, ref->buf,
+					s->commit.buf, "", NULL) == 0)
+			ret = 0;
+		else if (lr == LOOSE_REF_EXISTS)
+			strbuf_addf(&gerr, "%s exists", ref->buf);
 	}
 	if (ret < 0) {
 		strbuf_reset(ref);
@@ -693,6 +711,7 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	struct snap s = { .o = o, .who = snapshot_who(o->agent),
 			  .now = time(NULL), .err = err,
 			  .top = STRBUF_INIT, .index = STRBUF_INIT,
+			  .commondir = STRBUF_INIT,
 			  .head = STRBUF_INIT, .head_tree = STRBUF_INIT,
 			  .tmp_index = STRBUF_INIT, .wtree = STRBUF_INIT,
 			  .itree = STRBUF_INIT, .icommit = STRBUF_INIT,

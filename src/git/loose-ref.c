@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "git/loose-ref.h"
+
+static bool valid_oid(const char *oid)
+{
+	size_t n = strlen(oid);
+
+	if (n != 40 && n != 64)
+		return false;
+	for (const char *p = oid; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return false;
+	return true;
+}
+
+/* refs/<c>/<c>…: no empty, "." or ".."-leading component, no lock name */
+static bool valid_ref(const char *ref)
+{
+	const char *c = ref;
+
+	if (!starts_with(ref, "refs/") || strstr(ref, "..") ||
+	    ends_with(ref, ".lock") || ends_with(ref, "/"))
+		return false;
+	while (*c) {
+		const char *slash = strchr(c, '/');
+		size_t len = slash ? (size_t)(slash - c) : strlen(c);
+
+		if (!len || c[0] == '.')
+			return false;
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)c[i] < 0x21 || strchr("~^:?*[\\\x7f", c[i]))
+				return false;
+		c += len + (slash ? 1 : 0);
+	}
+	return true;
+}
+
+enum loose_ref_result loose_ref_create(const char *commondir, const char *ref,
+				       const char *oid)
+{
+	struct strbuf path = STRBUF_INIT, lock = STRBUF_INIT,
+		      line = STRBUF_INIT, probe = STRBUF_INIT;
+	enum loose_ref_result ret = LOOSE_REF_UNSUPPORTED;
+	char *dir = NULL;
+	int fd = -1;
+
+	if (!commondir || commondir[0] != '/' || !valid_ref(ref) ||
+	    !valid_oid(oid))
+		goto out;
+	strbuf_addf(&probe, "%s/reftable", commondir);
+	if (path_exists(probe.buf))
+		goto out;
+	strbuf_addf(&path, "%s/%s", commondir, ref);
+	strbuf_addf(&lock, "%s.lock", path.buf);
+	dir = path_dirname(path.buf);
+	if (mkdir_p(dir, 0777) < 0)
+		goto out;
+	fd = open(lock.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0666);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			ret = LOOSE_REF_EXISTS;
+		goto out;
+	}
+	strbuf_addf(&line, "%s\n", oid);
+	if (write_all(fd, line.buf, line.len) < 0 || close(fd) < 0) {
+		fd = -1;
+		unlink(lock.buf);
+		goto out;
+	}
+	fd = -1;
+	/* link, not rename: it fails when the ref appeared meanwhile */
+	if (link(lock.buf, path.buf) == 0)
+		ret = LOOSE_REF_CREATED;
+	else if (errno == EEXIST)
+		ret = LOOSE_REF_EXISTS;
+	unlink(lock.buf);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	strbuf_release(&path);
+	strbuf_release(&lock);
+	strbuf_release(&line);
+	strbuf_release(&probe);
+	return ret;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Creating a snapshot ref as a loose file: only creates, only valid names. */
+#include "base/common.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/fileio.h"
+#include "base/strbuf.h"
+#include "git/loose-ref.h"
+
+#define OID "0123456789abcdef0123456789abcdef01234567"
+#define OID2 "1111111111111111111111111111111111111111"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ag-lref-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *f)
+{
+	(void)st; (void)flag; (void)f;
+	return remove(p);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *slurp(const char *rel)
+{
+	struct strbuf b = STRBUF_INIT, p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s", dir, rel);
+	if (read_file_bounded(p.buf, 4096, RF_REGULAR, &b) < 0) {
+		strbuf_release(&b);
+		strbuf_release(&p);
+		return NULL;
+	}
+	strbuf_release(&p);
+	return strbuf_detach(&b, NULL);
+}
+
+static void test_creates_once(void **state)
+{
+	char *c;
+
+	(void)state;
+	assert_int_equal(loose_ref_create(dir, "refs/agentic-git/snapshots/a/x", OID),
+			 LOOSE_REF_CREATED);
+	c = slurp("refs/agentic-git/snapshots/a/x");
+	assert_string_equal(c, OID "\n");
+	free(c);
+	/* never replaced */
+	assert_int_equal(loose_ref_create(dir, "refs/agentic-git/snapshots/a/x", OID2),
+			 LOOSE_REF_EXISTS);
+	c = slurp("refs/agentic-git/snapshots/a/x");
+	assert_string_equal(c, OID "\n");
+	free(c);
+	c = slurp("refs/agentic-git/snapshots/a/x.lock");
+	assert_null(c);
+}
+
+static void test_a_held_lock_is_respected(void **state)
+{
+	char p[128];
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(loose_ref_create(dir, "refs/agentic-git/snapshots/a/y", OID),
+			 LOOSE_REF_CREATED); /* makes the directories */
+	snprintf(p, sizeof(p), "%s/refs/agentic-git/snapshots/a/z.lock", dir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(loose_ref_create(dir, "refs/agentic-git/snapshots/a/z", OID),
+			 LOOSE_REF_EXISTS);
+	unlink(p);
+}
+
+static void test_bad_input_is_left_to_git(void **state)
+{
+	static const char *const bad_refs[] = {
+		"heads/x", "refs/a/../b", "refs/a//b", "refs/a/", "refs/.a",
+		"refs/a/x.lock", "refs/a b", "refs/a~1", "refs/a^", "refs/a:b",
+		"refs/a?", "refs/a*", "refs/a[", "refs/a\\b", "refs/a\x7f",
+	};
+	static const char *const bad_oids[] = {
+		"", "0123", OID "0", "0123456789ABCDEF0123456789ABCDEF01234567",
+		"g123456789abcdef0123456789abcdef01234567",
+	};
+	char rt[96];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_refs); i++)
+		assert_int_equal(loose_ref_create(dir, bad_refs[i], OID),
+				 LOOSE_REF_UNSUPPORTED);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_oids); i++)
+		assert_int_equal(loose_ref_create(dir, "refs/x/ok", bad_oids[i]),
+				 LOOSE_REF_UNSUPPORTED);
+	assert_int_equal(loose_ref_create("relative", "refs/x/ok", OID),
+			 LOOSE_REF_UNSUPPORTED);
+	assert_int_equal(loose_ref_create(NULL, "refs/x/ok", OID),
+			 LOOSE_REF_UNSUPPORTED);
+	/* a reftable repository: git decides */
+	snprintf(rt, sizeof(rt), "%s/reftable", dir);
+	assert_int_equal(mkdir(rt, 0700), 0);
+	assert_int_equal(loose_ref_create(dir, "refs/x/ok", OID),
+			 LOOSE_REF_UNSUPPORTED);
+	rmdir(rt);
+	assert_null(slurp("refs/x/ok"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_creates_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_held_lock_is_respected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input_is_left_to_git, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
