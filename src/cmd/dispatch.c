@@ -253,6 +253,8 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		agent_launch_init(&d->launch);
 		run_record_init(&d->rec);
 		d->ws = (struct dws)DWS_INIT;
+		d->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+		strbuf_init(&d->sandbox_desc, 0);
 		d->rec.key = t->key, d->rec.repo = t->repo;
 		d->rec.head = t->head, d->rec.base = t->base;
 		if (dws_probe_repo(t->repo, &url, &objs, &err) < 0)
@@ -281,7 +283,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 			struct agent_choice ch = {
 				t->profile ? t->profile : o->v[O_PROFILE], o->v[O_MODEL],
 				o->timeout_set ? (unsigned)o->timeout : 0, t->repo,
-				url.buf };
+				url.buf, true };
 			if (dispatch_agent_plan(&p->cfg, &ch, d->prompt.buf, &d->launch) < 0)
 				bad = error("target '%s': no agent to run", t->key);
 		}

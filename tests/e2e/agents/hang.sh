@@ -5,6 +5,10 @@
 set -u
 if [ "${HANG_DAEMON:-}" = 1 ]; then
 	setsid bash -c "trap '' TERM; exec -a daemon-$MARK sleep 300" </dev/null >/dev/null 2>&1 &
+	for _ in $(seq 50); do
+		pgrep -f "daemon-$MARK" >/dev/null && { echo "daemon started"; break; }
+		sleep 0.1
+	done
 	echo "RESOLVED: left a daemon behind"
 	exit 0
 fi
