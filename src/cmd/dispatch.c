@@ -243,7 +243,8 @@ static int build_plan(const struct dopts *o, struct plan *p)
 	for (size_t i = 0; i < p->tl.nr; i++) {
 		struct target *t = &p->tl.v[i];
 		struct dispatch_target *d = &p->run.v[i];
-		struct strbuf url = STRBUF_INIT, objs = STRBUF_INIT, err = STRBUF_INIT;
+		struct strbuf url = STRBUF_INIT, objs = STRBUF_INIT, err = STRBUF_INIT,
+			      ident = STRBUF_INIT;
 		char *repo = resolve_path(t->repo, p->file_dir);
 
 		free(t->repo);
@@ -257,10 +258,11 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		strbuf_init(&d->sandbox_desc, 0);
 		d->rec.key = t->key, d->rec.repo = t->repo;
 		d->rec.head = t->head, d->rec.base = t->base;
-		if (dws_probe_repo(t->repo, &url, &objs, &err) < 0)
+		if (dws_probe_repo(t->repo, &url, &objs, &ident, &err) < 0)
 			bad = error("target '%s': %s", t->key, err.buf);
 		d->url = xstrdup(url.buf);
 		d->objects = xstrdup(objs.buf);
+		d->ident = strbuf_detach(&ident, NULL);
 		if (t->profile && p->agent_argv.nr)
 			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
 				    t->key);

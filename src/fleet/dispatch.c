@@ -44,6 +44,7 @@ void dispatch_target_release(struct dispatch_target *d)
 	run_record_release(&d->rec);
 	free(d->url);
 	free(d->objects);
+	free(d->ident);
 }
 
 /* Invariant 1 and 3: what an inherited environment loses. */
@@ -269,7 +270,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	d->rec.sandbox = d->sandbox_desc.buf;
 	d->have_ws = true;
-	if (dws_create(d->url, d->objects, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
+	if (dws_create(d->url, d->objects, d->ident, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
 	    agent_sandbox_mkdirs(&d->box, &err) < 0)
 		goto fail;

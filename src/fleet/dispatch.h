@@ -60,7 +60,7 @@ struct dispatch_target {
 	struct target *t;	  /* not owned */
 	struct strbuf prompt;	  /* the prompt text */
 	struct agent_launch launch;
-	char *url, *objects; /* from dws_probe_repo() at planning */
+	char *url, *objects, *ident; /* from dws_probe_repo() at planning */
 	struct dws ws;
 	struct agent_sandbox box;     /* the agent's sandbox (profiles) */
 	struct strbuf sandbox_desc;   /* meta.yaml `sandbox:` */

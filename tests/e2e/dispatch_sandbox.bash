@@ -20,10 +20,11 @@ dsb_setup() {
 }
 
 # boxed_config BACKEND POLICY COMMAND [EXTRA]: default_agent `boxed`, plus
-# an unsandboxed `plain` profile running the same command.
+# an unsandboxed `plain` profile running the same command; $DSB_ENV
+# overrides their env allowlist.
 boxed_config() {
 	local backend=$1 policy=$2 cmd=$3 extra=${4-}
-	local env="[REAL_GIT, GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME, GIT_COMMITTER_EMAIL, SBX_TOKEN, ESC_KEY, ESC_REPO, ESC_ORIGIN, ESC_OUT, ESC_PORT, ESC_HELPER, MARK, HANG_DAEMON]"
+	local env=${DSB_ENV:-"[REAL_GIT, GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME, GIT_COMMITTER_EMAIL, SBX_TOKEN, ESC_KEY, ESC_REPO, ESC_ORIGIN, ESC_OUT, ESC_PORT, ESC_HELPER, MARK, HANG_DAEMON]"}
 	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-YAML
 	default_agent: boxed
 	sandbox_backend: $backend

@@ -19,7 +19,12 @@ setup() {
 resolve_case() {
 	local b=$1 p=$2 m
 	sbx_prereq "$b"
-	boxed_config "$b" "$p" "$AGENTS/resolve.sh" "dispatch: {verify_command: [$AGENTS/caged-verify.sh, $HOME/.ssh/id_rsa]}"
+	# no GIT_AUTHOR_*/GIT_COMMITTER_* for the agent, and $HOME is empty in
+	# the cage: the workspace carries the operator's identity (dws.h)
+	"$REAL_GIT" config --global user.name "Operator Name"
+	"$REAL_GIT" config --global user.email operator@example.com
+	DSB_ENV="[REAL_GIT, SBX_TOKEN]" boxed_config "$b" "$p" "$AGENTS/resolve.sh" \
+		"dispatch: {verify_command: [$AGENTS/caged-verify.sh, $HOME/.ssh/id_rsa]}"
 	SBX_TOKEN=tok-s3cr3t-value run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
 	assert_success
 	[ "$(meta repo-feat-a status)" = pushed ]
@@ -28,6 +33,7 @@ resolve_case() {
 	"$REAL_GIT" --git-dir="$ORIGIN" merge-base --is-ancestor main feat/a
 	"$REAL_GIT" --git-dir="$ORIGIN" show feat/a:CHANGELOG | grep -q "main entry"
 	"$REAL_GIT" --git-dir="$ORIGIN" show feat/a:CHANGELOG | grep -q "feature feat/a"
+	[ "$("$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%cn feat/a)" = "Operator Name" ]
 	# verify_command ran in the same sandbox: it could not read the key
 	m=$(run_dir)/repo-feat-a.meta.yaml
 	grep -A1 'name: verify_command$' "$m" | grep -q 'result: pass$'
