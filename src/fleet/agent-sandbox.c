@@ -16,8 +16,6 @@
 static void session_binds(const struct agent_sandbox_spec *sp,
 			  struct strvec *ro)
 {
-	char *hooks;
-
 	strvec_push(ro, sp->argv[0]);
 	if (self_exe())
 		strvec_push(ro, self_exe());
@@ -26,10 +24,8 @@ static void session_binds(const struct agent_sandbox_spec *sp,
 	if (sp->real_git)
 		strvec_push(ro, sp->real_git);
 	strvec_pushf(ro, "%s/bin", sp->home);
-	hooks = xstrfmt("%s/hooks", sp->home);
-	if (path_exists(hooks)) /* sessions install them; dispatch has none */
-		strvec_push(ro, hooks);
-	free(hooks);
+	if (sp->with_hooks) /* provisioning creates them after planning */
+		strvec_pushf(ro, "%s/hooks", sp->home);
 	strvec_pushf(ro, "%s/runtime/%s", sp->home, sp->agent);
 	strvec_pushf(ro, "%s/.config-integrity-key", sp->home);
 	if (sp->objects)

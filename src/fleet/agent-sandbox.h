@@ -26,8 +26,8 @@
  *  2. What the guarded session needs inside the cage is bound READ-ONLY
  *     and nothing else of agentic-git's home: the agent's argv[0], this
  *     executable, the shim executable, the real git, <home>/bin,
- *     <home>/hooks, <home>/runtime/<agent> (the binding), the integrity
- *     key, and the object stores the workspace borrows.
+ *     <home>/hooks (sessions only), <home>/runtime/<agent> (the binding),
+ *     the integrity key, and the object stores the workspace borrows.
  *  3. The writable places are the workspace and the per-agent cache (with
  *     its tmp/ and home/ for Landlock); nothing else.
  *  4. A command run later "in the same sandbox" (verify_command) gets the
@@ -57,6 +57,7 @@ struct agent_sandbox_spec {
 	const char *workspace;	/* the private workspace (the child's cwd) */
 	const char *objects;	/* objects dir the workspace borrows, or NULL */
 	const char *real_git;	/* absolute, or NULL */
+	bool with_hooks;	/* bind <home>/hooks (sessions install them) */
 	const char *cache_name; /* <home>/cache/<cache_name> unless the profile
 				   sets cache_dir; NULL: the agent name */
 	const char *scratch;	/* parent of the Landlock private tmp/ and
