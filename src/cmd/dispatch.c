@@ -317,6 +317,9 @@ static void print_dry_run(const struct plan *p, bool json)
 		strbuf_addstr(&o, "{\"dry_run\":true,\"targets\":[");
 	for (size_t i = 0; i < p->run.nr; i++) {
 		const struct dispatch_target *d = &p->run.v[i];
+		/* the policy asked for; the host is probed only when it runs */
+		enum sandbox_policy sbx = d->launch.prof ? d->launch.prof->sandbox
+							 : SANDBOX_NONE;
 		if (json) {
 			strbuf_addstr(&o, i ? ",{\"key\":" : "{\"key\":");
 			strbuf_add_json_str(&o, d->t->key);
@@ -326,11 +329,13 @@ static void print_dry_run(const struct plan *p, bool json)
 			strbuf_add_json_str(&o, d->t->head);
 			strbuf_addstr(&o, ",\"base\":");
 			strbuf_add_json_str(&o, d->t->base);
-			strbuf_addf(&o, ",\"prompt_chars\":%zu}", d->prompt.len);
+			strbuf_addf(&o, ",\"prompt_chars\":%zu,\"sandbox\":", d->prompt.len);
+			strbuf_add_json_str(&o, sandbox_policy_name(sbx));
+			strbuf_addch(&o, '}');
 		} else {
-			strbuf_addf(&o, "would dispatch %s: %s %s onto %s (prompt %zu chars)\n",
+			strbuf_addf(&o, "would dispatch %s: %s %s onto %s (prompt %zu chars, sandbox %s)\n",
 				    d->t->key, d->t->repo, d->t->head, d->t->base,
-				    d->prompt.len);
+				    d->prompt.len, sandbox_policy_name(sbx));
 		}
 	}
 	if (json)

@@ -105,3 +105,15 @@ resolve_case() {
 	events | grep '"event":"sandbox_downgraded"' | grep '"subcommand":"dispatch"' |
 		grep -q '"requested_policy":"fs+no-net"'
 }
+
+@test "t0709.6 --dry-run names the sandbox each target asks for and creates nothing" {
+	boxed_config auto fs+no-net "$AGENTS/resolve.sh"
+	run dispatch --dry-run --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	assert_output --partial "would dispatch repo-feat-a: $REPO feat/a onto main (prompt"
+	assert_output --partial "sandbox fs+no-net)"
+	run dispatch --dry-run --json --profile plain --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	[ "$(jq -r '.targets[0].sandbox' <<<"$output")" = none ]
+	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
+}
