@@ -111,8 +111,11 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
 	if (!o.dir)
 		return 0;
+	/* what will really run: a routed clean keeps the session marker */
 	if (!strcmp(v->snapshot_slug, "clean"))
-		o.clean_args = ga->args;
+		o.clean_args = v->kind == V_ROUTE
+				       ? (const char *const *)v->args.v + v->sub_args_at
+				       : ga->args;
 	if (snapshot_guard(&o) < 0) {
 		fprintf(stderr,
 			"agentic-git: git clean refused: the ignored files it would delete could not be quarantined (see above) and exist nowhere else — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X\n");

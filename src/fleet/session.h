@@ -36,8 +36,9 @@
 #include <time.h>
 #include "base/strbuf.h"
 #include "base/strvec.h"
+#include "git/repo.h" /* SESSION_MARKER_NAME */
 
-#define SESSION_MARKER ".agend-managed"
+#define SESSION_MARKER SESSION_MARKER_NAME
 
 struct session {
 	char *home;	   /* absolute state root */

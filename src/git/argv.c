@@ -248,14 +248,15 @@ bool git_config_value_inert(const char *key, const char *value)
 	static const char *const keys[] = { "core.editor", "sequence.editor",
 					    "core.pager" };
 	static const char *const values[] = { "true", ":", "cat", "" };
+	/* not upstream/tracking: they push to another branch's name */
 	static const char *const push_defaults[] = { "simple", "current",
-		"upstream", "nothing" };
+		"nothing" };
 	bool k = false;
 
 	if (!value)
 		return false;
 	if (!strcmp(key, "push.default")) {
-		/* only `matching` pushes branches that are not the agent's */
+		/* matching and upstream push branches that are not the agent's */
 		for (size_t i = 0; i < ARRAY_SIZE(push_defaults); i++)
 			if (!strcmp(value, push_defaults[i]))
 				return true;

@@ -27,6 +27,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "git/classify.h"
+#include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/pushspec.h"
 
@@ -87,6 +88,30 @@ static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
 	v->kind = V_PASS;
 	strvec_clear(&v->args);
 	strvec_pushn(&v->args, ga->argv, ga->argc);
+	v->sub_args_at = ga->sub_idx + 1;
+}
+
+/*
+ * A routed `git clean` must not delete the session marker (ignored through
+ * info/exclude, so `clean -x` would take it and, with it, the sibling
+ * boundary): an exclude pathspec is appended, after `--` when the agent
+ * gave none. Equivalent for everything else: git treats a pathspec list of
+ * only exclusions as the current directory, like no pathspec at all.
+ */
+static void keep_session_marker(struct verdict *v, const struct git_argv *ga)
+{
+	bool dashdash = false;
+
+	for (size_t i = 0; i < ga->nargs && !dashdash; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "-e") || !strcmp(a, "--exclude"))
+			i++; /* its value may be spelled "--" */
+		else if (!strcmp(a, "--"))
+			dashdash = true;
+	}
+	if (!dashdash)
+		strvec_push(&v->args, "--");
+	strvec_push(&v->args, ":(top,exclude)" SESSION_MARKER_NAME);
 }
 
 /* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5).
@@ -119,7 +144,10 @@ static void route(struct verdict *v, const struct policy_input *in)
 		if (git_global_takes_value(a) && i + 1 < ga->sub_idx)
 			strvec_push(&v->args, ga->argv[++i]);
 	}
+	v->sub_args_at = v->args.nr + 1;
 	strvec_pushn(&v->args, ga->argv + ga->sub_idx, ga->argc - ga->sub_idx);
+	if (ga->sub && !strcmp(ga->sub, "clean"))
+		keep_session_marker(v, ga);
 	v->scrub_repo_env = true;
 }
 

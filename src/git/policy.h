@@ -76,6 +76,7 @@ struct verdict {
 	const char *sub;	 /* normalised subcommand, "" when none */
 	struct strbuf route_dir; /* V_ROUTE: run git here */
 	struct strvec args;	 /* V_PASS/V_ROUTE: git's argv after argv[0] */
+	size_t sub_args_at;	 /* args.v[sub_args_at…]: the subcommand's own */
 	bool scrub_repo_env;	 /* unset GIT_DIR & co before exec */
 	/* V_DENY */
 	const char *event;

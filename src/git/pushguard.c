@@ -6,6 +6,10 @@
  *     hard-coded origin/main, so master-default and dual-trunk repositories
  *     work and a laundered `other:feat/a` is scanned.
  *  2. Any git failure while verifying denies (fail-closed).
+ *  3. A push without a refspec goes where git's configuration says; unless
+ *     that is provably the current branch's own name (push.default simple,
+ *     current or nothing, or upstream/tracking with an upstream of the same
+ *     name, and no remote.*.push), it is denied.
  */
 #include "base/common.h"
 #include <stdarg.h>
@@ -128,6 +132,56 @@ static const char *check_snapshot_tips(const char *real_git, const char *dir,
 	return ev;
 }
 
+/*
+ * Where a refspec-less push lands, from one config listing: NULL when it is
+ * the current branch's own name (or nothing), else the reason.
+ */
+static const char *implicit_push_target(const char *real_git, const char *dir,
+					unsigned depth, const char *current)
+{
+	struct strbuf cfg = STRBUF_INIT, merge_key = STRBUF_INIT;
+	const char *mode = "simple", *merge = NULL, *bad = NULL;
+	bool remote_push = false;
+	int rc;
+
+	rc = git_capture(real_git, dir, depth, &cfg, "config", "-z",
+			 "--get-regexp",
+			 "^(push\\.default|remote\\..*\\.push|branch\\..*\\.merge)$",
+			 NULL);
+	if (rc != 0 && rc != 1) /* 1: none of these keys is set */
+		return "cannot read the push configuration — name your branch: git push <remote> HEAD:<your branch>";
+	strbuf_addf(&merge_key, "branch.%s.merge", current ? current : "");
+	for (size_t off = 0; off < cfg.len;) {
+		const char *key = cfg.buf + off, *nl = strchr(key, '\n');
+		const char *val = nl ? nl + 1 : "";
+
+		off += strlen(key) + 1;
+		if (nl)
+			cfg.buf[nl - cfg.buf] = '\0';
+		if (!strcmp(key, "push.default"))
+			mode = val;
+		else if (starts_with(key, "remote."))
+			remote_push = true;
+		else if (!strcmp(key, merge_key.buf))
+			merge = val;
+	}
+	if (remote_push)
+		bad = "a remote.<name>.push refspec in the configuration decides where a bare git push goes — name your branch: git push <remote> HEAD:<your branch>";
+	else if (!strcmp(mode, "matching"))
+		bad = "push.default=matching would push every matching branch — name your branch: git push <remote> <branch>";
+	else if (!strcmp(mode, "upstream") || !strcmp(mode, "tracking")) {
+		if (!current || !merge || !starts_with(merge, "refs/heads/") ||
+		    strcmp(merge + strlen("refs/heads/"), current))
+			bad = "push.default=upstream would push to this branch's upstream, which is not your branch — name it: git push <remote> HEAD:<your branch>";
+	} else if (strcmp(mode, "simple") && strcmp(mode, "current") &&
+		   strcmp(mode, "nothing")) {
+		bad = "push.default has a value this shim does not know — name your branch: git push <remote> HEAD:<your branch>";
+	}
+	strbuf_release(&cfg);
+	strbuf_release(&merge_key);
+	return bad;
+}
+
 const char *push_guards_run(const char *real_git, const char *dir,
 			    const struct push_spec *ps, const char *current,
 			    unsigned depth, struct strbuf *why)
@@ -135,7 +189,7 @@ const char *push_guards_run(const char *real_git, const char *dir,
 	const char **specs;
 	size_t n = push_sources(ps, current, &specs);
 	struct strvec srcs = STRVEC_INIT;
-	struct strbuf remote_opt = STRBUF_INIT, val = STRBUF_INIT;
+	struct strbuf remote_opt = STRBUF_INIT;
 	const char *ev = NULL;
 
 	for (size_t i = 0; i < n; i++) {
@@ -148,12 +202,11 @@ const char *push_guards_run(const char *real_git, const char *dir,
 		}
 	}
 	free(specs);
-	if (!ps->nrefspecs &&
-	    !git_capture(real_git, dir, depth, &val, "config", "--get",
-			 "push.default", NULL)) {
-		strbuf_trim(&val);
-		if (!strcmp(val.buf, "matching") && !ps->tags) {
-			strbuf_addstr(why, "push.default=matching would push every matching branch — name your branch: git push <remote> <branch>");
+	if (!ps->nrefspecs && !ps->tags) {
+		const char *bad = implicit_push_target(real_git, dir, depth,
+						       current);
+		if (bad) {
+			strbuf_addstr(why, bad);
 			ev = "deny_protected_ref";
 		}
 	}
@@ -171,6 +224,5 @@ const char *push_guards_run(const char *real_git, const char *dir,
 					 why);
 	strvec_clear(&srcs);
 	strbuf_release(&remote_opt);
-	strbuf_release(&val);
 	return ev;
 }

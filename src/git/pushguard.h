@@ -10,7 +10,9 @@
  *    tracking refs; basenames .config-integrity-key, policy.toml,
  *    fleet.yaml or *.jsonl are denied; a git failure is a deny (fail-closed);
  *  - a source that resolves to a snapshot tip is denied;
- *  - push.default=matching with no refspec is denied.
+ *  - with no refspec, a push whose configured destination is not the
+ *    current branch's own name (push.default matching, upstream to another
+ *    name, an unknown mode, any remote.*.push) is denied.
  * Returns NULL when the push may run; otherwise the event name, with the
  * reason in `why`. Runs real git in `dir` with the bypass variables set.
  */

@@ -202,6 +202,10 @@ const char *push_spec_check(const struct push_spec *ps, const char *assigned,
 				    assigned ? assigned : "<none>", dst.buf,
 				    ps->remote ? ps->remote : "origin",
 				    assigned ? assigned : "<branch>");
+			/* `push origin v1` cannot tell a tag from a branch here */
+			if (!starts_with(dst.buf, "refs/"))
+				strbuf_addf(why, " (a tag is pushed by its full name: git push %s refs/tags/%s)",
+					    ps->remote ? ps->remote : "origin", dst.buf);
 			ev = "deny_cross_branch_push";
 		}
 	}

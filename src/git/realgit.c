@@ -2,7 +2,8 @@
 /*
  * Invariants:
  *  1. MUST NOT return a path that canonicalises to the running executable
- *     (a self-referential REAL_GIT would recurse).
+ *     or to its sibling agentic-git / agentic-git-shim (a self-referential
+ *     REAL_GIT would recurse or land in the CLI).
  *  2. MUST NOT search <home>/bin, where the shim lives.
  *  3. Only regular executable files qualify.
  */
@@ -15,15 +16,29 @@
 #include "base/xalloc.h"
 #include "git/realgit.h"
 
+/* c (canonical) is this executable or one of its installed siblings */
+static bool is_own_exe(const char *c)
+{
+	const char *self = self_exe();
+	const char *cb = path_basename(c), *sb;
+
+	if (!self)
+		return false;
+	if (!strcmp(c, self))
+		return true;
+	sb = path_basename(self);
+	return (size_t)(cb - c) == (size_t)(sb - self) && !strncmp(c, self, (size_t)(cb - c)) &&
+	       (!strcmp(cb, "agentic-git") || !strcmp(cb, "agentic-git-shim"));
+}
+
 static char *usable(const char *candidate)
 {
 	char *c = real_path(candidate);
-	const char *self = self_exe();
 	struct stat st;
 
 	if (!c)
 		return NULL;
-	if ((self && !strcmp(c, self)) || stat(c, &st) < 0 ||
+	if (is_own_exe(c) || stat(c, &st) < 0 ||
 	    !S_ISREG(st.st_mode) || access(c, X_OK) < 0) {
 		free(c);
 		return NULL;

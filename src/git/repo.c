@@ -297,7 +297,7 @@ static char *marker_walk(char *cur, char **dir)
 
 	*dir = NULL;
 	while (cur) {
-		char *m = path_join(cur, ".agend-managed");
+		char *m = path_join(cur, SESSION_MARKER_NAME);
 		strbuf_reset(&sb);
 		if (!read_file_bounded(m, SMALL_FILE, RF_REGULAR, &sb)) {
 			char *line, *save = NULL;

@@ -38,6 +38,9 @@ bool repo_remote_branch_exists(const struct repo_loc *r, const char *name);
 /* True when the repository's config has a [remote "origin"] section. */
 bool repo_has_origin(const struct repo_loc *r);
 
+/* The session marker's file name, at a session worktree's top. */
+#define SESSION_MARKER_NAME ".agend-managed"
+
 /*
  * Walks up from `start` for the nearest `.agend-managed` marker with a
  * non-empty agent= line. Returns the agent (owned) and sets *dir (owned).

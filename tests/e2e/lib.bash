@@ -7,7 +7,8 @@
 #   setup() { ag_setup; }
 #   @test "…" { ag_bind ag1 feat/one; cd "$WT"; run agit checkout main; … }
 #
-# $AG_BIN is the agentic-git binary under test, $AG_BUILD its build dir.
+# $AG_BIN is the agentic-git binary under test, $AG_BUILD its build dir,
+# $AG_SHIM the shim executable beside it (what <home>/bin/git points at).
 
 bats_load_library bats-support
 bats_load_library bats-assert
@@ -15,6 +16,9 @@ bats_load_library bats-assert
 : "${AG_BIN:?AG_BIN must point at the agentic-git binary}"
 : "${AG_BUILD:=$(cd "$(dirname "$AG_BIN")/.." && pwd)}"
 TEST_TOOL="$AG_BUILD/tests/helper/test-tool"
+AG_SHIM=$(dirname "$AG_BIN")/agentic-git-shim
+[ -x "$AG_SHIM" ] || { echo "lib.bash: no agentic-git-shim beside $AG_BIN" >&2; exit 1; }
+export AG_SHIM
 REAL_GIT=$(command -v git)
 export REAL_GIT TEST_TOOL
 
@@ -35,7 +39,7 @@ ag_setup() {
 	export AGENTIC_GIT_HOME=$T/aghome
 	export AGENTIC_GIT_REAL_GIT=$REAL_GIT
 	mkdir -p "$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/runtime"
-	ln -sf "$AG_BIN" "$AGENTIC_GIT_HOME/bin/git"
+	ln -sf "$AG_SHIM" "$AGENTIC_GIT_HOME/bin/git"
 	"$TEST_TOOL" key "$AGENTIC_GIT_HOME"
 	ORIGIN=$T/origin.git
 	REPO=$T/repo

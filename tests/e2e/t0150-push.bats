@@ -330,6 +330,66 @@ trust_root_denied() {
 	assert_last_event deny_trust_root push
 }
 
+@test "push.default=upstream to another name is denied with no refspec, in config or -c" {
+	run agit branch --set-upstream-to=origin/main
+	assert_success
+	"$REAL_GIT" config push.default upstream
+	run agit push
+	assert_push_denied deny_protected_ref
+	assert_output --partial "push.default=upstream"
+	run agit push origin
+	assert_push_denied deny_protected_ref
+	"$REAL_GIT" config --unset push.default
+	run agit -c push.default=upstream push
+	assert_denied bound
+	origin_unchanged
+	run agit -c push.default=tracking push
+	assert_denied bound
+	origin_unchanged
+	# naming the branch is fine
+	run agit push -q origin HEAD:feat/a
+	assert_success
+	assert_equal "$(origin_sha feat/a)" "$WT_HEAD"
+}
+
+@test "push.default=upstream to the same name, current and simple push the own branch" {
+	"$REAL_GIT" push -q origin feat/a
+	run agit branch --set-upstream-to=origin/feat/a
+	assert_success
+	for mode in upstream current simple; do
+		commit_file "$WT" "m-$mode.txt"
+		"$REAL_GIT" config push.default "$mode"
+		run agit push -q
+		assert_success
+		assert_equal "$(origin_sha feat/a)" "$("$REAL_GIT" rev-parse HEAD)"
+	done
+}
+
+@test "a remote.<name>.push refspec or an unknown push.default in the config denies a bare push" {
+	"$REAL_GIT" config remote.origin.push HEAD:refs/heads/main
+	run agit push origin
+	assert_push_denied deny_protected_ref
+	assert_output --partial "remote.<name>.push"
+	run agit push
+	assert_push_denied deny_protected_ref
+	"$REAL_GIT" config --unset remote.origin.push
+	"$REAL_GIT" config push.default sideways
+	run agit push origin
+	assert_push_denied deny_protected_ref
+	assert_output --partial "does not know"
+}
+
+@test "a tag named short is denied with the full name as the way out, which works" {
+	run agit tag v1
+	assert_success
+	run agit push origin v1
+	assert_push_denied deny_cross_branch_push
+	assert_output --partial "git push origin refs/tags/v1"
+	run agit push -q origin refs/tags/v1
+	assert_success
+	assert_equal "$("$REAL_GIT" -C "$ORIGIN" rev-parse v1)" "$WT_HEAD"
+}
+
 @test "push.default=matching with no refspec is denied; a named branch is fine" {
 	"$REAL_GIT" config push.default matching
 	run agit push

@@ -95,3 +95,30 @@ assert_sibling_denied() {
 	assert_success
 	assert_no_deny_events
 }
+
+@test "clean -fdx, -fdX and clean with pathspecs keep the session marker; the rest goes" {
+	cd "$WT"
+	printf 'build/\n*.log\n' >.gitignore
+	"$REAL_GIT" add .gitignore
+	"$REAL_GIT" -c core.hooksPath=/dev/null commit -qm ignore
+	marker=$(cat .agend-managed)
+	for form in "-fdx" "-fdX" "-fdx -- ." "-fdx -e keep.txt" "-fdx -e -- ." "-f -d -x sub"; do
+		mkdir -p build sub
+		touch build/o.o a.log new.txt sub/n.txt keep.txt
+		# shellcheck disable=SC2086
+		run agit clean $form
+		assert_success
+		assert_equal "$(cat .agend-managed)" "$marker"
+		case $form in
+		-fdX) [ ! -e build ] && [ ! -e a.log ] && [ -e new.txt ] ;;
+		"-fdx -e keep.txt") [ ! -e build ] && [ ! -e new.txt ] && [ -e keep.txt ] ;;
+		"-f -d -x sub") [ ! -e sub ] && [ -e new.txt ] ;;
+		*) [ ! -e build ] && [ ! -e a.log ] && [ ! -e new.txt ] && [ ! -e sub ] ;;
+		esac
+		rm -rf build sub a.log new.txt keep.txt
+	done
+	# the boundary still holds for a sibling after the cleans
+	AGENTIC_GIT_AGENT=ag2 run agit status
+	assert_equal "$status" 1
+	assert_output --partial "agent 'ag2' cannot read from agent 'ag1'"
+}

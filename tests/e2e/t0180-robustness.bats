@@ -46,6 +46,31 @@ setup() {
 	ln -s "$AG_BIN" "$T/git"
 	AGENTIC_GIT_REAL_GIT=$T/git run agit rev-parse --abbrev-ref HEAD
 	assert_success
+	# the shim executable itself, by its own name and through a link
+	AGENTIC_GIT_REAL_GIT=$AG_SHIM run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	mkdir "$T/other"
+	ln -s "$AG_SHIM" "$T/other/git"
+	AGENTIC_GIT_REAL_GIT=$T/other/git run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+}
+
+@test "the full agentic-git binary invoked as git is the same shim" {
+	mkdir "$T/full"
+	ln -s "$AG_BIN" "$T/full/git"
+	run "$T/full/git" rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	run "$T/full/git" checkout main
+	assert_equal "$status" 1
+	assert_output --partial "reason: cross-branch"
+	# and the small shim answers the same
+	run "$AG_SHIM" checkout main
+	assert_equal "$status" 1
+	assert_output --partial "reason: cross-branch"
+	assert_equal "$(readlink "$AGENTIC_GIT_HOME/bin/git")" "$AG_SHIM"
 }
 
 @test "AGENTIC_GIT_REAL_GIT unset: real git is found on PATH outside bin/" {

@@ -58,7 +58,7 @@ world() {
 		[ -x "$AGENTIC_GIT_HOME/hooks/$h" ]
 		grep -q "hook $h" "$AGENTIC_GIT_HOME/hooks/$h"
 	done
-	assert_equal "$(readlink "$AGENTIC_GIT_HOME/bin/git")" "$(readlink -f "$AG_BIN")"
+	assert_equal "$(readlink "$AGENTIC_GIT_HOME/bin/git")" "$(readlink -f "$AG_SHIM")"
 	assert_equal "$(stat -c %a "$AGENTIC_GIT_HOME/.config-integrity-key")" 600
 	# events
 	assert_equal "$(jq -r .event "$AGENTIC_GIT_HOME/fleet_events.jsonl" | tr '\n' ' ')" "session_start session_end "
