@@ -33,7 +33,8 @@ static void session_binds(const struct agent_sandbox_spec *sp,
 }
 
 static void fill_request(struct agent_sandbox *as, const char *home,
-			 enum sandbox_policy policy, enum sandbox_backend backend)
+			 enum sandbox_policy policy,
+			 enum sandbox_backend backend)
 {
 	struct sandbox_request *rq = &as->rq;
 
@@ -61,10 +62,11 @@ static enum sandbox_verdict plan_with_caps(const struct sandbox_request *rq,
 					   const char *agent,
 					   struct sandbox_plan *out)
 {
-	const struct sandbox_caps none = { 0 };
+	const struct sandbox_caps none = {0};
 	const struct sandbox_caps *caps;
 
-	caps = rq->policy == SANDBOX_NONE ? &none : sandbox_probe_for(rq->backend);
+	caps =
+	    rq->policy == SANDBOX_NONE ? &none : sandbox_probe_for(rq->backend);
 	if (sandbox_plan(rq, caps, out) != SANDBOX_REFUSED)
 		return out->verdict;
 	return sandbox_fallback(rq, fb, agent, out);
@@ -79,11 +81,13 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	as->agent = xstrdup(sp->agent);
 	as->workspace = xstrdup(sp->workspace);
 	as->fallback = sp->fallback;
-	as->cache = p->cache_dir ? xstrdup(p->cache_dir)
-				 : xstrfmt("%s/cache/%s", sp->home,
-					   sp->cache_name ? sp->cache_name : sp->agent);
+	as->cache = p->cache_dir
+			? xstrdup(p->cache_dir)
+			: xstrfmt("%s/cache/%s", sp->home,
+				  sp->cache_name ? sp->cache_name : sp->agent);
 	as->tmp = xstrfmt("%s/tmp", sp->scratch ? sp->scratch : as->cache);
-	as->private_home = xstrfmt("%s/home", sp->scratch ? sp->scratch : as->cache);
+	as->private_home =
+	    xstrfmt("%s/home", sp->scratch ? sp->scratch : as->cache);
 	strvec_pushn(&as->argv, sp->argv, sp->argc);
 	strvec_pushn(&as->env, sp->env, sp->env_nr);
 	strvec_pushv(&as->ro_binds, p->ro_binds.v);
@@ -94,21 +98,26 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 		as->sandboxed = as->plan.verdict == SANDBOX_WRAPPED;
 		return 0;
 	}
-	strbuf_addf(err, "profile '%s' requires sandbox '%s': %s; nothing was created (install bubblewrap with user namespaces, or run a kernel with Landlock and seccomp, or set 'sandbox_fallback: warn-run')",
-		    p->name, sandbox_policy_name(p->sandbox), as->plan.reason.buf);
+	strbuf_addf(
+	    err,
+	    "profile '%s' requires sandbox '%s': %s; nothing was created "
+	    "(install bubblewrap with user namespaces, or run a kernel with "
+	    "Landlock and seccomp, or set 'sandbox_fallback: warn-run')",
+	    p->name, sandbox_policy_name(p->sandbox), as->plan.reason.buf);
 	return -1;
 }
 
 int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 {
-	const char *dirs[] = { as->cache, as->tmp, as->private_home };
+	const char *dirs[] = {as->cache, as->tmp, as->private_home};
 
 	if (!as->sandboxed)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		if (mkdir_p(dirs[i], 0700) < 0) {
-			strbuf_addf(err, "cannot create the sandbox directory '%s': %s",
-				    dirs[i], strerror(errno));
+			strbuf_addf(
+			    err, "cannot create the sandbox directory '%s': %s",
+			    dirs[i], strerror(errno));
 			return -1;
 		}
 	}
@@ -141,11 +150,13 @@ int agent_sandbox_rewrap(const struct agent_sandbox *as,
 	if (as->sandboxed) {
 		/* the same backend the agent had, never another one */
 		rq.backend = as->plan.backend;
-		v = plan_with_caps(&rq, SANDBOX_FALLBACK_REFUSE, as->agent, out);
+		v = plan_with_caps(&rq, SANDBOX_FALLBACK_REFUSE, as->agent,
+				   out);
 	} else {
 		/* plain (policy none) or downgraded like the agent */
 		rq.policy = SANDBOX_NONE;
-		v = plan_with_caps(&rq, SANDBOX_FALLBACK_REFUSE, as->agent, out);
+		v = plan_with_caps(&rq, SANDBOX_FALLBACK_REFUSE, as->agent,
+				   out);
 	}
 	if (v == SANDBOX_REFUSED || (as->sandboxed && v != SANDBOX_WRAPPED)) {
 		strbuf_addf(err, "cannot run it in the agent's sandbox: %s",
@@ -159,7 +170,8 @@ int agent_sandbox_rewrap(const struct agent_sandbox *as,
 void agent_sandbox_downgrade_record(const struct agent_sandbox *as,
 				    const char *subcommand)
 {
-	struct event ev = EVENT_INIT("sandbox_downgraded", as->agent, subcommand);
+	struct event ev =
+	    EVENT_INIT("sandbox_downgraded", as->agent, subcommand);
 
 	if (!as->plan.downgraded)
 		return;

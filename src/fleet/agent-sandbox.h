@@ -49,11 +49,11 @@
 #include "base/strvec.h"
 
 struct agent_sandbox_spec {
-	const char *home;	/* agentic-git's state root, absolute */
-	const char *agent;	/* the session's agent name */
+	const char *home;  /* agentic-git's state root, absolute */
+	const char *agent; /* the session's agent name */
 	const struct agent_profile *profile; /* policy, ro_binds, cache_dir */
-	enum sandbox_backend backend;	/* the config's sandbox_backend */
-	enum sandbox_fallback fallback;	/* the config's sandbox_fallback */
+	enum sandbox_backend backend;	     /* the config's sandbox_backend */
+	enum sandbox_fallback fallback;	     /* the config's sandbox_fallback */
 	const char *workspace;	/* the private workspace (the child's cwd) */
 	const char *objects;	/* objects dir the workspace borrows, or NULL */
 	const char *real_git;	/* absolute, or NULL */
@@ -64,7 +64,7 @@ struct agent_sandbox_spec {
 				   home/; NULL: the cache dir */
 	const char *const *argv; /* the command; argv[0] absolute */
 	size_t argc;
-	const char *const *env;	/* the child's exact environment */
+	const char *const *env; /* the child's exact environment */
 	size_t env_nr;
 };
 
@@ -78,8 +78,11 @@ struct agent_sandbox {
 };
 
 #define AGENT_SANDBOX_INIT                                                     \
-	{ .plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT, .env = STRVEC_INIT, \
-	  .extra_ro = STRVEC_INIT, .ro_binds = STRVEC_INIT }
+	{                                                                      \
+		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,                \
+		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,                   \
+		.ro_binds = STRVEC_INIT                                        \
+	}
 
 /*
  * Probes the host (cached) and plans the launch. 0: wrapped, plain (policy
