@@ -33,9 +33,10 @@ static const char usage[] =
 	"                            [--dry-run] [--json] [-- AGENT-CMD [ARGS...]]\n"
 	"\n"
 	"Run one agent task over many targets (repository + branch) in parallel.\n"
-	"The agent works in a private workspace with no remote and no credentials;\n"
-	"agentic-git fetches base and head, verifies the result itself and pushes\n"
-	"with an explicit lease. See docs/dispatch.md.\n"
+	"The agent works in a private workspace with no remote and no credentials,\n"
+	"inside the sandbox its profile asks for; agentic-git fetches base and\n"
+	"head, verifies the result itself and pushes with an explicit lease.\n"
+	"See docs/dispatch.md.\n"
 	"\n"
 	"  --targets FILE      YAML or JSON (.json) list of targets\n"
 	"  --repo/--head/--base/--key   one target from flags\n"
@@ -56,7 +57,8 @@ static const char usage[] =
 	"\n"
 	"Exit codes: 0 every target pushed or already up to date, 1 bad input or\n"
 	"setup failure (nothing ran), 2 attention (failed, timed out, blocked,\n"
-	"push refused, interrupted), 3 only escalations besides successes.\n";
+	"push refused, interrupted, sandbox refused or downgraded), 3 only\n"
+	"escalations besides successes.\n";
 
 enum opt_id {
 	O_TARGETS, O_REPO, O_HEAD, O_BASE, O_KEY, O_TASK, O_PROMPT_FILE,

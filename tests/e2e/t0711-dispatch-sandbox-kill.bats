@@ -23,8 +23,10 @@ hang_case() {
 	local b=$1
 	sbx_prereq "$b"
 	boxed_config "$b" fs+no-net "$AGENTS/hang.sh"
-	run dispatch --timeout 2 --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	# hangs (SIGTERM ignored) after starting a daemon of its own
+	HANG_DAEMON=hang run dispatch --timeout 3 --repo "$REPO" --head feat/a --base main --task resolve-conflicts
 	[ "$status" -eq 2 ]
+	grep -q '^daemon started$' "$(run_dir)/repo-feat-a.stdout.log"
 	[ "$(meta repo-feat-a status)" = timed-out ]
 	[ "$(meta repo-feat-a timed_out)" = true ]
 	[ "$(meta repo-feat-a sandbox)" = "fs+no-net ($b)" ]
