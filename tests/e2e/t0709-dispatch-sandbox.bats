@@ -117,3 +117,18 @@ resolve_case() {
 	[ "$(jq -r '.targets[0].sandbox' <<<"$output")" = none ]
 	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
 }
+
+@test "t0709.7 summarize does not sandbox yet: a sandboxed profile is refused, warn-run downgrades it" {
+	printf '#!/bin/sh\necho summary-answer\n' >"$T/answer.sh"
+	chmod +x "$T/answer.sh"
+	echo "some input" >"$T/in.txt"
+	boxed_config auto fs+no-net "$T/answer.sh"
+	must_fail "$AG_BIN" summarize --input "$T/in.txt"
+	assert_output --partial "profile 'boxed' asks for sandbox 'fs+no-net', which summarize cannot provide yet"
+	refute_output --partial summary-answer
+	boxed_config auto fs+no-net "$T/answer.sh" "sandbox_fallback: warn-run"
+	run "$AG_BIN" summarize --input "$T/in.txt"
+	assert_success
+	assert_output --partial "UNSANDBOXED"
+	assert_output --partial summary-answer
+}
