@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sandbox benchmarks (PRODUCT.md §11), printed as ratios from one run:
 #  1. provisioning a private workspace (`sandbox workspace`) vs
-#     `git clone --no-hardlinks` of a repository with long history
-#     (budget: <= 0.1x the clone);
+#     `git clone --no-hardlinks`, for repositories of growing history
+#     (budget: <= 0.1x the clone; the workspace must stay flat while the
+#     clone grows), with the tree checkout alone, which both pay;
 #  2. sandbox start-up: `sandbox run -- /bin/true` (bwrap, Landlock) vs a
 #     bare /bin/true.
-# usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits]
+# usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits...]
+#        (default commits: 5000 20000)
 # env: RUNS (5), RUNS_STARTUP (21), PAYLOAD_LINES (200 per commit)
+# Wall times: run it on a quiet machine (the load average is printed).
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
-COMMITS=${2:-20000}
+shift || true
+if [ $# -gt 0 ]; then COMMITS_LIST=("$@"); else COMMITS_LIST=(5000 20000); fi
 PAYLOAD_LINES=${PAYLOAD_LINES:-200}
 RUNS=${RUNS:-5}
 W=$(mktemp -d)
@@ -21,69 +25,120 @@ git config --global user.name bench
 git config --global user.email bench@example.com
 git config --global init.defaultBranch main
 
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
 now_ns() { date +%s%N; }
 
-# median_ms CMD…: median wall time of $RUNS runs (a `reset` function, if
-# defined, runs untimed before each).
+# cpu_us TIMES_FILE: the children's user+sys CPU time (µs) in the output
+# of the `times` builtin (run in the shell that ran the children: no $()).
+cpu_us() {
+	awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%d", ((u[1] + s[1]) * 60 + u[2] + s[2]) * 1000000 }' "$1"
+}
+
+med() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'; }
+
+# median_ms CMD…: "WALL CPU", the median wall and CPU (user+sys, children
+# included) times in ms of $RUNS runs (a `reset` function, if defined,
+# runs untimed before each). CPU time is less sensitive to other load.
 median_ms() {
-	local times=() t0 t1
+	local wall=() cpu=() t0 t1
 	for _ in $(seq "$RUNS"); do
 		declare -F reset >/dev/null && reset
 		t0=$(now_ns)
+		times >"$W/times0"
 		"$@" >/dev/null 2>&1
+		times >"$W/times1"
 		t1=$(now_ns)
-		times+=($(((t1 - t0) / 1000)))
+		wall+=($(((t1 - t0) / 1000)))
+		cpu+=($(($(cpu_us "$W/times1") - $(cpu_us "$W/times0"))))
 	done
-	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'
+	echo "$(printf '%s\n' "${wall[@]}" | med) $(printf '%s\n' "${cpu[@]}" | med)"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
-echo "== generating a repository with $COMMITS commits (git fast-import)"
-git init -q --bare "$W/origin.git"
-git init -q "$W/repo"
-# Each commit rewrites one of 300 files with PAYLOAD_LINES lines of fresh
-# random text (76 bytes each), so history has the weight of a real
-# long-lived repository: about 230 MiB packed for the defaults, the size of
-# git.git's pack. The workspace's cost must not depend on it.
-head -c $((COMMITS * PAYLOAD_LINES * 57)) /dev/urandom | base64 -w 76 |
-awk -v n="$COMMITS" -v per="$PAYLOAD_LINES" '{
-	buf = buf $0 "\n"
-	if (++lines < per)
-		next
-	i++
-	data = "line " i " of history\n" buf
-	buf = ""
-	lines = 0
-	{
-		printf "commit refs/heads/main\nmark :%d\n", i
-		printf "committer bench <bench@example.com> %d +0000\n", 1600000000 + i
-		printf "data %d\ncommit %d\n", length("commit " i), i
-		if (i > 1) printf "from :%d\n", i - 1
-		printf "M 644 inline file%03d.txt\ndata %d\n%s\n", i % 300, length(data), data
-	}
-	if (i >= n)
-		exit
-}' | git -C "$W/repo" fast-import --quiet
-git -C "$W/repo" reset -q --hard main
-git -C "$W/repo" remote add origin "$W/origin.git"
-git -C "$W/repo" push -q origin main
-git -C "$W/repo" fetch -q origin
-git -C "$W/repo" gc -q
-git -C "$W/repo" count-objects -vH | awk '/in-pack|size-pack/ {printf "%s %s %s  ", $1, $2, $3} END {print ""}'
+# make_repo DIR COMMITS: a clone (DIR/repo) of DIR/origin.git with COMMITS
+# commits of history.
+make_repo() {
+	local R=$1 commits=$2
+	echo "== generating a repository with $commits commits (git fast-import)"
+	git init -q --bare "$R/origin.git"
+	git init -q "$R/repo"
+	# Each commit rewrites one of 300 files with PAYLOAD_LINES lines of fresh
+	# random text (76 bytes each), so history has the weight of a real
+	# long-lived repository: about 230 MiB packed for 20000 commits, the size
+	# of git.git's pack. The workspace's cost must not depend on it.
+	head -c $((commits * PAYLOAD_LINES * 57)) /dev/urandom | base64 -w 76 |
+	awk -v n="$commits" -v per="$PAYLOAD_LINES" '{
+		buf = buf $0 "\n"
+		if (++lines < per)
+			next
+		i++
+		data = "line " i " of history\n" buf
+		buf = ""
+		lines = 0
+		{
+			printf "commit refs/heads/main\nmark :%d\n", i
+			printf "committer bench <bench@example.com> %d +0000\n", 1600000000 + i
+			printf "data %d\ncommit %d\n", length("commit " i), i
+			if (i > 1) printf "from :%d\n", i - 1
+			printf "M 644 inline file%03d.txt\ndata %d\n%s\n", i % 300, length(data), data
+		}
+		if (i >= n)
+			exit
+	}' | git -C "$R/repo" fast-import --quiet
+	git -C "$R/repo" reset -q --hard main
+	git -C "$R/repo" remote add origin "$R/origin.git"
+	git -C "$R/repo" push -q origin main
+	git -C "$R/repo" fetch -q origin
+	git -C "$R/repo" gc -q
+	git -C "$R/repo" count-objects -vH | awk '/in-pack|size-pack/ {printf "%s %s %s  ", $1, $2, $3} END {print ""}'
+}
 
-reset() { rm -rf "$W/dst"; }
-clone_ms=$(median_ms git clone -q --no-hardlinks "$W/repo" "$W/dst")
-ws_ms=$(median_ms "$AG" sandbox workspace --from "$W/repo" --head main --base main "$W/dst")
-unset -f reset
-echo "clone --no-hardlinks:      ${clone_ms} ms"
-echo "private workspace:         ${ws_ms} ms"
-echo "ratio workspace/clone:     $(ratio "$ws_ms" "$clone_ms")  (budget <= 0.1)"
+# One history size: clone, workspace, the checkout alone (in the workspace:
+# work tree and index removed, `git reset --hard` again).
+measure() {
+	local commits=$1 R=$W/h$1 clone ws co
+	make_repo "$R" "$commits"
+	reset() { rm -rf "$W/dst"; }
+	read -ra clone <<<"$(median_ms git clone -q --no-hardlinks "$R/repo" "$W/dst")"
+	read -ra ws <<<"$(median_ms "$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst")"
+	rm -rf "$W/dst"
+	"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst" >/dev/null
+	reset() {
+		find "$W/dst" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+		rm -f "$W/dst/.git/index"
+	}
+	read -ra co <<<"$(median_ms git -C "$W/dst" reset -q --hard)"
+	unset -f reset
+	rm -rf "$W/dst" "$R"
+	echo "                           wall ms   cpu ms (median of $RUNS)"
+	printf '%-26s %8s %8s\n' "clone --no-hardlinks:" "${clone[@]}" \
+		"private workspace:" "${ws[@]}" \
+		"  its tree checkout alone:" "${co[@]}"
+	echo "ratio workspace/clone:     $(ratio "${ws[0]}" "${clone[0]}") wall, $(ratio "${ws[1]}" "${clone[1]}") cpu  (budget <= 0.1)"
+	echo "load average:              $(load)"
+	CLONE_MS+=("${clone[0]}") CLONE_CPU+=("${clone[1]}")
+	WS_MS+=("${ws[0]}") WS_CPU+=("${ws[1]}")
+}
+
+CLONE_MS=() WS_MS=() CLONE_CPU=() WS_CPU=()
+for c in "${COMMITS_LIST[@]}"; do
+	measure "$c"
+done
+if [ ${#COMMITS_LIST[@]} -gt 1 ]; then
+	n=$((${#COMMITS_LIST[@]} - 1))
+	echo "== history ${COMMITS_LIST[0]} -> ${COMMITS_LIST[n]} commits, wall (cpu):" \
+		"clone x$(ratio "${CLONE_MS[n]}" "${CLONE_MS[0]}") ($(ratio "${CLONE_CPU[n]}" "${CLONE_CPU[0]}"))," \
+		"workspace x$(ratio "${WS_MS[n]}" "${WS_MS[0]}") ($(ratio "${WS_CPU[n]}" "${WS_CPU[0]}")); flat is ~1"
+fi
 
 RUNS=${RUNS_STARTUP:-21}
 mkdir -p "$W/ws"
 cd "$W/ws"
-true_ms=$(median_ms /bin/true)
+true_ms=$(median_ms /bin/true | cut -d" " -f1)
 echo "bare /bin/true:            ${true_ms} ms"
 for be in bwrap landlock; do
 	if ! "$AG" sandbox run --backend "$be" -- /bin/true 2>/dev/null; then
@@ -91,7 +146,7 @@ for be in bwrap landlock; do
 		continue
 	fi
 	for p in fs-only fs+no-net; do
-		ms=$(median_ms "$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true)
+		ms=$(median_ms "$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true | cut -d" " -f1)
 		printf 'sandbox run %-8s %-9s %s ms  (%sx bare, +%s ms)\n' "$be" "$p" "$ms" \
 			"$(ratio "$ms" "$true_ms")" "$(awk -v a="$ms" -v b="$true_ms" 'BEGIN{printf "%.2f", a-b}')"
 	done

@@ -106,27 +106,60 @@ void event_render(const struct event *ev, struct strbuf *out)
 	strbuf_addstr(out, "}\n");
 }
 
-int event_write(const char *home, const struct event *ev)
+/*
+ * The log, or inside a sandbox (where it is absent or read-only) the spool
+ * the launcher created and will import; the log is created only when it is
+ * missing and there is no spool.
+ */
+static int open_log(const char *path)
 {
-	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	const char *spool = getenv(EVENTS_SPOOL_ENV);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+	int err = errno;
+
+	if (fd >= 0)
+		return fd;
+	if (spool && spool[0] == '/' &&
+	    (err == ENOENT || err == EACCES || err == EROFS || err == EPERM)) {
+		fd = open(spool, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0)
+			return fd;
+	}
+	if (err != ENOENT)
+		return -1;
+	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+}
+
+int event_append_line(const char *home, const char *line, size_t len)
+{
+	struct strbuf path = STRBUF_INIT;
 	int fd, ret = -1;
 
 	if (!home || !*home)
 		return 0;
 	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
-	event_render(ev, &line);
-	fd = open(path.buf,
-		  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = open_log(path.buf);
 	if (fd >= 0) {
 		/* flock serialises writers that share the file over NFS-less
 		 * local disks; O_APPEND + one write keeps each line whole. */
 		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
 			;
-		ret = write_all(fd, line.buf, line.len);
+		ret = write_all(fd, line, len);
 		flock(fd, LOCK_UN);
 		close(fd);
 	}
 	strbuf_release(&path);
+	return ret;
+}
+
+int event_write(const char *home, const struct event *ev)
+{
+	struct strbuf line = STRBUF_INIT;
+	int ret;
+
+	event_render(ev, &line);
+	ret = event_append_line(home, line.buf, line.len);
 	strbuf_release(&line);
 	return ret;
 }

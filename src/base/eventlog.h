@@ -43,6 +43,17 @@ void event_add_strv(struct event *ev, const char *key, const char *const *v,
 void event_render(const struct event *ev, struct strbuf *out);
 /* Appends the record to <home>/fleet_events.jsonl. No-op when home is "". */
 int event_write(const char *home, const struct event *ev);
+/* Appends one rendered line (with its newline) the same way. */
+int event_append_line(const char *home, const char *line, size_t len);
+
+/*
+ * Inside a sandbox the log is absent (bwrap) or read-only (Landlock). When
+ * it cannot be opened and this variable names an absolute path, records go
+ * to that spool instead, which the launcher creates before the agent starts
+ * and imports afterwards (fleet/spool.h). The log itself is never created
+ * while a spool is named, and a writable log always wins.
+ */
+#define EVENTS_SPOOL_ENV "AGENTIC_GIT_EVENTS_SPOOL"
 void event_release(struct event *ev);
 
 #endif

@@ -132,10 +132,9 @@ static void audit_launch(const struct session *s, const struct run_profile *rp)
 
 	agent_sandbox_redacted_argv(&rp->box, &all);
 	agent_redact_argv(&all, rp->prompt.buf, &red);
-	for (size_t i = 0; i < rp->env.nr; i++) {
-		const char *eq = strchr(rp->env.v[i], '=');
-		char *k = xstrndup(rp->env.v[i], eq ? (size_t)(eq - rp->env.v[i])
-						    : strlen(rp->env.v[i]));
+	for (size_t i = 0; i < rp->box.env.nr; i++) {
+		const char *e = rp->box.env.v[i], *eq = strchr(e, '=');
+		char *k = xstrndup(e, eq ? (size_t)(eq - e) : strlen(e));
 		strvec_push(&keys, k);
 		free(k);
 	}
@@ -187,6 +186,7 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 	code = session_launch_io(s, (const char *const *)rp->box.plan.argv.v,
 				 (const char *const *)rp->box.plan.env.v,
 				 rp->stdin_path, err);
+	agent_sandbox_import_spool(&rp->box);
 	if (!code && rp->box.plan.downgraded)
 		code = RUN_EXIT_ATTENTION;
 	return code;

@@ -10,6 +10,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/agent-sandbox.h"
+#include "fleet/spool.h"
 #include "fleet/workspace.h"
 
 /* Invariant 2: what the guarded session reads inside the cage. */
@@ -90,6 +91,11 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	    xstrfmt("%s/home", sp->scratch ? sp->scratch : as->cache);
 	strvec_pushn(&as->argv, sp->argv, sp->argc);
 	strvec_pushn(&as->env, sp->env, sp->env_nr);
+	/* invariant 6: a shared cache gets one spool per agent */
+	as->spool = sp->scratch ? xstrfmt("%s/%s." SPOOL_NAME, as->cache, sp->agent)
+				: xstrfmt("%s/" SPOOL_NAME, as->cache);
+	if (p->sandbox != SANDBOX_NONE)
+		strvec_pushf(&as->env, EVENTS_SPOOL_ENV "=%s", as->spool);
 	strvec_pushv(&as->ro_binds, p->ro_binds.v);
 	session_binds(sp, &as->extra_ro);
 	fill_request(as, getenv("HOME"), p->sandbox, sp->backend);
@@ -109,19 +115,37 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 
 int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 {
-	const char *dirs[] = {as->cache, as->tmp, as->private_home};
+	const char *dirs[] = { as->cache, as->tmp, as->private_home };
 
 	if (!as->sandboxed)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		if (mkdir_p(dirs[i], 0700) < 0) {
-			strbuf_addf(
-			    err, "cannot create the sandbox directory '%s': %s",
-			    dirs[i], strerror(errno));
+			strbuf_addf(err, "cannot create the sandbox directory '%s': %s",
+				    dirs[i], strerror(errno));
 			return -1;
 		}
 	}
+	if (spool_create(as->spool) < 0) {
+		strbuf_addf(err, "cannot create the event spool '%s': %s",
+			    as->spool, strerror(errno));
+		return -1;
+	}
 	return 0;
+}
+
+void agent_sandbox_import_spool(const struct agent_sandbox *as)
+{
+	size_t rejected = 0;
+
+	if (!as->sandboxed)
+		return;
+	if (spool_import(as->home, as->spool, as->agent, &rejected) < 0)
+		warning("cannot import the sandbox's event spool '%s': %s",
+			as->spool, strerror(errno));
+	if (rejected)
+		warning("%zu malformed record(s) in the sandbox's event spool were dropped",
+			rejected);
 }
 
 int agent_sandbox_rewrap(const struct agent_sandbox *as,
@@ -218,6 +242,8 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	free(as->private_home);
 	free(as->home);
 	free(as->agent);
+	free(as->spool);
+	as->spool = NULL;
 	as->workspace = as->cache = as->tmp = as->private_home = NULL;
 	as->home = as->agent = NULL;
 	as->sandboxed = false;

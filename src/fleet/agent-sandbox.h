@@ -36,6 +36,9 @@
  *     plain only when the agent itself was downgraded.
  *  5. Recorded argv never carries environment values: the value of every
  *     `--setenv NAME VALUE` of the wrapper is replaced by "<redacted>".
+ *  6. The shim inside cannot reach the audit log: a sandboxed agent's env
+ *     names a spool (EVENTS_SPOOL_ENV) in its writable cache dir, one per
+ *     agent when the cache is shared (`scratch` set), imported after exit.
  *
  * Ownership: every pointer in a spec is borrowed for the duration of
  * agent_sandbox_plan(); the struct agent_sandbox owns its copies (the
@@ -74,6 +77,7 @@ struct agent_sandbox {
 	struct strvec argv, env, extra_ro, ro_binds;
 	enum sandbox_fallback fallback;
 	char *workspace, *cache, *tmp, *private_home, *home, *agent;
+	char *spool; /* the in-sandbox shim's event spool (fleet/spool.h) */
 	bool sandboxed; /* plan.verdict == SANDBOX_WRAPPED */
 };
 
@@ -92,8 +96,18 @@ struct agent_sandbox {
 int agent_sandbox_plan(const struct agent_sandbox_spec *spec,
 		       struct agent_sandbox *as, struct strbuf *err);
 
-/* Creates the cache, tmp and private home dirs of a wrapped plan. */
+/*
+ * Creates the cache, tmp and private home dirs and the empty event spool
+ * of a wrapped plan.
+ */
 int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err);
+
+/*
+ * After the agent exited: imports the spool its shim wrote inside the
+ * sandbox into the audit log (fleet/spool.h, vetted, attributed to the
+ * agent), warning about what could not be imported.
+ */
+void agent_sandbox_import_spool(const struct agent_sandbox *as);
 
 /*
  * Invariant 4: plans argv (argv[0] absolute, bound read-only) with env in

@@ -490,6 +490,7 @@ void dispatch_finished(void *data, size_t i, const struct pool_result *r)
 	struct strbuf meta = STRBUF_INIT, name = STRBUF_INIT;
 
 	if (r->status != POOL_SKIPPED) {
+		agent_sandbox_import_spool(&d->box); /* agent-sandbox.h 6 */
 		d->rec.started = r->started;
 		d->rec.finished = r->finished;
 		d->rec.duration = r->duration;

@@ -6,22 +6,24 @@
  * Private workspaces for sandboxed agents (PRODUCT.md §8).
  *
  * A linked worktree cannot work in a sandbox (its .git points into the
- * operator's clone, hooks and config included), and a full clone costs
- * time proportional to history. A private workspace is a fresh repository
- * (`git init`) whose object store borrows the operator's objects through
- * objects/info/alternates, read-only: provisioning does not copy objects,
- * so its cost does not grow with history. It has its own config and refs,
- * core.hooksPath at an empty or session-owned place (default /dev/null, a
- * path where no hook can ever be created), origin set to the operator
- * clone's real remote URL, the base as refs/remotes/origin/<base> and the
- * head checked out on its own branch. The operator's user.name and
+ * operator's clone, hooks and config included), and a full clone costs time
+ * proportional to history. A private workspace is a fresh repository
+ * (written directly in git's on-disk format) whose object store borrows the
+ * operator's objects through objects/info/alternates, read-only:
+ * provisioning does not copy objects, so its cost does not grow with
+ * history (docs/sandbox.md "Provisioning cost"). It has its own config and
+ * refs, core.hooksPath at an empty or session-owned place (default
+ * /dev/null, a path where no hook can ever be created), origin set to the
+ * operator clone's real remote URL, the base as refs/remotes/origin/<base>
+ * and the head checked out on its own branch. The operator's user.name and
  * user.email are copied into it, since $HOME is empty inside the sandbox.
  *
  * Invariants:
  *  1. The workspace MUST NOT exist beforehand and MUST NOT lie inside the
  *     operator's clone; nothing is created when a check fails.
- *  2. Only read-only git commands run in the operator's clone (rev-parse,
- *     for-each-ref, config --get-regexp); nothing there is written.
+ *  2. Only read-only git commands run in the operator's clone (config
+ *     --get-regexp; rev-parse and for-each-ref only when the layout or a
+ *     ref is not plain files we parse); nothing there is written.
  *  3. No hook runs while provisioning: core.hooksPath is set before any
  *     ref is written.
  *  4. A failure after creation removes the half-made workspace.

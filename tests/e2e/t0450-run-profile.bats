@@ -27,6 +27,14 @@ setup() {
 	cd "$REPO"
 }
 
+# sandbox_events_recorded AGENT: the shim's deny and the commit's ref move
+# inside the sandbox reached the log through the spool, attributed.
+sandbox_events_recorded() {
+	events | jq -e --arg a "$1" -s 'map(select(.via == "sandbox" and .agent == $a and .subcommand == "checkout" and .disposition == "deny")) | length == 1'
+	events | jq -e --arg a "$1" -s 'map(select(.via == "sandbox" and .agent == $a and .event == "ref_update")) | length >= 1'
+	[ ! -e "$AGENTIC_GIT_HOME/cache/$1/events.spool.jsonl" ]
+}
+
 write_config() { # sandbox [backend]
 	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF2
 	sandbox_backend: ${2:-auto}
@@ -79,6 +87,7 @@ write_config() { # sandbox [backend]
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.agent_argv as $a |
 		[range(0; $a | length) | select($a[.] == "--setenv") | $a[. + 2]] |
 		length > 0 and all(. == "<redacted>")'
+	sandbox_events_recorded p2
 	# end brings the branch (and snapshots) back into the repository
 	echo "unsaved" >"$wt/wip.txt"
 	run "$AG_BIN" end --agent p2
@@ -98,6 +107,7 @@ write_config() { # sandbox [backend]
 	assert_output --partial "SSH:hidden"
 	assert_output --partial "COMMIT:ok"
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.sandbox_backend == "landlock"'
+	sandbox_events_recorded p3
 }
 
 @test "a sandbox the host cannot give is refused with nothing created; warn-run records it" {

@@ -33,8 +33,8 @@ escape_case() {
 	cat "$log" >&3
 	assert_success
 	grep -q '^== escape-done$' "$log"          # it ran every attempt
-	[ "$(grep -c '^rc-' "$log")" -eq 6 ]
-	for what in read-key read-clone push connect; do
+	[ "$(grep -c '^rc-' "$log")" -eq 7 ]
+	for what in read-key read-clone push connect checkout; do
 		grep -q "^rc-$what=[1-9]" "$log"    # each one failed
 	done
 	! grep -q 'dsb-test-key\|hello\|\[core\]\|connected' "$log"
@@ -43,6 +43,10 @@ escape_case() {
 	run "$REAL_GIT" --git-dir="$ORIGIN" rev-parse -q --verify refs/heads/evil
 	assert_failure
 	[ "$(meta repo-feat-a status)" = pushed ]   # still verified and pushed
+	# the shim's deny inside the cage reached the audit log (spool), attributed
+	events | jq -e -s 'map(select(.via == "sandbox" and (.agent | startswith("dispatch-")) and
+		.subcommand == "checkout" and .disposition == "deny")) | length == 1'
+	[ -z "$(ls "$AGENTIC_GIT_HOME/cache/boxed" | grep spool)" ]
 }
 
 @test "t0710.1 bwrap: the agent cannot read ~/.ssh or the clone, write outside, push or connect" {

@@ -14,5 +14,6 @@ cat "$ESC_REPO/README.md" "$ESC_REPO/.git/config" 2>&1; echo "rc-read-clone=$?"
 (echo x >"$ESC_OUT/planted") 2>&1; echo "rc-write-outside=$?"
 "$REAL_GIT" push "$ESC_ORIGIN" HEAD:refs/heads/evil 2>&1; echo "rc-push=$?"
 "$ESC_HELPER" connect "$ESC_PORT" 2>&1; echo "rc-connect=$?"
+git checkout -q main 2>&1; echo "rc-checkout=$?"   # the shim denies it
 echo "== escape-done"
 exec "${0%/*}/resolve.sh"
