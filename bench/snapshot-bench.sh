@@ -24,6 +24,11 @@ mkdir -p "$HOME"
 git config --global user.name b
 git config --global user.email b@b
 git config --global init.defaultBranch main
+# no automatic gc: the initial commit's 20,000 loose objects would start a
+# background `git gc --auto` that repacks while the timed runs go (and
+# once made the sanity snapshot fail, pruning an objects/xx directory
+# under it); the repository is packed once, in the foreground, below
+git config --global gc.auto 0
 unset AGENTIC_GIT_BYPASS AGEND_GIT_BYPASS GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 
 echo "building a $FILES-file repository…" >&2
@@ -41,6 +46,7 @@ git init -q "$W/repo"
 	}' 
 	git add -A
 	git commit -qm init
+	git gc -q
 )
 
 # a bound agent's worktree, provisioned like an orchestrator

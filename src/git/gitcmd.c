@@ -24,6 +24,17 @@ void gitcmd_init(struct child *c, const char *real_git, const char *dir)
 	strvec_push(&c->env_set, "AGEND_GIT_BYPASS=1");
 }
 
+/* 256 MiB: a short-lived git never gives its heap back */
+#define KEEP_HEAP "glibc.malloc.trim_threshold=268435456"
+
+void gitcmd_keep_heap(struct child *c)
+{
+	const char *user = getenv("GLIBC_TUNABLES");
+
+	strvec_pushf(&c->env_set, "GLIBC_TUNABLES=%s%s%s", KEEP_HEAP,
+		     user && *user ? ":" : "", user ? user : "");
+}
+
 int gitcmd_run(struct child *c, struct strbuf *out, struct strbuf *err)
 {
 	int ret;

@@ -31,6 +31,15 @@ int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,
  * is not this program. 0 with `out` set, or -1.
  */
 int gitcmd_find_real_git(struct strbuf *out);
+/*
+ * For a git child that writes many objects (add, write-tree, commit-tree):
+ * sets GLIBC_TUNABLES so glibc's malloc keeps freed memory instead of
+ * trimming the heap after every object (each zlib stream allocates and
+ * frees ~256 KiB; the trim and the page faults that follow cost more than
+ * the hashing on a virtual machine). The caller's own GLIBC_TUNABLES, if
+ * any, comes last and so wins. Ignored by a git not linked with glibc.
+ */
+void gitcmd_keep_heap(struct child *c);
 /* Strips one trailing newline. */
 void gitcmd_chomp(struct strbuf *sb);
 

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The snapshot engine (invariants in snapshot.h). One snapshot costs, when
- * there is work to save: rev-parse, write-tree, add -A, write-tree,
- * for-each-ref, commit-tree, update-ref (plus clean -n/check-ignore before
- * a clean and a reflog read before a stash drop). When there is nothing to
- * lose it stops after the second write-tree: the `add -A` into the index
- * copy is the only scan of the work tree.
+ * there is work to save: rev-parse (which also lists the agent's refs),
+ * add -A, write-tree, commit-tree, update-ref; plus a write-tree first when
+ * the index's cached root tree is not valid (staged changes), a second
+ * commit-tree when the staged tree must be kept, and clean -n/check-ignore
+ * before a clean or a reflog read before a stash drop. When there is
+ * nothing to lose it stops after add -A (which then leaves the index copy
+ * untouched): the `add -A` into the index copy is the only scan of the
+ * work tree. docs/snapshots.md, "Cost", says where the time goes.
  */
 #include "base/common.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include "base/die.h"
@@ -22,8 +26,12 @@
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
+#include "git/snapshot-index.h"
 #include "git/snapshot-name.h"
 #include "git/snapshot.h"
+
+/* an index this large (tens of millions of files) is not copied */
+#define SNAPSHOT_INDEX_MAX ((size_t)1 << 30)
 
 #define EMPTY_TREE_SHA1 "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 #define EMPTY_TREE_SHA256 \
@@ -35,6 +43,7 @@ struct snap {
 	time_t now;
 	struct strbuf top, index, head, head_tree, tmp_index;
 	struct strbuf wtree, itree, icommit, commit, qdir;
+	bool itree_known; /* itree read from the index's cache-tree */
 	struct strvec stashes, refs;
 	struct quarantine_plan qp;
 	struct strbuf *err;
@@ -59,21 +68,17 @@ static void snap_release(struct snap *s)
 	quarantine_plan_release(&s->qp);
 }
 
-/* Splits `buf` into up to n lines. Returns the number found. */
-static size_t split_lines(char *buf, char **lines, size_t n)
+/* Cuts the next line off *p; NULL when none is left. */
+static char *next_line(char **p)
 {
-	size_t i = 0;
-	char *p = buf;
+	char *line = *p, *eol;
 
-	while (i < n && *p) {
-		char *eol = strchrnul(p, '\n');
-		lines[i++] = p;
-		if (!*eol)
-			break;
-		*eol = '\0';
-		p = eol + 1;
-	}
-	return i;
+	if (!*line)
+		return NULL;
+	eol = strchrnul(line, '\n');
+	*p = *eol ? eol + 1 : eol;
+	*eol = '\0';
+	return line;
 }
 
 static int fail(struct snap *s, const char *what, struct strbuf *gerr)
@@ -88,62 +93,120 @@ static int fail(struct snap *s, const char *what, struct strbuf *gerr)
 	return -1;
 }
 
-/* The work tree's top, its index file and HEAD (commit and tree). */
+/* Reads rev-parse's answer: top, index, [HEAD, HEAD^{tree},] refs. */
+static int parse_locate(struct snap *s, char *p, bool born)
+{
+	char *top = next_line(&p), *index = next_line(&p), *l;
+
+	if (!top || !*top || !index || !*index)
+		return -1;
+	strbuf_addstr(&s->top, top);
+	if (index[0] != '/')
+		strbuf_addf(&s->index, "%s/", s->o->dir);
+	strbuf_addstr(&s->index, index);
+	if (born) {
+		char *head = next_line(&p), *tree = next_line(&p);
+		if (!head || !tree || strlen(head) != strlen(tree))
+			return -1;
+		strbuf_addstr(&s->head, head);
+		strbuf_addstr(&s->head_tree, tree);
+	}
+	while ((l = next_line(&p)))
+		if (*l)
+			strvec_push(&s->refs, l);
+	return 0;
+}
+
+/*
+ * The work tree's top, its index file, HEAD (commit and tree) and the
+ * names of the agent's snapshot refs (for the seq and the TTL prune), in
+ * one git call; a second one when HEAD is unborn.
+ */
 static int locate(struct snap *s)
 {
-	struct strbuf out = STRBUF_INIT, gerr = STRBUF_INIT;
-	char *l[4];
-	size_t n;
+	struct strbuf out = STRBUF_INIT, gerr = STRBUF_INIT,
+		      glob = STRBUF_INIT;
+	bool born;
 	int st, ret = -1;
 
+	/* --symbolic: the refs after it print as names, not object ids */
+	strbuf_addf(&glob, "--glob=%s%s/*", SNAPSHOT_REF_PREFIX, s->who);
 	st = gitcmd_capture(s->o->real_git, s->o->dir, &out, &gerr,
 			    "rev-parse", "--show-toplevel", "--git-path",
-			    "index", "HEAD", "HEAD^{tree}", NULL);
-	if (st != 0) {
-		/* unborn HEAD (or worse: then the next call says why) */
+			    "index", "HEAD", "HEAD^{tree}", "--symbolic",
+			    glob.buf, NULL);
+	born = st == 0;
+	if (st > 0) {
+		/* unborn HEAD (or worse: then this call says why) */
 		strbuf_reset(&out);
 		strbuf_reset(&gerr);
 		st = gitcmd_capture(s->o->real_git, s->o->dir, &out, &gerr,
 				    "rev-parse", "--show-toplevel",
-				    "--git-path", "index", NULL);
+				    "--git-path", "index", "--symbolic",
+				    glob.buf, NULL);
 	}
-	if (st < 0 || st > 0)
-		goto out;
-	n = split_lines(out.buf, l, 4);
-	if (n < 2 || !*l[0])
-		goto out;
-	strbuf_addstr(&s->top, l[0]);
-	if (l[1][0] != '/')
-		strbuf_addf(&s->index, "%s/", s->o->dir);
-	strbuf_addstr(&s->index, l[1]);
-	if (n == 4) {
-		strbuf_addstr(&s->head, l[2]);
-		strbuf_addstr(&s->head_tree, l[3]);
-	}
-	ret = 0;
-out:
-	if (ret < 0)
+	if (st == 0 && !parse_locate(s, out.buf, born))
+		ret = 0;
+	else
 		fail(s, st < 0 ? "cannot run git" : "not in a git work tree",
 		     &gerr);
 	strbuf_release(&out);
 	strbuf_release(&gerr);
+	strbuf_release(&glob);
 	return ret;
 }
 
-/* Copies the real index so unchanged files keep their stat data. */
+/* The temp index's name, in `dir`. */
+static void tmp_index_name(struct snap *s, const char *dir)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	strbuf_reset(&s->tmp_index);
+	strbuf_addf(&s->tmp_index, "%s/agentic-git-snapshot-index-%ld-%ld",
+		    dir, (long)getpid(), (long)ts.tv_nsec);
+}
+
+/*
+ * The fast way: a second name (a hard link, next to the real index) for
+ * the real index's file. git never writes an index in place: it writes
+ * `<name>.lock` and renames it over `<name>`, so what `add -A` writes
+ * replaces our name only, and the real index stays as it was. Nothing is
+ * copied, and the stat data, the mtime included, is the real index's own.
+ */
+static int link_index(struct snap *s)
+{
+	char *dir = path_dirname(s->index.buf);
+	int ret;
+
+	tmp_index_name(s, dir);
+	free(dir);
+	ret = link(s->index.buf, s->tmp_index.buf);
+	if (ret < 0 && errno != ENOENT)
+		strbuf_reset(&s->tmp_index); /* not ours (EEXIST…) */
+	return ret;
+}
+
+/*
+ * The fallback when the index's directory takes no link (a file system
+ * without hard links, EMLINK…): a copy in $TMPDIR.
+ *
+ * The copy keeps the real index's mtime: git trusts an entry's stat data
+ * only when the file is older than the index (racy git). A copy stamped
+ * "now" would make a file modified in the same second as the real index
+ * was written, with the same size, look unchanged: `add -A` would skip it
+ * and the snapshot would miss that work.
+ */
 static int copy_index(struct snap *s)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct timespec ts;
+	struct strbuf buf = STRBUF_INIT;
+	struct stat st;
 	cleanup_fd int in = -1;
 	cleanup_fd int out = -1;
-	char buf[65536];
-	ssize_t n;
+	int ret = -1;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	strbuf_addf(&s->tmp_index, "%s/agentic-git-snapshot-index-%ld-%ld",
-		    tmp && *tmp == '/' ? tmp : "/tmp", (long)getpid(),
-		    (long)ts.tv_nsec);
+	tmp_index_name(s, tmp && *tmp == '/' ? tmp : "/tmp");
 	out = open(s->tmp_index.buf,
 		   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (out < 0) {
@@ -153,22 +216,64 @@ static int copy_index(struct snap *s)
 		return -1;
 	}
 	in = open(s->index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (in < 0 && errno == ENOENT) {
-		/* no index yet: git starts from an empty one, not a 0-byte file */
-		unlink(s->tmp_index.buf);
-		return 0;
-	}
-	if (in < 0)
+	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode))
 		return fail(s, "cannot read the index", NULL);
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write_all(out, buf, (size_t)n) < 0) {
-			strbuf_addf(s->err, "cannot copy the index: %s",
-				    strerror(errno));
+	if (read_fd_bounded(in, SNAPSHOT_INDEX_MAX, &buf) < 0 ||
+	    write_all(out, buf.buf, buf.len) < 0 ||
+	    futimens(out, (struct timespec[2]){ st.st_atim, st.st_mtim }) < 0)
+		strbuf_addf(s->err, "cannot copy the index: %s",
+			    strerror(errno));
+	else
+		ret = 0;
+	strbuf_release(&buf);
+	return ret;
+}
+
+/*
+ * git's cached staged tree, from the temp index's bytes (mapped, not
+ * read: no copy). The file is ours and git replaces it by rename, never
+ * truncates it, so the mapping stays whole while we read it.
+ */
+static void read_cached_tree(struct snap *s, int fd, const struct stat *st)
+{
+	size_t len = (size_t)st->st_size;
+	void *map;
+
+	if (!s->head.len || st->st_size <= 0 ||
+	    (uint64_t)st->st_size > SNAPSHOT_INDEX_MAX)
+		return;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return;
+	if (snapshot_index_tree(map, len, s->head.len / 2, &s->itree) ==
+	    SNAPSHOT_INDEX_TREE_VALID)
+		s->itree_known = true;
+	munmap(map, len);
+}
+
+/*
+ * The index git works on for the snapshot, so that unchanged files keep
+ * their stat data and are not hashed again; and the staged tree when git
+ * cached it (git/snapshot-index.h).
+ */
+static int prepare_index(struct snap *s)
+{
+	struct stat st;
+	cleanup_fd int fd = -1;
+
+	if (link_index(s) < 0) {
+		/* no index yet: git starts from an empty one (our name
+		 * with no file behind it, not a 0-byte file) */
+		if (errno == ENOENT && lstat(s->index.buf, &st) < 0 &&
+		    errno == ENOENT)
+			return 0;
+		if (copy_index(s) < 0)
 			return -1;
-		}
 	}
+	fd = open(s->tmp_index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return fail(s, "cannot read the index", NULL);
+	read_cached_tree(s, fd, &st);
 	return 0;
 }
 
@@ -180,6 +285,7 @@ static int git_tmp_index(struct snap *s, struct strbuf *out,
 	int st;
 
 	gitcmd_init(&c, s->o->real_git, s->top.buf);
+	gitcmd_keep_heap(&c);
 	strvec_pushf(&c.env_set, "GIT_INDEX_FILE=%s", s->tmp_index.buf);
 	strvec_pushv(&c.args, args);
 	st = gitcmd_run(&c, out, gerr);
@@ -188,7 +294,22 @@ static int git_tmp_index(struct snap *s, struct strbuf *out,
 	return st;
 }
 
-/* Staged tree before the scan, then the work tree after `add -A`. */
+/* Whether the temp index is still the very file it was (git replaces the
+ * index by renaming a new file over it, so a write changes the inode). */
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/*
+ * The staged tree before the scan (unless the index copy already told
+ * it), then the work tree after `add -A`. When `add -A` left the index
+ * untouched, the work tree's tree is the staged tree: no second
+ * write-tree.
+ */
 static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
@@ -196,17 +317,25 @@ static int scan_worktree(struct snap *s)
 	 * ignored through info/exclude) would make `add` fail */
 	static const char *const add[] = { "add", "-A", NULL };
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
+	struct stat before, after;
+	bool have_before;
 	int ret = 0;
 
 	/* fails with unmerged entries: then there is no staged tree */
-	if (git_tmp_index(s, &s->itree, &gerr, write_tree) != 0)
+	if (!s->itree_known &&
+	    git_tmp_index(s, &s->itree, &gerr, write_tree) != 0)
 		strbuf_reset(&s->itree);
 	strbuf_reset(&gerr);
-	if (git_tmp_index(s, &junk, &gerr, add) != 0)
+	have_before = !stat(s->tmp_index.buf, &before);
+	if (git_tmp_index(s, &junk, &gerr, add) != 0) {
 		ret = fail(s, "git add -A failed", &gerr);
-	else if (git_tmp_index(s, &s->wtree, &gerr, write_tree) != 0 ||
-		 !s->wtree.len)
+	} else if (have_before && s->itree.len &&
+		   !stat(s->tmp_index.buf, &after) && same_file(&before, &after)) {
+		strbuf_addbuf(&s->wtree, &s->itree);
+	} else if (git_tmp_index(s, &s->wtree, &gerr, write_tree) != 0 ||
+		   !s->wtree.len) {
 		ret = fail(s, "git write-tree failed", &gerr);
+	}
 	strbuf_release(&gerr);
 	strbuf_release(&junk);
 	return ret;
@@ -270,6 +399,7 @@ static int commit_tree(struct snap *s, const char *tree,
 		     (long long)s->now);
 	strvec_pushf(&c.env_set, "GIT_COMMITTER_DATE=@%lld +0000",
 		     (long long)s->now);
+	gitcmd_keep_heap(&c);
 	strvec_pushl(&c.args, "commit-tree", "--no-gpg-sign", tree, NULL);
 	for (size_t i = 0; i < parents->nr; i++)
 		strvec_pushl(&c.args, "-p", parents->v[i], NULL);
@@ -573,7 +703,7 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	int ret = -1;
 
 	strbuf_reset(ref_out);
-	if (check_opts(o, s.who, err) || locate(&s) || copy_index(&s) ||
+	if (check_opts(o, s.who, err) || locate(&s) || prepare_index(&s) ||
 	    scan_worktree(&s) || plan_extras(&s))
 		goto out;
 	if (nothing_to_lose(&s)) {
@@ -581,7 +711,6 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 		goto out;
 	}
 	if (save_index_commit(&s) ||
-	    snapshot_list_refs(o->real_git, s.top.buf, s.who, &s.refs, err) ||
 	    (!quarantine_plan_empty(&s.qp) && claim_quarantine(&s)))
 		goto out;
 	if (save_commit(&s) || create_ref(&s, ref_out)) {

@@ -6,10 +6,11 @@
  * The snapshot engine: saves a work tree's unsaved work as a commit under
  * refs/agentic-git/snapshots/<agent>/ before a destructive git operation.
  *
- * What is captured: the work tree as `git add -A` sees it, starting from a
- * copy of the real index (so force-added ignored files stay tracked and
- * unchanged files are not hashed again): staged and unstaged changes to
- * tracked files and untracked files. The staged tree, when it differs, is
+ * What is captured: the work tree as `git add -A` sees it, starting from
+ * the real index (a hard link to it, or a copy with its mtime, so that
+ * force-added ignored files stay tracked, unchanged files are not hashed
+ * again and git's racy-entry check still works): staged and unstaged
+ * changes to tracked files and untracked files. The staged tree, when it differs, is
  * kept as the snapshot's second parent; before `stash drop/clear` the stash
  * commits are kept as further parents. Before `clean`, what clean would
  * delete and a tree cannot hold (ignored files with -x/-X, directories) is

@@ -61,3 +61,14 @@ without() {
 	for p in "$@"; do args+=(-e " ./$p "); done
 	if [ ${#args[@]} -gt 0 ]; then grep -v -F "${args[@]}"; else cat; fi
 }
+
+# no_links DIR / allow_links DIR: make DIR take no new names (immutable as
+# root, read-only otherwise), so the snapshot cannot link the index next to
+# it; and undo that.
+no_links() {
+	if [ "$(id -u)" = 0 ]; then chattr +i "$1"; else chmod a-w "$1"; fi
+}
+allow_links() {
+	chattr -i "$1" 2>/dev/null || true
+	chmod u+w "$1"
+}

@@ -174,9 +174,12 @@ staged"
 	ag_bind ag1 feat/one
 	cd "$WT"
 	echo "work" >>README.md
-	TMPDIR=/nonexistent/dir run agit reset --hard
+	# a ref where the agent's snapshot directory must be: no snapshot ref
+	# can be created under it
+	"$REAL_GIT" update-ref refs/agentic-git/snapshots/ag1 HEAD
+	run agit reset --hard
 	assert_success
-	assert_output --partial "agentic-git: warning — pre-op snapshot FAILED (cannot create '/nonexistent/dir/"
+	assert_output --partial "agentic-git: warning — pre-op snapshot FAILED (git update-ref failed: "
 	assert_output --partial "proceeding without a safety net"
 	[ "$(tail -1 README.md)" = "hello" ]
 	run sh -c "cat '$AGENTIC_GIT_HOME/fleet_events.jsonl' | jq -r 'select(.event == \"snapshot_failed\") | [.disposition, .agent, .subcommand] | join(\" \")'"

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_SNAPSHOT_INDEX_H
+#define AG_SNAPSHOT_INDEX_H
+
+/**
+ * Reads the staged tree out of an index file's bytes, without running git
+ * (pure: no I/O). The snapshot engine needs the tree of the index as it was
+ * before `git add -A`; when git's own cache (the TREE extension) says the
+ * root tree is valid, that is exactly what `git write-tree` would print, so
+ * the engine saves one git process per snapshot.
+ *
+ * Only the cases we can read with certainty answer "valid": index versions
+ * 2, 3 and 4, no split index (`link`), no sparse directory entries, no
+ * unmerged entry, a root TREE entry with a non-negative entry count. Every
+ * other case, and every malformed or truncated buffer, answers "unknown"
+ * and the caller runs `git write-tree` as before. The trailing checksum is
+ * not verified here: the same bytes are handed to git right after, which
+ * does verify it and fails the snapshot on a corrupt index.
+ *
+ * `tree_hex` is appended to (lowercase hex, 2 * hash_len characters) only
+ * on SNAPSHOT_INDEX_TREE_VALID.
+ */
+#include "base/common.h"
+#include "base/strbuf.h"
+
+enum snapshot_index_tree {
+	SNAPSHOT_INDEX_TREE_UNKNOWN = 0, /* run git write-tree */
+	SNAPSHOT_INDEX_TREE_VALID = 1,	 /* tree_hex holds the staged tree */
+};
+
+/* hash_len: 20 (SHA-1) or 32 (SHA-256); anything else is UNKNOWN. */
+enum snapshot_index_tree snapshot_index_tree(const unsigned char *buf,
+					     size_t len, size_t hash_len,
+					     struct strbuf *tree_hex);
+
+#endif

@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# Issue 3, acceptance 5 (the snapshot's speed budget), without timing: the
+# snapshot runs only the git processes it needs (docs/snapshots.md, "Cost"),
+# and what the shortcuts skip is still captured exactly: a racy same-size
+# edit, and the staged tree read from git's cache for index versions 2, 3
+# and 4. The timing itself is bench/snapshot-bench.sh.
+load lib
+load snapshot-lib
+
+setup() {
+	ag_setup
+	ag_bind ag1 feat/one
+	export AGENTIC_GIT_SNAPSHOTS=1
+	cd "$WT"
+	# real git behind a wrapper that logs each subcommand (and the malloc
+	# tunables it got); every call still runs the real git
+	LOG=$T/git.log
+	cat >"$T/git-logged" <<-EOF
+		#!/bin/sh
+		sub=\$1
+		[ "\$1" = -C ] && sub=\$3 # the shim routes the op with -C <dir>
+		echo "\$sub \${GLIBC_TUNABLES:-}" >>"$LOG"
+		exec "$REAL_GIT" "\$@"
+	EOF
+	chmod +x "$T/git-logged"
+	export LOG
+}
+
+teardown() {
+	# an immutable git dir would outlive the test
+	[ -z "${GD:-}" ] || allow_links "$GD"
+}
+
+# logged ARGS…: run git through the shim with the logging real git; the
+# log then holds the snapshot's git calls and, last, the operation itself.
+logged() {
+	: >"$LOG"
+	AGENTIC_GIT_REAL_GIT=$T/git-logged agit "$@"
+}
+
+calls() {
+	cut -d' ' -f1 "$LOG" | paste -sd' '
+}
+
+# age FILE…: date files 100 s back. An index entry whose file is as new as
+# the index is "racy" and `add -A` rewrites it whatever its content: the
+# tests that count on `add -A` leaving the index alone need old files.
+age() {
+	touch -d "@$(($(date +%s) - 100))" "$@"
+}
+
+# age_tree: every tracked file old, and git's cached root tree valid.
+age_tree() {
+	"$REAL_GIT" ls-files -z | xargs -0 touch -d "@$(($(date +%s) - 100))"
+	"$REAL_GIT" add -u
+	"$REAL_GIT" write-tree >/dev/null
+}
+
+@test "nothing to lose costs one scan: rev-parse and add -A, then the op" {
+	age_tree
+	run logged reset -q --hard
+	assert_success
+	assert_equal "$(calls)" "rev-parse add reset"
+	[ -z "$(newest_ref)" ]
+}
+
+@test "work to save: rev-parse, add -A, write-tree, commit-tree, update-ref" {
+	echo "edit" >>README.md
+	echo "new" >untracked.txt
+	run logged reset -q --hard
+	assert_success
+	assert_equal "$(calls)" "rev-parse add write-tree commit-tree update-ref reset"
+	ref=$(newest_ref reset)
+	[ "$("$REAL_GIT" show "$ref:README.md")" = "$(printf 'hello\nedit')" ]
+	[ "$("$REAL_GIT" show "$ref:untracked.txt")" = "new" ]
+}
+
+@test "staged-only work: the index copy is left as it was, no second write-tree" {
+	age_tree
+	echo "staged" >>README.md
+	echo "staged" >>src/main.c
+	age README.md src/main.c
+	"$REAL_GIT" add README.md src/main.c
+	expected=$("$REAL_GIT" write-tree)
+	run logged reset -q --hard
+	assert_success
+	# git's cached root tree is valid again after write-tree: read, not run
+	assert_equal "$(calls)" "rev-parse add commit-tree update-ref reset"
+	ref=$(newest_ref reset)
+	assert_equal "$("$REAL_GIT" rev-parse "$ref^{tree}")" "$expected"
+}
+
+@test "staged and unstaged work with an invalid cached tree: write-tree first" {
+	echo "staged" >>README.md
+	"$REAL_GIT" add README.md
+	staged=$("$REAL_GIT" write-tree)
+	echo "staged too" >>src/main.c
+	"$REAL_GIT" add src/main.c # invalidates git's cached root tree
+	cp "$("$REAL_GIT" rev-parse --git-path index)" "$T/idx"
+	staged=$(GIT_INDEX_FILE=$T/idx "$REAL_GIT" write-tree)
+	echo "unstaged" >>README.md
+	run logged reset -q --hard
+	assert_success
+	assert_equal "$(calls)" "rev-parse write-tree add write-tree commit-tree commit-tree update-ref reset"
+	ref=$(newest_ref reset)
+	assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
+}
+
+@test "the staged tree read from index versions 2, 3 and 4 is git's own" {
+	for v in 2 3 4; do
+		echo "staged $v" >>README.md
+		"$REAL_GIT" add README.md
+		# a skip-worktree entry needs the extended flags: version 3
+		[ "$v" = 3 ] && "$REAL_GIT" update-index --skip-worktree src/main.c
+		[ "$v" = 4 ] && "$REAL_GIT" update-index --index-version 4
+		staged=$("$REAL_GIT" write-tree) # makes the cached root valid
+		idx=$("$REAL_GIT" rev-parse --git-path index)
+		[ "$(od -An -tu1 -j7 -N1 "$idx" | tr -d ' ')" = "$v" ] ||
+			fail "the index is not version $v"
+		echo "unstaged $v" >>README.md
+		echo "index version $v"
+		run logged reset -q --hard
+		assert_success
+		assert_equal "$(calls)" "rev-parse add write-tree commit-tree commit-tree update-ref reset"
+		ref=$(newest_ref reset)
+		assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
+		"$REAL_GIT" update-index --no-skip-worktree src/main.c
+	done
+}
+
+@test "an intent-to-add entry: git's cached tree is not valid, write-tree runs" {
+	echo "staged" >>README.md
+	echo "later" >ita.txt
+	"$REAL_GIT" add README.md
+	"$REAL_GIT" add -N ita.txt
+	staged=$("$REAL_GIT" write-tree)
+	echo "unstaged" >>README.md
+	run logged reset -q --hard
+	assert_success
+	assert_equal "$(calls)" "rev-parse write-tree add write-tree commit-tree commit-tree update-ref reset"
+	ref=$(newest_ref reset)
+	assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
+	assert_equal "$("$REAL_GIT" show "$ref:ita.txt")" "later"
+}
+
+# make_racy: racy.txt staged as "aaaa", then edited to "bbbb" (same size)
+# in the very second its entry and the index were written, and that second
+# over: only git's racy check, which compares an entry with the index
+# file's mtime, can tell the edit. Sets $i to that second.
+make_racy() {
+	local idx entry f try
+	idx=$("$REAL_GIT" rev-parse --git-path index)
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		echo "aaaa" >racy.txt
+		"$REAL_GIT" add racy.txt
+		echo "bbbb" >racy.txt
+		entry=$("$REAL_GIT" ls-files --debug racy.txt |
+			awk '$1 == "ctime:" || $1 == "mtime:" { split($2, a, ":"); print a[1] }' | sort -u)
+		f=$(stat -c %Z racy.txt)
+		i=$(stat -c %Y "$idx")
+		# git compares seconds: the stat data matches the file's
+		[ "$entry" = "$f" ] && [ "$(stat -c %Y racy.txt)" = "$f" ] &&
+			[ "$i" = "$f" ] && break
+	done
+	[ "$i" = "$f" ] || skip "could not make the three writes in one second"
+	# the snapshot runs in a later second than the index was written
+	while [ "$(date +%s)" -le "$i" ]; do sleep 0.1; done
+}
+
+@test "a same-size edit in the second the index was written is captured (racy git)" {
+	make_racy
+	run agit reset -q --hard
+	assert_success
+	ref=$(newest_ref reset)
+	[ -n "$ref" ] || fail "no snapshot"
+	assert_equal "$("$REAL_GIT" show "$ref:racy.txt")" "bbbb"
+	# the second name of the index is gone
+	run ls "$("$REAL_GIT" rev-parse --git-dir)"
+	refute_output --partial agentic-git-snapshot-index
+}
+
+@test "no hard link next to the index: a copy in TMPDIR, racy edits still caught" {
+	make_racy
+	GD=$("$REAL_GIT" rev-parse --absolute-git-dir)
+	prereq "a directory that takes no new names" no_links "$GD"
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp run agit reset -q --hard
+	allow_links "$GD"
+	# the op itself cannot lock the index; the snapshot was taken before
+	assert_failure
+	refute_output --partial "snapshot FAILED"
+	ref=$(newest_ref reset)
+	[ -n "$ref" ] || fail "no snapshot"
+	assert_equal "$("$REAL_GIT" show "$ref:racy.txt")" "bbbb"
+	assert_equal "$(ls -A "$T/tmp")" ""
+}
+
+@test "the snapshot's git calls keep the heap; the caller's tunables come last" {
+	echo "edit" >>README.md
+	GLIBC_TUNABLES=glibc.malloc.tcache_count=7 run logged reset -q --hard
+	assert_success
+	grep -qx "add glibc.malloc.trim_threshold=268435456:glibc.malloc.tcache_count=7" "$LOG"
+	grep -qx "write-tree glibc.malloc.trim_threshold=268435456:glibc.malloc.tcache_count=7" "$LOG"
+	# the operation itself runs with the caller's environment, untouched
+	grep -qx "reset glibc.malloc.tcache_count=7" "$LOG"
+}
