@@ -29,12 +29,16 @@ int dispatch_config_load(const char *path, struct agent_config *cfg)
 }
 
 static int check_sandbox(const struct agent_config *cfg,
+			 const struct agent_choice *ch,
 			 const struct agent_profile *p, struct agent_launch *out)
 {
-	if (p->sandbox == SANDBOX_NONE)
-		return 0;
+	out->prof = p;
+	out->sandbox_backend = cfg->sandbox_backend;
+	out->sandbox_fallback = cfg->sandbox_fallback;
+	if (p->sandbox == SANDBOX_NONE || ch->sandbox_ok)
+		return 0; /* dispatch sandboxes it itself (fleet/agent-sandbox.h) */
 	if (cfg->sandbox_fallback != SANDBOX_FALLBACK_WARN_RUN)
-		return error("profile '%s' asks for sandbox '%s', which dispatch cannot provide yet; "
+		return error("profile '%s' asks for sandbox '%s', which summarize cannot provide yet; "
 			     "use a profile with sandbox: none, or set sandbox_fallback: warn-run to run it unsandboxed",
 			     p->name, sandbox_policy_name(p->sandbox));
 	warning("profile '%s' asks for sandbox '%s'; running it UNSANDBOXED (sandbox_fallback: warn-run)",
@@ -61,12 +65,13 @@ int dispatch_agent_plan(const struct agent_config *cfg,
 		error("%s", err.buf);
 		goto out;
 	}
-	if (check_sandbox(cfg, p, out) < 0)
+	if (check_sandbox(cfg, ch, p, out) < 0)
 		goto out;
 	rq.profile = p;
 	rq.prompt = prompt;
 	rq.model = ch->model;
 	rq.timeout = ch->timeout;
+	rq.sandboxed = ch->sandbox_ok && p->sandbox != SANDBOX_NONE;
 	if (agent_plan_build(&rq, &plan, &err) < 0) {
 		error("profile '%s': %s", p->name, err.buf);
 		goto out;

@@ -8,10 +8,12 @@
  *
  * Resolution per target: the target's `profile:`, else --profile, else the
  * config's per-repo rule, else default_agent, else claude. --model
- * overrides. A profile that asks for a sandbox is refused until dispatch
- * runs agents in the sandbox (docs/dispatch.md), unless the config says
+ * overrides. The profile, the config's sandbox_backend and
+ * sandbox_fallback go into the launch; dispatch (`sandbox_ok`) wraps each
+ * target's agent itself (fleet/agent-sandbox.h). Summarize cannot sandbox
+ * yet: there a sandboxed profile is refused unless the config says
  * `sandbox_fallback: warn-run`, in which case it runs unsandboxed, with a
- * warning, recorded as downgraded, and the run exits 2 (attention).
+ * warning, recorded as downgraded.
  *
  * Functions return 0 or -1 with a message printed.
  */
@@ -28,6 +30,7 @@ struct agent_choice {
 	unsigned timeout;    /* --timeout, 0: the profile's */
 	const char *repo;    /* repository path, for per-repo rules */
 	const char *url;     /* origin URL, for owner/name rules */
+	bool sandbox_ok;     /* the caller runs sandboxed profiles sandboxed */
 };
 
 int dispatch_agent_plan(const struct agent_config *cfg,

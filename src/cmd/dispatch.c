@@ -33,9 +33,10 @@ static const char usage[] =
 	"                            [--dry-run] [--json] [-- AGENT-CMD [ARGS...]]\n"
 	"\n"
 	"Run one agent task over many targets (repository + branch) in parallel.\n"
-	"The agent works in a private workspace with no remote and no credentials;\n"
-	"agentic-git fetches base and head, verifies the result itself and pushes\n"
-	"with an explicit lease. See docs/dispatch.md.\n"
+	"The agent works in a private workspace with no remote and no credentials,\n"
+	"inside the sandbox its profile asks for; agentic-git fetches base and\n"
+	"head, verifies the result itself and pushes with an explicit lease.\n"
+	"See docs/dispatch.md.\n"
 	"\n"
 	"  --targets FILE      YAML or JSON (.json) list of targets\n"
 	"  --repo/--head/--base/--key   one target from flags\n"
@@ -56,7 +57,8 @@ static const char usage[] =
 	"\n"
 	"Exit codes: 0 every target pushed or already up to date, 1 bad input or\n"
 	"setup failure (nothing ran), 2 attention (failed, timed out, blocked,\n"
-	"push refused, interrupted), 3 only escalations besides successes.\n";
+	"push refused, interrupted, sandbox refused or downgraded), 3 only\n"
+	"escalations besides successes.\n";
 
 enum opt_id {
 	O_TARGETS, O_REPO, O_HEAD, O_BASE, O_KEY, O_TASK, O_PROMPT_FILE,
@@ -243,7 +245,8 @@ static int build_plan(const struct dopts *o, struct plan *p)
 	for (size_t i = 0; i < p->tl.nr; i++) {
 		struct target *t = &p->tl.v[i];
 		struct dispatch_target *d = &p->run.v[i];
-		struct strbuf url = STRBUF_INIT, objs = STRBUF_INIT, err = STRBUF_INIT;
+		struct strbuf url = STRBUF_INIT, objs = STRBUF_INIT, err = STRBUF_INIT,
+			      ident = STRBUF_INIT;
 		char *repo = resolve_path(t->repo, p->file_dir);
 
 		free(t->repo);
@@ -253,12 +256,15 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		agent_launch_init(&d->launch);
 		run_record_init(&d->rec);
 		d->ws = (struct dws)DWS_INIT;
+		d->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+		strbuf_init(&d->sandbox_desc, 0);
 		d->rec.key = t->key, d->rec.repo = t->repo;
 		d->rec.head = t->head, d->rec.base = t->base;
-		if (dws_probe_repo(t->repo, &url, &objs, &err) < 0)
+		if (dws_probe_repo(t->repo, &url, &objs, &ident, &err) < 0)
 			bad = error("target '%s': %s", t->key, err.buf);
 		d->url = xstrdup(url.buf);
 		d->objects = xstrdup(objs.buf);
+		d->ident = strbuf_detach(&ident, NULL);
 		if (t->profile && p->agent_argv.nr)
 			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
 				    t->key);
@@ -281,7 +287,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 			struct agent_choice ch = {
 				t->profile ? t->profile : o->v[O_PROFILE], o->v[O_MODEL],
 				o->timeout_set ? (unsigned)o->timeout : 0, t->repo,
-				url.buf };
+				url.buf, true };
 			if (dispatch_agent_plan(&p->cfg, &ch, d->prompt.buf, &d->launch) < 0)
 				bad = error("target '%s': no agent to run", t->key);
 		}
@@ -313,6 +319,9 @@ static void print_dry_run(const struct plan *p, bool json)
 		strbuf_addstr(&o, "{\"dry_run\":true,\"targets\":[");
 	for (size_t i = 0; i < p->run.nr; i++) {
 		const struct dispatch_target *d = &p->run.v[i];
+		/* the policy asked for; the host is probed only when it runs */
+		enum sandbox_policy sbx = d->launch.prof ? d->launch.prof->sandbox
+							 : SANDBOX_NONE;
 		if (json) {
 			strbuf_addstr(&o, i ? ",{\"key\":" : "{\"key\":");
 			strbuf_add_json_str(&o, d->t->key);
@@ -322,11 +331,13 @@ static void print_dry_run(const struct plan *p, bool json)
 			strbuf_add_json_str(&o, d->t->head);
 			strbuf_addstr(&o, ",\"base\":");
 			strbuf_add_json_str(&o, d->t->base);
-			strbuf_addf(&o, ",\"prompt_chars\":%zu}", d->prompt.len);
+			strbuf_addf(&o, ",\"prompt_chars\":%zu,\"sandbox\":", d->prompt.len);
+			strbuf_add_json_str(&o, sandbox_policy_name(sbx));
+			strbuf_addch(&o, '}');
 		} else {
-			strbuf_addf(&o, "would dispatch %s: %s %s onto %s (prompt %zu chars)\n",
+			strbuf_addf(&o, "would dispatch %s: %s %s onto %s (prompt %zu chars, sandbox %s)\n",
 				    d->t->key, d->t->repo, d->t->head, d->t->base,
-				    d->prompt.len);
+				    d->prompt.len, sandbox_policy_name(sbx));
 		}
 	}
 	if (json)

@@ -26,6 +26,7 @@
 #include "agents/config.h"
 #include "agents/plan.h"
 #include "agents/sandbox.h"
+#include "fleet/agent-sandbox.h"
 #include "fleet/session.h"
 
 #define RUN_EXIT_ATTENTION 3
@@ -40,11 +41,9 @@ struct run_profile {
 	const struct agent_profile *p;
 	struct strbuf prompt;
 	struct agent_plan plan;
-	struct sandbox_request rq;
-	struct sandbox_plan sbp;
-	struct strvec env, extra_ro;
-	char *cache, *tmp, *scratch_home, *stdin_path, *spool;
-	bool sandboxed;
+	struct agent_sandbox box; /* fleet/agent-sandbox.h */
+	struct strvec env;
+	char *stdin_path;
 };
 
 void run_profile_init(struct run_profile *rp);

@@ -38,9 +38,13 @@ void dispatch_target_release(struct dispatch_target *d)
 	strbuf_release(&d->prompt);
 	agent_launch_release(&d->launch);
 	dws_release(&d->ws);
+	agent_sandbox_release(&d->box);
+	strbuf_release(&d->sandbox_desc);
+	free(d->scratch);
 	run_record_release(&d->rec);
 	free(d->url);
 	free(d->objects);
+	free(d->ident);
 }
 
 /* Invariant 1 and 3: what an inherited environment loses. */
@@ -83,6 +87,8 @@ static void build_env(const struct dispatch_run *run,
 	strvec_pushf(env, "PATH=%s/bin:%s", run->home, path ? path : "/usr/bin:/bin");
 	strvec_pushf(env, "AGENTIC_GIT_HOME=%s", run->home);
 	strvec_pushf(env, "AGENTIC_GIT_AGENT=%s", d->agent);
+	if (gitcmd_real_git())
+		strvec_pushf(env, "AGENTIC_GIT_REAL_GIT=%s", gitcmd_real_git());
 	strvec_push(env, "AGENTIC_GIT_SNAPSHOTS=1");
 	strvec_push(env, "GIT_TERMINAL_PROMPT=0");
 	strvec_pushf(env, "AGENTIC_GIT_TARGET_KEY=%s", d->t->key);
@@ -167,6 +173,12 @@ static void remove_session(const struct dispatch_run *run,
 	strbuf_release(&dir);
 }
 
+static void remove_scratch(const struct dispatch_target *d)
+{
+	if (d->scratch && dws_remove(d->scratch) < 0)
+		warning("cannot remove '%s': %s", d->scratch, strerror(errno));
+}
+
 static int open_logs(const struct dispatch_run *run, const struct dispatch_target *d,
 		     struct pool_launch *l)
 {
@@ -181,37 +193,96 @@ static int open_logs(const struct dispatch_run *run, const struct dispatch_targe
 	return l->out_fd < 0 || l->err_fd < 0 ? -1 : 0;
 }
 
+/*
+ * Invariant 5: the profile's sandbox for this target, planned before the
+ * workspace exists (a refusal creates nothing). A raw command runs as is.
+ */
+static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *d,
+			const char *ws, const struct strvec *env, struct strbuf *err)
+{
+	const struct agent_profile *p = d->launch.prof;
+	struct agent_sandbox_spec sp = {
+		.home = run->home, .agent = d->agent, .profile = p,
+		.backend = d->launch.sandbox_backend,
+		.fallback = d->launch.sandbox_fallback, .workspace = ws,
+		.objects = d->objects, .real_git = gitcmd_real_git(),
+		.cache_name = p ? p->name : NULL,
+		.argv = (const char *const *)d->launch.argv.v,
+		.argc = d->launch.argv.nr,
+		.env = (const char *const *)env->v, .env_nr = env->nr,
+	};
+
+	if (!p) {
+		strbuf_addstr(&d->sandbox_desc, "none");
+		return 0;
+	}
+	d->scratch = xstrfmt("%s/scratch/%s", run->rd.path, d->t->key);
+	sp.scratch = d->scratch;
+	if (agent_sandbox_plan(&sp, &d->box, err) < 0)
+		return -1;
+	agent_sandbox_describe(&d->box, &d->sandbox_desc);
+	return 0;
+}
+
+/* What the pool runs, and what meta.yaml records of it. */
+static void fill_launch(struct dispatch_target *d, struct strvec *env,
+			struct pool_launch *l)
+{
+	if (d->launch.prof) {
+		strvec_pushv(&l->argv, d->box.plan.argv.v);
+		strvec_pushv(&l->env, d->box.plan.env.v);
+		l->dir = xstrdup(d->box.plan.dir);
+		agent_sandbox_redacted_argv(&d->box, &d->rec.agent_argv);
+		env_key_names(&d->box.plan.env, &d->rec.agent_env_keys);
+	} else {
+		strvec_pushv(&l->argv, d->launch.argv.v);
+		strvec_pushv(&l->env, env->v);
+		l->dir = xstrdup(d->ws.path);
+		strvec_pushv(&d->rec.agent_argv, l->argv.v);
+		env_key_names(&l->env, &d->rec.agent_env_keys);
+	}
+	argv_elide(&d->rec.agent_argv, d->prompt.buf);
+	strvec_push(&d->rec.agent_env_keys, "AGENTIC_GIT_POOL_JOB");
+}
+
 int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 {
 	struct dispatch_run *run = data;
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec env = STRVEC_INIT;
 
 	agent_name(run, i, d->agent, sizeof(d->agent));
+	d->rec.sandbox = "none";
+	d->rec.profile = d->launch.profile;
 	strbuf_addf(&path, "%s/work", run->rd.path);
 	if (mkdir_p(path.buf, 0700) < 0) {
 		strbuf_addf(&err, "cannot create '%s': %s", path.buf, strerror(errno));
 		goto fail;
 	}
 	strbuf_addf(&path, "/%s", d->t->key);
+	build_env(run, d, &env);
+	if (plan_sandbox(run, d, path.buf, &env, &err) < 0) {
+		d->rec.status = RS_REFUSED;
+		strbuf_addbuf(&d->rec.note, &err);
+		error("target '%s': %s", d->t->key, err.buf);
+		goto out;
+	}
+	d->rec.sandbox = d->sandbox_desc.buf;
 	d->have_ws = true;
-	if (dws_create(d->url, d->objects, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
-	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0)
+	if (dws_create(d->url, d->objects, d->ident, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
+	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
+	    agent_sandbox_mkdirs(&d->box, &err) < 0)
 		goto fail;
 	d->rec.workspace = xstrdup(d->ws.path);
-	strvec_pushv(&l->argv, d->launch.argv.v);
-	build_env(run, d, &l->env);
+	agent_sandbox_downgrade_record(&d->box, "dispatch");
+	fill_launch(d, &env, l);
 	if (d->launch.prompt_on_stdin)
 		strbuf_addbuf(&l->stdin_data, &d->prompt);
-	l->dir = xstrdup(d->ws.path);
 	l->timeout = d->launch.timeout;
-	strvec_pushv(&d->rec.agent_argv, l->argv.v);
-	argv_elide(&d->rec.agent_argv, d->prompt.buf);
-	env_key_names(&l->env, &d->rec.agent_env_keys);
-	strvec_push(&d->rec.agent_env_keys, "AGENTIC_GIT_POOL_JOB");
-	d->rec.sandbox = d->launch.sandbox;
-	d->rec.profile = d->launch.profile;
+	strvec_clear(&env);
 	strbuf_release(&path);
+	strbuf_release(&err);
 	return 0;
 fail:
 	d->rec.status = RS_ERROR;
@@ -220,6 +291,9 @@ fail:
 		warning("cannot remove '%s'", path.buf);
 	d->have_ws = false;
 	remove_session(run, d);
+out:
+	remove_scratch(d);
+	strvec_clear(&env);
 	strbuf_release(&path);
 	strbuf_release(&err);
 	return -1;
@@ -275,6 +349,24 @@ static void salvage_escalation(const struct dispatch_run *run,
 	strbuf_release(&dst);
 }
 
+/* Invariant 5: verify_command in the agent's sandbox (a profile's). */
+static void verify_command_box(const struct dispatch_target *d,
+			       struct verify_input *in, struct strvec *env,
+			       struct sandbox_plan *plan, struct strbuf *why)
+{
+	if (!in->command || !d->launch.prof)
+		return; /* a raw command: scrubbed env, as it always was */
+	gitcmd_scrubbed_env(env);
+	in->command_name = in->command[0];
+	if (agent_sandbox_rewrap(&d->box, in->command, (const char *const *)env->v,
+				 env->nr, plan, why) < 0) {
+		in->command_refused = why->buf;
+		return;
+	}
+	in->command = (const char *const *)plan->argv.v;
+	in->command_env = &plan->env;
+}
+
 /* RESOLVED: verify everything, then push (invariant 2). */
 static void verify_and_push(const struct dispatch_run *run,
 			    struct dispatch_target *d)
@@ -288,11 +380,17 @@ static void verify_and_push(const struct dispatch_run *run,
 		.command = d->t->verify_command.nr ? d->t->verify_command.v : NULL,
 		.command_timeout = d->launch.timeout,
 	};
-	struct strbuf pr = STRBUF_INIT;
+	struct sandbox_plan vplan = SANDBOX_PLAN_INIT;
+	struct strvec venv = STRVEC_INIT;
+	struct strbuf pr = STRBUF_INIT, why = STRBUF_INIT;
 	struct push_req req;
 
 	d->rec.verified = true;
+	verify_command_box(d, &in, &venv, &vplan, &why);
 	verify_run(&in, &d->rec.verify);
+	sandbox_plan_release(&vplan);
+	strvec_clear(&venv);
+	strbuf_release(&why);
 	if (!d->rec.verify.ok) {
 		bool only_unmoved = d->rec.verify.state[VC_HEAD] == VS_FAIL &&
 				    !strcmp(d->rec.verify.new_head, d->ws.head_sha);
@@ -379,6 +477,7 @@ static void teardown(const struct dispatch_run *run, struct dispatch_target *d)
 			strbuf_addf(&d->rec.note, "workspace kept: %s", why.buf);
 	}
 	remove_session(run, d);
+	remove_scratch(d);
 	strbuf_release(&why);
 	strbuf_release(&note);
 	strbuf_release(&p);
@@ -391,6 +490,7 @@ void dispatch_finished(void *data, size_t i, const struct pool_result *r)
 	struct strbuf meta = STRBUF_INIT, name = STRBUF_INIT;
 
 	if (r->status != POOL_SKIPPED) {
+		agent_sandbox_import_spool(&d->box); /* agent-sandbox.h 6 */
 		d->rec.started = r->started;
 		d->rec.finished = r->finished;
 		d->rec.duration = r->duration;
@@ -415,7 +515,7 @@ int dispatch_exit_code(const struct dispatch_run *run)
 
 	for (size_t i = 0; i < run->nr; i++) {
 		int s = run_status_severity(run->v[i].rec.status);
-		if (run->v[i].launch.sandbox_downgraded)
+		if (run->v[i].box.plan.downgraded)
 			s = 2; /* never degrade silently */
 		if (s == 2 || (s == 3 && worst == 0))
 			worst = s;

@@ -21,13 +21,22 @@
  *     file saying why and how to remove it; every other one is removed,
  *     with its binding.
  *
+ *  5. A profile's agent runs in the sandbox the profile asks for, planned
+ *     by fleet/agent-sandbox.h exactly as for sessions, in the target's
+ *     private workspace; the same sandbox runs verify_command. When the
+ *     host cannot provide it the target is refused (`sandbox-refused`)
+ *     before its workspace exists, and nothing is pushed; warn-run runs it
+ *     unsandboxed with the durable warning and makes the run exit 2.
+ *
  * `struct agent_launch` is the seam to agent profiles: cmd/dispatch.c fills
- * it (today from a raw `-- CMD…`, later from the profile planner) and this
- * module adds the target's workspace, environment and stdin.
+ * it (from a raw `-- CMD…` or the profile planner) and this module adds the
+ * target's workspace, environment, sandbox and stdin.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
 #include "base/strvec.h"
+#include "agents/config.h"
+#include "fleet/agent-sandbox.h"
 #include "fleet/dws.h"
 #include "fleet/pool.h"
 #include "fleet/rundir.h"
@@ -39,17 +48,23 @@ struct agent_launch {
 	bool env_inherit;	 /* start from ours (scrubbed) instead of empty */
 	bool prompt_on_stdin;	 /* else the prompt is already in argv */
 	unsigned timeout;	 /* seconds */
-	const char *sandbox;	 /* "none" until the sandbox lands */
-	bool sandbox_downgraded; /* warn-run: asked for one, runs without */
+	const char *sandbox;	 /* summarize: "none" or the downgrade */
+	bool sandbox_downgraded; /* summarize's warn-run: runs without */
 	const char *profile;	 /* profile name, or NULL for a raw command */
+	const struct agent_profile *prof; /* owned by the config; NULL: raw */
+	enum sandbox_backend sandbox_backend;	/* the config's preference */
+	enum sandbox_fallback sandbox_fallback; /* the config's fallback */
 };
 
 struct dispatch_target {
 	struct target *t;	  /* not owned */
 	struct strbuf prompt;	  /* the prompt text */
 	struct agent_launch launch;
-	char *url, *objects; /* from dws_probe_repo() at planning */
+	char *url, *objects, *ident; /* from dws_probe_repo() at planning */
 	struct dws ws;
+	struct agent_sandbox box;     /* the agent's sandbox (profiles) */
+	struct strbuf sandbox_desc;   /* meta.yaml `sandbox:` */
+	char *scratch;		      /* Landlock tmp/ and home/, or NULL */
 	struct run_record rec;
 	char agent[65];		  /* the session's agent name */
 	bool have_ws;

@@ -2,6 +2,7 @@
 #include "base/common.h"
 #include <errno.h>
 #include <stdarg.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -63,8 +64,18 @@ static int absolute_local_url(const char *repo, struct strbuf *url,
 	return 0;
 }
 
+/* The operator's user.name/user.email as seen from the clone (global too). */
+static void probe_ident(const char *repo, struct strbuf *ident)
+{
+	const char *args[] = { "config", "--get-regexp",
+			       "^user\\.(name|email)$", NULL };
+
+	if (gitcmd(GITCMD_OPERATOR, repo, ident, NULL, args) != 0)
+		strbuf_reset(ident); /* 1: none set */
+}
+
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
-		   struct strbuf *err)
+		   struct strbuf *ident, struct strbuf *err)
 {
 	if (!is_dir(repo)) {
 		strbuf_addf(err, "'%s' is not a directory (repo must be a local clone)", repo);
@@ -77,6 +88,7 @@ int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 	if (git_line(repo, url, err, "the clone has no 'origin' remote",
 		     "remote", "get-url", "origin", NULL) < 0)
 		return -1;
+	probe_ident(repo, ident);
 	return absolute_local_url(repo, url, err);
 }
 
@@ -100,6 +112,49 @@ static int write_alternates(const struct dws *w, const char *objects,
 		strbuf_addf(err, "cannot write %s: %s", alt, strerror(errno));
 	free(alt);
 	strbuf_release(&sb);
+	return rc;
+}
+
+/*
+ * The operator's identity in the workspace's own config: a sandboxed agent
+ * has an empty $HOME, so without it `git commit` has no author. Lines are
+ * "user.name VALUE" as `git config --get-regexp` prints them.
+ */
+static int write_ident(const struct dws *w, const char *ident,
+		       struct strbuf *err)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	char *path;
+	int fd, rc = 0;
+
+	for (const char *l = ident; l && *l;) {
+		const char *e = strchrnul(l, '\n'), *sp = memchr(l, ' ', (size_t)(e - l));
+		if (sp) {
+			strbuf_addf(&cfg, "%s\t%s = \"", cfg.len ? "" : "[user]\n",
+				    starts_with(l, "user.name ") ? "name" : "email");
+			for (const char *c = sp + 1; c < e; c++) {
+				if (*c == '\\' || *c == '"')
+					strbuf_addch(&cfg, '\\');
+				strbuf_addch(&cfg, *c == '\t' ? ' ' : *c);
+			}
+			strbuf_addstr(&cfg, "\"\n");
+		}
+		l = *e ? e + 1 : e;
+	}
+	if (!cfg.len) {
+		strbuf_release(&cfg);
+		return 0;
+	}
+	path = path_join(w->path, ".git/config");
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || write_all(fd, cfg.buf, cfg.len) < 0) {
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	strbuf_release(&cfg);
 	return rc;
 }
 
@@ -146,9 +201,9 @@ out:
 	return rc;
 }
 
-int dws_create(const char *url, const char *objects, const char *path,
-	       const char *base, const char *head, struct dws *w,
-	       struct strbuf *err)
+int dws_create(const char *url, const char *objects, const char *ident,
+	       const char *path, const char *base, const char *head,
+	       struct dws *w, struct strbuf *err)
 {
 	struct strbuf b = STRBUF_INIT;
 	int rc = -1;
@@ -161,6 +216,7 @@ int dws_create(const char *url, const char *objects, const char *path,
 		goto out;
 	w->objects = path_join(path, ".git/objects");
 	if (write_alternates(w, objects, err) < 0 ||
+	    write_ident(w, ident, err) < 0 ||
 	    fetch_and_checkout(w, base, head, err) < 0)
 		goto out;
 	if (verify_refs_snapshot(path, &w->refs_before) < 0) {

@@ -34,14 +34,22 @@ struct dws {
 
 #define DWS_INIT { NULL, NULL, NULL, "", "", STRBUF_INIT }
 
-/* Reads the clone's origin URL and object store; fails when not a clone. */
+/*
+ * Reads the clone's origin URL, object store and the operator's
+ * user.name/user.email as the clone sees them ("user.name VALUE" lines,
+ * empty when unset); fails when not a clone.
+ */
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
-		   struct strbuf *err);
+		   struct strbuf *ident, struct strbuf *err);
 
-/* `url` and `objects` come from dws_probe_repo() (run once, at planning). */
-int dws_create(const char *url, const char *objects, const char *path,
-	       const char *base, const char *head, struct dws *w,
-	       struct strbuf *err);
+/*
+ * `url`, `objects` and `ident` come from dws_probe_repo() (run once, at
+ * planning). The identity goes into the workspace's config: a sandboxed
+ * agent's $HOME is empty, so it would otherwise have none to commit with.
+ */
+int dws_create(const char *url, const char *objects, const char *ident,
+	       const char *path, const char *base, const char *head,
+	       struct dws *w, struct strbuf *err);
 
 /* rm -rf without following symlinks. 0 or -1 (errno). */
 int dws_remove(const char *path);

@@ -20,6 +20,7 @@
 
 #define POOL_JOB_VAR "AGENTIC_GIT_POOL_JOB"
 #define SWEEP_ROUNDS_MAX 50
+#define SWEEP_POLL_MS 20 /* how often a sweep checks that all are gone */
 
 enum phase {
 	PH_RUN,	  /* leader running */
@@ -34,6 +35,7 @@ struct job {
 	pid_t pid;
 	enum phase phase;
 	struct timespec deadline; /* CLOCK_MONOTONIC; tv_sec 0 = none */
+	struct timespec grace_end; /* PH_SWEEP: when SIGKILL follows */
 	bool timed_out, killed;
 	int exit_code;
 	unsigned sweep_rounds;
@@ -287,7 +289,8 @@ static void leader_gone(struct pool *p, size_t slot, int wstatus)
 	}
 	j->res.orphans_killed += n;
 	j->phase = PH_SWEEP;
-	j->deadline = mono_after_ms(p->ops->grace_ms);
+	j->grace_end = mono_after_ms(p->ops->grace_ms);
+	j->deadline = mono_after_ms(SWEEP_POLL_MS);
 }
 
 static void reap(struct pool *p)
@@ -335,6 +338,21 @@ static void on_deadline(struct pool *p, size_t slot)
 		j->deadline = mono_after_ms(100);
 		return;
 	case PH_SWEEP:
+		/*
+		 * Done as soon as the group and the orphans are gone: a leader's
+		 * helpers often exit on their own just after it (bwrap's PID 1
+		 * outlives the outer bwrap by a moment); only stragglers wait
+		 * for the grace and SIGKILL.
+		 */
+		if (kill(-pg, 0) < 0 && !signal_orphans(p, j->token, 0)) {
+			finish_job(p, slot);
+			return;
+		}
+		if (ms_until(&j->grace_end) > 0) {
+			j->deadline = mono_after_ms(SWEEP_POLL_MS);
+			return;
+		}
+		/* fall through */
 	case PH_SWEEP_KILL:
 		if (kill(-pg, SIGKILL) == 0 ||
 		    signal_orphans(p, j->token, SIGKILL)) {

@@ -21,8 +21,9 @@
  *     group and every orphan carrying its job token (the
  *     AGENTIC_GIT_POOL_JOB variable the pool adds to its environment), or
  *     carrying none, get SIGTERM, grace, SIGKILL; the target completes
- *     only when they are gone. When the pool returns, no child of ours is
- *     left.
+ *     only when they are gone (checked every 20 ms, so helpers that exit
+ *     by themselves right after the leader, like bwrap's PID 1, cost no
+ *     grace). When the pool returns, no child of ours is left.
  *  5. First SIGINT drains (queued targets finish as POOL_INTERRUPTED without
  *     starting); a second SIGINT, or a SIGTERM/SIGHUP, also stops the
  *     running ones (POOL_KILLED).

@@ -16,7 +16,7 @@ const char *run_status_str(enum run_status s)
 	static const char *const names[RS__COUNT] = {
 		"pushed", "no-change", "escalated", "blocked", "no-verdict",
 		"failed", "timed-out", "interrupted", "lease-refused",
-		"push-failed", "error", "planned",
+		"push-failed", "error", "sandbox-refused", "planned",
 	};
 	return (size_t)s < RS__COUNT ? names[s] : "unknown";
 }

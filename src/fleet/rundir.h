@@ -30,7 +30,7 @@ struct rundir {
 enum run_status {
 	RS_PUSHED = 0, RS_NO_CHANGE, RS_ESCALATED, RS_BLOCKED, RS_NO_VERDICT,
 	RS_FAILED, RS_TIMED_OUT, RS_INTERRUPTED, RS_LEASE_REFUSED,
-	RS_PUSH_FAILED, RS_ERROR, RS_PLANNED, RS__COUNT
+	RS_PUSH_FAILED, RS_ERROR, RS_REFUSED, RS_PLANNED, RS__COUNT
 };
 
 const char *run_status_str(enum run_status s);
@@ -53,7 +53,7 @@ struct run_record {
 	char pushed_sha[65];
 	struct strvec agent_argv;     /* prompt elided */
 	struct strvec agent_env_keys; /* sorted names */
-	const char *sandbox;	      /* "none" until the sandbox lands */
+	const char *sandbox;	      /* "fs+no-net (bwrap)", "none" … */
 	const char *profile;	      /* profile name, NULL: raw command */
 	char *workspace;
 	bool kept;

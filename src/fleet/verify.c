@@ -394,19 +394,23 @@ static int run_with_timeout(const struct verify_input *in, int *code)
 
 static void check_command(const struct verify_input *in, struct verify_report *r)
 {
+	const char *name;
 	int code = 0;
 
 	if (!in->command || !in->command[0])
 		return;
-	if (in->command[0][0] != '/')
+	name = in->command_name ? in->command_name : in->command[0];
+	if (in->command_refused)
+		set(r, VC_COMMAND, VS_FAIL, "'%s' was not run: %s", name, in->command_refused);
+	else if (in->command[0][0] != '/')
 		set(r, VC_COMMAND, VS_FAIL, "verify_command[0] '%s' is not an absolute path", in->command[0]);
 	else if (run_with_timeout(in, &code) < 0)
-		set(r, VC_COMMAND, VS_FAIL, "cannot run '%s': %s", in->command[0], strerror(errno));
+		set(r, VC_COMMAND, VS_FAIL, "cannot run '%s': %s", name, strerror(errno));
 	else if (code)
-		set(r, VC_COMMAND, VS_FAIL, "'%s' exited %d%s", in->command[0], code,
+		set(r, VC_COMMAND, VS_FAIL, "'%s' exited %d%s", name, code,
 		    code == 124 ? " (timed out)" : "");
 	else
-		set(r, VC_COMMAND, VS_PASS, "'%s' passed", in->command[0]);
+		set(r, VC_COMMAND, VS_PASS, "'%s' passed", name);
 }
 
 void verify_run(const struct verify_input *in, struct verify_report *r)

@@ -53,6 +53,10 @@ struct verify_input {
 	const char *const *command; /* verify_command argv, or NULL */
 	unsigned command_timeout;   /* seconds */
 	const struct strvec *command_env; /* the sandbox/agent env for it */
+	const char *command_name;   /* for messages; NULL: command[0] (a
+				       sandbox wrapper's argv[0] is not it) */
+	const char *command_refused; /* non-NULL: fails with this reason,
+					nothing runs */
 };
 
 struct verify_report {

@@ -83,6 +83,10 @@ write_config() { # sandbox [backend]
 	"$REAL_GIT" -C "$wt" log --format=%s feat/p2 | grep -qx "agent work"
 	! "$REAL_GIT" -C "$REPO" rev-parse -q --verify feat/p2
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.sandbox == "fs+no-net" and .sandbox_backend == "bwrap"'
+	# the wrapper's environment values are not in the audit log (agent-sandbox.h 5)
+	events | jq -c 'select(.event == "agent_launch")' | jq -e '.agent_argv as $a |
+		[range(0; $a | length) | select($a[.] == "--setenv") | $a[. + 2]] |
+		length > 0 and all(. == "<redacted>")'
 	sandbox_events_recorded p2
 	# end brings the branch (and snapshots) back into the repository
 	echo "unsaved" >"$wt/wip.txt"

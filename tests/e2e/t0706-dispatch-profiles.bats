@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: Apache-2.0
-# dispatch with agent profiles from config.yaml: resolution, env scoping,
-# and a sandboxed profile that dispatch cannot sandbox yet (refused, or
-# downgraded loudly under sandbox_fallback: warn-run).
+# dispatch with agent profiles from config.yaml: resolution and env
+# scoping. Sandboxed profiles (run in the sandbox, refused per target,
+# warn-run) are t0709-t0711.
 load lib
 load dispatch
 
@@ -51,28 +51,4 @@ agents:
 	must_fail dispatch --profile nosuch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
 	assert_output --partial "nosuch"
 	[ "$(ls "$AGENTIC_GIT_HOME/runs" | grep -vc latest)" -eq 1 ]
-}
-
-@test "t0706.3 a sandboxed profile is refused; warn-run runs it unsandboxed and exits 2" {
-	config "default_agent: boxed
-agents:
-  boxed:
-    command: [$AGENTS/resolve.sh]
-    prompt_via: stdin
-    sandbox: fs+no-net"
-	must_fail dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	assert_output --partial "asks for sandbox 'fs+no-net'"
-	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
-	config "default_agent: boxed
-sandbox_fallback: warn-run
-agents:
-  boxed:
-    command: [$AGENTS/resolve.sh]
-    prompt_via: stdin
-    env: [REAL_GIT]
-    sandbox: fs+no-net"
-	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	[ "$status" -eq 2 ]
-	assert_output --partial "UNSANDBOXED"
-	grep -q 'sandbox: "none (downgraded' "$(run_dir)/repo-feat-a.meta.yaml"
 }

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One way to put an agent in its sandbox; see agent-sandbox.h. */
+#include "base/common.h"
+#include <errno.h>
+#include <string.h>
+#include "agents/sandbox-probe.h"
+#include "base/die.h"
+#include "base/eventlog.h"
+#include "base/fileio.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+#include "fleet/agent-sandbox.h"
+#include "fleet/spool.h"
+#include "fleet/workspace.h"
+
+/* Invariant 2: what the guarded session reads inside the cage. */
+static void session_binds(const struct agent_sandbox_spec *sp,
+			  struct strvec *ro)
+{
+	strvec_push(ro, sp->argv[0]);
+	if (self_exe())
+		strvec_push(ro, self_exe());
+	if (shim_exe() && self_exe() && strcmp(shim_exe(), self_exe()))
+		strvec_push(ro, shim_exe());
+	if (sp->real_git)
+		strvec_push(ro, sp->real_git);
+	strvec_pushf(ro, "%s/bin", sp->home);
+	if (sp->with_hooks) /* provisioning creates them after planning */
+		strvec_pushf(ro, "%s/hooks", sp->home);
+	strvec_pushf(ro, "%s/runtime/%s", sp->home, sp->agent);
+	strvec_pushf(ro, "%s/.config-integrity-key", sp->home);
+	if (sp->objects)
+		workspace_borrowed_stores(sp->objects, ro);
+}
+
+static void fill_request(struct agent_sandbox *as, const char *home,
+			 enum sandbox_policy policy,
+			 enum sandbox_backend backend)
+{
+	struct sandbox_request *rq = &as->rq;
+
+	memset(rq, 0, sizeof(*rq));
+	rq->policy = policy;
+	rq->backend = backend;
+	rq->workspace = as->workspace;
+	rq->home = home && *home ? home : "/root";
+	rq->cache_dir = as->cache;
+	rq->tmp_dir = as->tmp;
+	rq->private_home = as->private_home;
+	rq->self_exe = self_exe();
+	rq->ro_binds = as->ro_binds.v;
+	rq->ro_binds_nr = as->ro_binds.nr;
+	rq->extra_ro = as->extra_ro.v;
+	rq->extra_ro_nr = as->extra_ro.nr;
+	rq->env = as->env.v;
+	rq->env_nr = as->env.nr;
+	rq->argv = as->argv.v;
+	rq->argc = as->argv.nr;
+}
+
+static enum sandbox_verdict plan_with_caps(const struct sandbox_request *rq,
+					   enum sandbox_fallback fb,
+					   const char *agent,
+					   struct sandbox_plan *out)
+{
+	const struct sandbox_caps none = {0};
+	const struct sandbox_caps *caps;
+
+	caps =
+	    rq->policy == SANDBOX_NONE ? &none : sandbox_probe_for(rq->backend);
+	if (sandbox_plan(rq, caps, out) != SANDBOX_REFUSED)
+		return out->verdict;
+	return sandbox_fallback(rq, fb, agent, out);
+}
+
+int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
+		       struct agent_sandbox *as, struct strbuf *err)
+{
+	const struct agent_profile *p = sp->profile;
+
+	as->home = xstrdup(sp->home);
+	as->agent = xstrdup(sp->agent);
+	as->workspace = xstrdup(sp->workspace);
+	as->fallback = sp->fallback;
+	as->cache = p->cache_dir
+			? xstrdup(p->cache_dir)
+			: xstrfmt("%s/cache/%s", sp->home,
+				  sp->cache_name ? sp->cache_name : sp->agent);
+	as->tmp = xstrfmt("%s/tmp", sp->scratch ? sp->scratch : as->cache);
+	as->private_home =
+	    xstrfmt("%s/home", sp->scratch ? sp->scratch : as->cache);
+	strvec_pushn(&as->argv, sp->argv, sp->argc);
+	strvec_pushn(&as->env, sp->env, sp->env_nr);
+	/* invariant 6: a shared cache gets one spool per agent */
+	as->spool = sp->scratch ? xstrfmt("%s/%s." SPOOL_NAME, as->cache, sp->agent)
+				: xstrfmt("%s/" SPOOL_NAME, as->cache);
+	if (p->sandbox != SANDBOX_NONE)
+		strvec_pushf(&as->env, EVENTS_SPOOL_ENV "=%s", as->spool);
+	strvec_pushv(&as->ro_binds, p->ro_binds.v);
+	session_binds(sp, &as->extra_ro);
+	fill_request(as, getenv("HOME"), p->sandbox, sp->backend);
+	if (plan_with_caps(&as->rq, sp->fallback, sp->agent, &as->plan) !=
+	    SANDBOX_REFUSED) {
+		as->sandboxed = as->plan.verdict == SANDBOX_WRAPPED;
+		return 0;
+	}
+	strbuf_addf(
+	    err,
+	    "profile '%s' requires sandbox '%s': %s; nothing was created "
+	    "(install bubblewrap with user namespaces, or run a kernel with "
+	    "Landlock and seccomp, or set 'sandbox_fallback: warn-run')",
+	    p->name, sandbox_policy_name(p->sandbox), as->plan.reason.buf);
+	return -1;
+}
+
+int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
+{
+	const char *dirs[] = { as->cache, as->tmp, as->private_home };
+
+	if (!as->sandboxed)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (mkdir_p(dirs[i], 0700) < 0) {
+			strbuf_addf(err, "cannot create the sandbox directory '%s': %s",
+				    dirs[i], strerror(errno));
+			return -1;
+		}
+	}
+	if (spool_create(as->spool) < 0) {
+		strbuf_addf(err, "cannot create the event spool '%s': %s",
+			    as->spool, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void agent_sandbox_import_spool(const struct agent_sandbox *as)
+{
+	size_t rejected = 0;
+
+	if (!as->sandboxed)
+		return;
+	if (spool_import(as->home, as->spool, as->agent, &rejected) < 0)
+		warning("cannot import the sandbox's event spool '%s': %s",
+			as->spool, strerror(errno));
+	if (rejected)
+		warning("%zu malformed record(s) in the sandbox's event spool were dropped",
+			rejected);
+}
+
+int agent_sandbox_rewrap(const struct agent_sandbox *as,
+			 const char *const *argv, const char *const *env,
+			 size_t env_nr, struct sandbox_plan *out,
+			 struct strbuf *err)
+{
+	struct sandbox_request rq = as->rq;
+	struct strvec ro = STRVEC_INIT;
+	enum sandbox_verdict v;
+	int rc = 0;
+
+	if (!argv || !argv[0] || argv[0][0] != '/') {
+		strbuf_addstr(err, "the command must be an absolute path");
+		return -1;
+	}
+	strvec_pushv(&ro, as->extra_ro.v);
+	strvec_push(&ro, argv[0]);
+	rq.extra_ro = ro.v;
+	rq.extra_ro_nr = ro.nr;
+	rq.argv = argv;
+	for (rq.argc = 0; argv[rq.argc]; rq.argc++)
+		;
+	rq.env = env;
+	rq.env_nr = env_nr;
+	if (as->sandboxed) {
+		/* the same backend the agent had, never another one */
+		rq.backend = as->plan.backend;
+		v = plan_with_caps(&rq, SANDBOX_FALLBACK_REFUSE, as->agent,
+				   out);
+	} else {
+		/* plain (policy none) or downgraded like the agent */
+		rq.policy = SANDBOX_NONE;
+		v = plan_with_caps(&rq, SANDBOX_FALLBACK_REFUSE, as->agent,
+				   out);
+	}
+	if (v == SANDBOX_REFUSED || (as->sandboxed && v != SANDBOX_WRAPPED)) {
+		strbuf_addf(err, "cannot run it in the agent's sandbox: %s",
+			    out->reason.len ? out->reason.buf : "refused");
+		rc = -1;
+	}
+	strvec_clear(&ro);
+	return rc;
+}
+
+void agent_sandbox_downgrade_record(const struct agent_sandbox *as,
+				    const char *subcommand)
+{
+	struct event ev =
+	    EVENT_INIT("sandbox_downgraded", as->agent, subcommand);
+
+	if (!as->plan.downgraded)
+		return;
+	warning("%s", as->plan.warning.buf);
+	sandbox_downgrade_event(&as->rq, &as->plan, &ev);
+	event_write(as->home, &ev);
+	event_release(&ev);
+}
+
+void agent_sandbox_describe(const struct agent_sandbox *as, struct strbuf *out)
+{
+	if (as->sandboxed)
+		strbuf_addf(out, "%s (%s)", sandbox_policy_name(as->rq.policy),
+			    sandbox_backend_name(as->plan.backend));
+	else if (as->plan.downgraded)
+		strbuf_addstr(out, "none (warn-run)");
+	else
+		strbuf_addstr(out, "none");
+}
+
+void agent_sandbox_redacted_argv(const struct agent_sandbox *as,
+				 struct strvec *out)
+{
+	const struct strvec *a = &as->plan.argv;
+
+	for (size_t i = 0; i < a->nr; i++) {
+		bool value = as->plan.backend == SANDBOX_BACKEND_BWRAP &&
+			     i >= 2 && i < as->plan.prefix_nr &&
+			     !strcmp(a->v[i - 2], "--setenv");
+		strvec_push(out, value ? "<redacted>" : a->v[i]);
+	}
+}
+
+void agent_sandbox_release(struct agent_sandbox *as)
+{
+	sandbox_plan_release(&as->plan);
+	strvec_clear(&as->argv);
+	strvec_clear(&as->env);
+	strvec_clear(&as->extra_ro);
+	strvec_clear(&as->ro_binds);
+	free(as->workspace);
+	free(as->cache);
+	free(as->tmp);
+	free(as->private_home);
+	free(as->home);
+	free(as->agent);
+	free(as->spool);
+	as->spool = NULL;
+	as->workspace = as->cache = as->tmp = as->private_home = NULL;
+	as->home = as->agent = NULL;
+	as->sandboxed = false;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# dispatch runs a profile's agent in the sandbox the profile asks for, in
+# the target's private workspace (fleet/dispatch.h invariant 5,
+# fleet/agent-sandbox.h): real bwrap and real Landlock, a real rebase
+# conflict resolved and pushed, verify_command in the same sandbox, the
+# meta.yaml sandbox field, a refusal per target, warn-run. Escapes: t0710;
+# the supervisor's kill: t0711.
+load lib
+load dispatch
+load sandbox_cases
+load dispatch_sandbox
+
+setup() {
+	dsb_setup
+}
+
+# resolve_case BACKEND POLICY
+resolve_case() {
+	local b=$1 p=$2 m
+	sbx_prereq "$b"
+	# no GIT_AUTHOR_*/GIT_COMMITTER_* for the agent, and $HOME is empty in
+	# the cage: the workspace carries the operator's identity (dws.h)
+	"$REAL_GIT" config --global user.name "Operator Name"
+	"$REAL_GIT" config --global user.email operator@example.com
+	DSB_ENV="[REAL_GIT, SBX_TOKEN]" boxed_config "$b" "$p" "$AGENTS/resolve.sh" \
+		"dispatch: {verify_command: [$AGENTS/caged-verify.sh, $HOME/.ssh/id_rsa]}"
+	SBX_TOKEN=tok-s3cr3t-value run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "$p ($b)" ]
+	# the real conflict was resolved inside the cage and pushed
+	"$REAL_GIT" --git-dir="$ORIGIN" merge-base --is-ancestor main feat/a
+	"$REAL_GIT" --git-dir="$ORIGIN" show feat/a:CHANGELOG | grep -q "main entry"
+	"$REAL_GIT" --git-dir="$ORIGIN" show feat/a:CHANGELOG | grep -q "feature feat/a"
+	[ "$("$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%cn feat/a)" = "Operator Name" ]
+	# verify_command ran in the same sandbox: it could not read the key
+	m=$(run_dir)/repo-feat-a.meta.yaml
+	grep -A1 'name: verify_command$' "$m" | grep -q 'result: pass$'
+	# the recorded argv is the wrapper's; no environment value in it
+	! grep -q tok-s3cr3t-value "$m"
+	grep -q '^  - "SBX_TOKEN"$' "$m"
+	if [ "$b" = bwrap ]; then
+		grep -q '"--unshare-all"' "$m"
+		grep -q '"<redacted>"' "$m"
+	else
+		grep -q '^  - "--no-net"$\|^  - "--net"$' "$m"
+	fi
+	# nothing left behind: workspace, binding, scratch dirs
+	[ ! -e "$(run_dir)/work/repo-feat-a" ]
+	[ -z "$(ls "$(run_dir)/scratch" 2>/dev/null)" ]
+}
+
+@test "t0709.1 bwrap fs+no-net: a real rebase conflict resolved in the sandbox is pushed" {
+	resolve_case bwrap fs+no-net
+}
+
+@test "t0709.2 landlock fs-only: a real rebase conflict resolved in the sandbox is pushed" {
+	resolve_case landlock fs-only
+}
+
+@test "t0709.3 control: without a sandbox the same verify_command reads the key and blocks" {
+	boxed_config auto none "$AGENTS/resolve.sh" "dispatch: {verify_command: [$AGENTS/caged-verify.sh, $HOME/.ssh/id_rsa]}"
+	before=$(origin_sha feat/a)
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	[ "$status" -eq 2 ]
+	[ "$(meta repo-feat-a status)" = blocked ]
+	[ "$(meta repo-feat-a sandbox)" = none ]
+	grep -A1 'name: verify_command$' "$(run_dir)/repo-feat-a.meta.yaml" | grep -q 'result: fail$'
+	[ "$(origin_sha feat/a)" = "$before" ]
+}
+
+@test "t0709.4 a sandbox the host cannot give refuses that target: recorded, nothing pushed" {
+	for b in bwrap landlock; do
+		# feat/b-$b conflicts with main like feat/a
+		"$REAL_GIT" -C "$REPO" push -q origin "origin/feat/a:refs/heads/feat/b-$b"
+		printf 'targets:\n  - {repo: %s, head: feat/a, base: main, key: boxed}\n  - {repo: %s, head: feat/b-%s, base: main, key: plain, profile: plain}\n' \
+			"$REPO" "$REPO" "$b" >"$T/t.yaml"
+		boxed_config "$b" fs+no-net "$AGENTS/resolve.sh"
+		before=$(origin_sha feat/a)
+		AGENTIC_GIT_SANDBOX_UNAVAILABLE=$b run dispatch --targets "$T/t.yaml" --task resolve-conflicts
+		[ "$status" -eq 2 ]
+		assert_output --partial "target 'boxed': profile 'boxed' requires sandbox 'fs+no-net': sandbox 'fs+no-net' cannot be provided on this host (backend $b)"
+		[ "$(meta boxed status)" = sandbox-refused ]
+		[ "$(meta boxed exit_code)" = null ]
+		grep -q 'requires sandbox' "$(run_dir)/boxed.meta.yaml"
+		grep -q 'sandbox-refused.*boxed\|boxed.*sandbox-refused' "$(run_dir)/summary.md"
+		[ "$(origin_sha feat/a)" = "$before" ]
+		[ ! -e "$(run_dir)/work/boxed" ]
+		[ ! -e "$(run_dir)/boxed.stdout.log" ]
+		# the other target, unsandboxed by its profile, ran and pushed
+		[ "$(meta plain status)" = pushed ]
+		[ "$(meta plain sandbox)" = none ]
+	done
+	[ -z "$(ls "$AGENTIC_GIT_HOME/runtime")" ]
+}
+
+@test "t0709.5 warn-run: runs unsandboxed, warning in events and on stderr, exit 2" {
+	boxed_config auto fs+no-net "$AGENTS/resolve.sh" "sandbox_fallback: warn-run"
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	[ "$status" -eq 2 ]
+	assert_output --partial "ran UNSANDBOXED"
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "none (warn-run)" ]
+	events | grep '"event":"sandbox_downgraded"' | grep '"subcommand":"dispatch"' |
+		grep -q '"requested_policy":"fs+no-net"'
+}
+
+@test "t0709.6 --dry-run names the sandbox each target asks for and creates nothing" {
+	boxed_config auto fs+no-net "$AGENTS/resolve.sh"
+	run dispatch --dry-run --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	assert_output --partial "would dispatch repo-feat-a: $REPO feat/a onto main (prompt"
+	assert_output --partial "sandbox fs+no-net)"
+	run dispatch --dry-run --json --profile plain --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	[ "$(jq -r '.targets[0].sandbox' <<<"$output")" = none ]
+	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
+}
+
+@test "t0709.7 summarize does not sandbox yet: a sandboxed profile is refused, warn-run downgrades it" {
+	printf '#!/bin/sh\necho summary-answer\n' >"$T/answer.sh"
+	chmod +x "$T/answer.sh"
+	echo "some input" >"$T/in.txt"
+	boxed_config auto fs+no-net "$T/answer.sh"
+	must_fail "$AG_BIN" summarize --input "$T/in.txt"
+	assert_output --partial "profile 'boxed' asks for sandbox 'fs+no-net', which summarize cannot provide yet"
+	refute_output --partial summary-answer
+	boxed_config auto fs+no-net "$T/answer.sh" "sandbox_fallback: warn-run"
+	run "$AG_BIN" summarize --input "$T/in.txt"
+	assert_success
+	assert_output --partial "UNSANDBOXED"
+	assert_output --partial summary-answer
+}
