@@ -680,6 +680,9 @@ static void log_taken(const struct snap *s, const char *ref)
 				     s->o->slug);
 
 	event_add_str(&ev, "ref", ref);
+	/* the ref's creation, journaled here (it is written without
+	 * update-ref, so the reference-transaction hook does not see it) */
+	event_add_str(&ev, "new", s->commit.buf);
 	event_add_str(&ev, "worktree", s->top.buf);
 	if (s->qdir.len)
 		event_add_str(&ev, "quarantine", s->qdir.buf);

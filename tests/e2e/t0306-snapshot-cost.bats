@@ -84,6 +84,9 @@ age_tree() {
 	[ -f "$common/$ref" ]
 	[ ! -e "$common/$ref.lock" ]
 	assert_equal "$("$REAL_GIT" rev-parse "$ref")" "$(cat "$common/$ref")"
+	# the hook does not see this ref; snapshot_taken journals it
+	events | jq -e --arg r "$ref" --arg n "$(cat "$common/$ref")" \
+		'select(.event == "snapshot_taken" and .ref == $r) | .new == $n'
 	run "$REAL_GIT" fsck --no-dangling --connectivity-only
 	assert_success
 	# a reftable directory: we cannot know the layout, git writes the ref
