@@ -42,6 +42,9 @@ ln -s "$SHIM" "$AGENTIC_GIT_HOME/bin/git"
 	"$(dirname "$BIN")/../tests/helper/test-tool" key "$AGENTIC_GIT_HOME"
 WT=$AGENTIC_GIT_HOME/worktrees/bench/feat/bench
 git -C "$W/repo" worktree add -q -b feat/bench "$WT"
+# the session marker, as `agentic-git run` writes it (the sibling boundary)
+printf 'agent=bench\nleased_at=now\n' >"$WT/.agend-managed"
+echo /.agend-managed >>"$W/repo/.git/info/exclude"
 printf '{"version":1,"agent":"bench","task_id":"t","branch":"feat/bench","worktree":"%s"}' "$WT" \
 	>"$AGENTIC_GIT_HOME/runtime/bench/binding.json"
 TT=$(dirname "$BIN")/../tests/helper/test-tool

@@ -65,6 +65,22 @@ int read_file_bounded(const char *path, size_t max, unsigned flags,
 		errno = EFBIG;
 		return -1;
 	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		/* the whole file in one read when it is as long as fstat said
+		 * (the hot path reads three small files); else the loop */
+		size_t want = (size_t)st.st_size;
+		ssize_t n;
+
+		strbuf_grow(out, want + 1);
+		n = read(fd, out->buf + out->len, want + 1);
+		if (n == (ssize_t)want) {
+			strbuf_setlen(out, out->len + want);
+			return 0;
+		}
+		/* it changed under us: start over the careful way */
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			return -1;
+	}
 	return read_fd_bounded(fd, max, out);
 }
 

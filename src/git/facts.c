@@ -146,7 +146,16 @@ static void gather_binding(struct shim_facts *f)
 	f->bind.task_id = f->binding.task_id;
 	f->bind.branch = f->binding.branch;
 	if (f->binding.worktree) {
-		f->wt_canon = real_path(f->binding.worktree);
+		const char *rel;
+		/* a literal prefix of the canonical cwd is canonical itself:
+		 * the usual case (the agent runs in its worktree) needs no
+		 * realpath of every component */
+		if (f->eff_cwd && f->eff_canonical &&
+		    f->binding.worktree[0] == '/' &&
+		    path_inside(f->eff_cwd, f->binding.worktree, &rel))
+			f->wt_canon = xstrdup(f->binding.worktree);
+		else
+			f->wt_canon = real_path(f->binding.worktree);
 		f->bind.worktree = f->wt_canon;
 	}
 }

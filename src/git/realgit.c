@@ -2,8 +2,8 @@
 /*
  * Invariants:
  *  1. MUST NOT return a path that canonicalises to the running executable
- *     or to its sibling agentic-git / agentic-git-shim (a self-referential
- *     REAL_GIT would recurse or land in the CLI).
+ *     (same inode) or to any file named agentic-git / agentic-git-shim (a
+ *     self-referential REAL_GIT would recurse or land in the CLI).
  *  2. MUST NOT search <home>/bin, where the shim lives.
  *  3. Only regular executable files qualify.
  */
@@ -16,19 +16,20 @@
 #include "base/xalloc.h"
 #include "git/realgit.h"
 
-/* c (canonical) is this executable or one of its installed siblings */
-static bool is_own_exe(const char *c)
+/*
+ * c (canonical, stat'ed as st) is this executable (same inode: one stat of
+ * /proc/self/exe, not a realpath of it on the hot path) or an installed
+ * agentic-git executable under any directory.
+ */
+static bool is_own_exe(const char *c, const struct stat *st)
 {
-	const char *self = self_exe();
-	const char *cb = path_basename(c), *sb;
+	const char *cb = path_basename(c);
+	struct stat self;
 
-	if (!self)
-		return false;
-	if (!strcmp(c, self))
+	if (!strcmp(cb, "agentic-git") || !strcmp(cb, "agentic-git-shim"))
 		return true;
-	sb = path_basename(self);
-	return (size_t)(cb - c) == (size_t)(sb - self) && !strncmp(c, self, (size_t)(cb - c)) &&
-	       (!strcmp(cb, "agentic-git") || !strcmp(cb, "agentic-git-shim"));
+	return !stat("/proc/self/exe", &self) && self.st_dev == st->st_dev &&
+	       self.st_ino == st->st_ino;
 }
 
 static char *usable(const char *candidate)
@@ -38,8 +39,8 @@ static char *usable(const char *candidate)
 
 	if (!c)
 		return NULL;
-	if (is_own_exe(c) || stat(c, &st) < 0 ||
-	    !S_ISREG(st.st_mode) || access(c, X_OK) < 0) {
+	if (stat(c, &st) < 0 || !S_ISREG(st.st_mode) || is_own_exe(c, &st) ||
+	    access(c, X_OK) < 0) {
 		free(c);
 		return NULL;
 	}

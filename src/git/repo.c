@@ -42,6 +42,37 @@ static int read_small(const char *path, struct strbuf *sb)
 	return 0;
 }
 
+/*
+ * The common dir named by a linked worktree's `commondir` file. git writes
+ * "../.." there: the parent of a canonical directory is canonical, so that
+ * form is resolved by dropping components (one stat, not a realpath of
+ * every component on the hot path); anything else goes through realpath.
+ */
+static char *resolve_commondir(const char *gitdir, const char *rel)
+{
+	const char *p = rel;
+	char *dir = xstrdup(gitdir);
+	struct stat st;
+
+	while (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2])) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+		p += p[2] ? 3 : 2;
+	}
+	if (!*p && dir[0] == '/' && dir[1] && !stat(dir, &st) &&
+	    S_ISDIR(st.st_mode))
+		return dir;
+	free(dir);
+	{
+		char *joined = path_join(gitdir, rel);
+		char *c = real_path(joined);
+		free(joined);
+		return c;
+	}
+}
+
 /* gitdir is canonical; fills commondir and head_branch. */
 static enum repo_found fill_from_gitdir(struct repo_loc *r)
 {
@@ -50,9 +81,7 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 
 	strbuf_addf(&p, "%s/commondir", r->gitdir);
 	if (!read_small(p.buf, &sb) && sb.len) {
-		char *joined = path_join(r->gitdir, sb.buf);
-		r->commondir = real_path(joined);
-		free(joined);
+		r->commondir = resolve_commondir(r->gitdir, sb.buf);
 		if (!r->commondir)
 			goto odd;
 	} else {

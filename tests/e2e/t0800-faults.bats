@@ -118,7 +118,7 @@ in_ns() {
 	ag_bind ag1 feat/one
 	cd "$WT"
 	echo "precious edit" >>README.md
-	for step in commit-tree update-ref; do
+	for step in add commit-tree; do
 		rm -rf "$T/killed"
 		KILL_ON=$step AGENTIC_GIT_REAL_GIT=$KILLER run agit reset --hard
 		[ "$status" -eq 137 ]
