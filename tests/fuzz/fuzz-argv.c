@@ -24,6 +24,7 @@
 #include "git/classify.h"
 #include "git/policy.h"
 #include "git/pushspec.h"
+#include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "fuzz.h"
 
 #define WT "/wt/agents/ag1"
@@ -109,7 +110,20 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		FUZZ_CHECK(!dangerous_config(ga) || git_sub_class(ga->sub) == SC_HELPER,
 			   "dangerous -c allowed");
 	if (v->kind == V_ROUTE) {
-		size_t sub_at = v->args.nr - (ga->argc - ga->sub_idx);
+		/* what route() appended after the agent's own arguments: only
+		 * the session-marker exclusion of a clean ("--" first when the
+		 * agent gave none) */
+		size_t own = ga->argc - ga->sub_idx;
+		size_t sub_at = v->sub_args_at ? v->sub_args_at - 1 : v->args.nr - own;
+		size_t extra = v->args.nr - sub_at - own;
+		FUZZ_CHECK(sub_at + own <= v->args.nr, "route lost arguments");
+		FUZZ_CHECK(!extra ||
+				   (ga->sub && !strcmp(ga->sub, "clean") && extra <= 2 &&
+				    !strcmp(v->args.v[v->args.nr - 1],
+					    ":(top,exclude)" SESSION_MARKER_NAME) &&
+				    (extra == 1 || !strcmp(v->args.v[v->args.nr - 2], "--"))),
+			   "route appended %zu argument(s) to '%s'", extra,
+			   ga->sub ? ga->sub : "");
 		FUZZ_CHECK(v->args.nr >= 2 && !strcmp(v->args.v[0], "-C") &&
 				   !strncmp(v->args.v[1], WT, strlen(WT)),
 			   "route does not start with -C <worktree>");
@@ -128,7 +142,7 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		git_argv_parse(&rg, v->args.v + 2, v->args.nr - 2);
 		FUZZ_CHECK((!rg.sub && !ga->sub) ||
 				   (rg.sub && ga->sub && !strcmp(rg.sub, ga->sub) &&
-				    rg.nargs == ga->nargs),
+				    rg.nargs == ga->nargs + extra),
 			   "route changes the subcommand from '%s' to '%s'",
 			   ga->sub ? ga->sub : "", rg.sub ? rg.sub : "");
 		git_argv_release(&rg);
