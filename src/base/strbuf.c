@@ -192,3 +192,11 @@ bool skip_prefix(const char *s, const char *prefix, const char **out)
 	*out = s + n;
 	return true;
 }
+
+bool is_lower_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}

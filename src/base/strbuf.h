@@ -49,6 +49,8 @@ void strbuf_add_shell_quoted(struct strbuf *sb, const char *s);
 
 bool starts_with(const char *s, const char *prefix);
 bool ends_with(const char *s, const char *suffix);
+/* The first n bytes of s are lower-case hex digits (a NUL among them: no). */
+bool is_lower_hex(const char *s, size_t n);
 /* If s starts with prefix, sets *out past it and returns true. */
 bool skip_prefix(const char *s, const char *prefix, const char **out);
 

@@ -250,14 +250,6 @@ static char *find_ref(const char *lines, const char *prefix, const char *name)
 	return found;
 }
 
-static bool all_hex(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!s[i] || !strchr("0123456789abcdef", s[i]))
-			return false;
-	return true;
-}
-
 /* Appends "oid ref" when packed-refs (its text) has ref; -1 on an odd line. */
 static int packed_lookup(const char *text, const char *ref, size_t hexlen,
 			 struct strbuf *out)
@@ -268,7 +260,7 @@ static int packed_lookup(const char *text, const char *ref, size_t hexlen,
 		const char *e = strchrnul(l, '\n');
 		if (*l != '#' && *l != '^') {
 			if ((size_t)(e - l) <= hexlen + 1 || l[hexlen] != ' ' ||
-			    !all_hex(l, hexlen))
+			    !is_lower_hex(l, hexlen))
 				return -1;
 			if ((size_t)(e - l) == hexlen + 1 + rlen &&
 			    !memcmp(l + hexlen + 1, ref, rlen)) {
@@ -303,7 +295,7 @@ static int refs_from_files(const struct operator_info *op,
 		if (!read_file_bounded(pathf(&path, "%s/%s", op->common, refs[i]),
 				       256, RF_REGULAR, &sb)) {
 			if (sb.len != hexlen + 1 || sb.buf[hexlen] != '\n' ||
-			    !all_hex(sb.buf, hexlen))
+			    !is_lower_hex(sb.buf, hexlen))
 				rc = -1;
 			else
 				strbuf_addf(out, "%.*s %s\n", (int)hexlen,

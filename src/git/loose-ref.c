@@ -14,12 +14,7 @@ static bool valid_oid(const char *oid)
 {
 	size_t n = strlen(oid);
 
-	if (n != 40 && n != 64)
-		return false;
-	for (const char *p = oid; *p; p++)
-		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-			return false;
-	return true;
+	return (n == 40 || n == 64) && is_lower_hex(oid, n);
 }
 
 /* refs/<c>/<c>…: no empty, "." or ".."-leading component, no lock name */
