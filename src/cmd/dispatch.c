@@ -235,6 +235,28 @@ struct plan {
 	char *file_dir;
 };
 
+/*
+ * The clone's URL, object store and identity from an earlier target of the
+ * same repository (t->repo is canonical: resolve_path): each repository is
+ * probed once per run, not once per target. A failed probe is not reused
+ * (its target reported the error; this one probes and reports again).
+ */
+static bool probe_from_earlier(struct dispatch_run *run, size_t i)
+{
+	struct dispatch_target *d = &run->v[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct dispatch_target *e = &run->v[j];
+		if (strcmp(e->t->repo, d->t->repo) || !e->url || !*e->url)
+			continue;
+		d->url = xstrdup(e->url);
+		d->objects = xstrdup(e->objects);
+		d->ident = xstrdup(e->ident);
+		return true;
+	}
+	return false;
+}
+
 /* Validates every target (all errors reported) and builds the run. */
 static int build_plan(const struct dopts *o, struct plan *p)
 {
@@ -260,11 +282,15 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		strbuf_init(&d->sandbox_desc, 0);
 		d->rec.key = t->key, d->rec.repo = t->repo;
 		d->rec.head = t->head, d->rec.base = t->base;
-		if (dws_probe_repo(t->repo, &url, &objs, &ident, &err) < 0)
-			bad = error("target '%s': %s", t->key, err.buf);
-		d->url = xstrdup(url.buf);
-		d->objects = xstrdup(objs.buf);
-		d->ident = strbuf_detach(&ident, NULL);
+		if (probe_from_earlier(&p->run, i)) {
+			strbuf_addstr(&url, d->url);
+		} else {
+			if (dws_probe_repo(t->repo, &url, &objs, &ident, &err) < 0)
+				bad = error("target '%s': %s", t->key, err.buf);
+			d->url = xstrdup(url.buf);
+			d->objects = xstrdup(objs.buf);
+			d->ident = strbuf_detach(&ident, NULL);
+		}
 		if (t->profile && p->agent_argv.nr)
 			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
 				    t->key);

@@ -12,6 +12,7 @@
 #include "fleet/dws.h"
 #include "fleet/gitcmd.h"
 #include "fleet/verify.h"
+#include "git/repo.h"
 
 static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
 		    const char *what, ...)
@@ -77,13 +78,20 @@ static void probe_ident(const char *repo, struct strbuf *ident)
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 		   struct strbuf *ident, struct strbuf *err)
 {
+	struct repo_loc loc;
+
 	if (!is_dir(repo)) {
 		strbuf_addf(err, "'%s' is not a directory (repo must be a local clone)", repo);
 		return -1;
 	}
-	if (git_line(repo, objects, err, "not a git clone", "rev-parse",
-		     "--path-format=absolute", "--git-common-dir", NULL) < 0)
+	if (repo_discover(repo, &loc) == REPO_FOUND && loc.commondir) {
+		strbuf_addstr(objects, loc.commondir); /* read from .git files */
+	} else if (git_line(repo, objects, err, "not a git clone", "rev-parse",
+			    "--path-format=absolute", "--git-common-dir", NULL) < 0) {
+		repo_loc_release(&loc);
 		return -1;
+	}
+	repo_loc_release(&loc);
 	strbuf_addstr(objects, "/objects");
 	if (git_line(repo, url, err, "the clone has no 'origin' remote",
 		     "remote", "get-url", "origin", NULL) < 0)
