@@ -252,6 +252,7 @@ static bool probe_from_earlier(struct dispatch_run *run, size_t i)
 		d->url = xstrdup(e->url);
 		d->objects = xstrdup(e->objects);
 		d->ident = xstrdup(e->ident);
+		d->objfmt = e->objfmt ? xstrdup(e->objfmt) : NULL;
 		return true;
 	}
 	return false;
@@ -268,7 +269,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		struct target *t = &p->tl.v[i];
 		struct dispatch_target *d = &p->run.v[i];
 		struct strbuf url = STRBUF_INIT, objs = STRBUF_INIT, err = STRBUF_INIT,
-			      ident = STRBUF_INIT;
+			      ident = STRBUF_INIT, fmt = STRBUF_INIT;
 		char *repo = resolve_path(t->repo, p->file_dir);
 
 		free(t->repo);
@@ -285,11 +286,12 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		if (probe_from_earlier(&p->run, i)) {
 			strbuf_addstr(&url, d->url);
 		} else {
-			if (dws_probe_repo(t->repo, &url, &objs, &ident, &err) < 0)
+			if (dws_probe_repo(t->repo, &url, &objs, &ident, &fmt, &err) < 0)
 				bad = error("target '%s': %s", t->key, err.buf);
 			d->url = xstrdup(url.buf);
 			d->objects = xstrdup(objs.buf);
 			d->ident = strbuf_detach(&ident, NULL);
+			d->objfmt = fmt.len ? strbuf_detach(&fmt, NULL) : NULL;
 		}
 		if (t->profile && p->agent_argv.nr)
 			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
@@ -320,6 +322,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		strbuf_release(&url);
 		strbuf_release(&objs);
 		strbuf_release(&err);
+		strbuf_release(&fmt);
 	}
 	return bad ? -1 : 0;
 }

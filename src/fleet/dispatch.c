@@ -45,6 +45,7 @@ void dispatch_target_release(struct dispatch_target *d)
 	free(d->url);
 	free(d->objects);
 	free(d->ident);
+	free(d->objfmt);
 }
 
 /* Invariant 1 and 3: what an inherited environment loses. */
@@ -251,6 +252,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
+	struct dws_source src = { d->url, d->objects, d->ident, d->objfmt };
 
 	agent_name(run, i, d->agent, sizeof(d->agent));
 	d->rec.sandbox = "none";
@@ -270,7 +272,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	d->rec.sandbox = d->sandbox_desc.buf;
 	d->have_ws = true;
-	if (dws_create(d->url, d->objects, d->ident, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
+	if (dws_create(&src, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
 	    agent_sandbox_mkdirs(&d->box, &err) < 0)
 		goto fail;
@@ -400,9 +402,11 @@ static void verify_and_push(const struct dispatch_run *run,
 		d->rec.status = only_unmoved ? RS_NO_CHANGE : RS_BLOCKED;
 		return;
 	}
-	strbuf_addf(&pr, "%s/push.git", run->rd.path);
+	/* one push repository per object format: its alternates must match */
+	strbuf_addf(&pr, "%s/push%s%s.git", run->rd.path, d->objfmt ? "-" : "",
+		    d->objfmt ? d->objfmt : "");
 	req = (struct push_req){ pr.buf, d->ws.objects, d->ws.url, d->t->head,
-				 d->ws.head_sha, d->rec.verify.new_head };
+				 d->ws.head_sha, d->rec.verify.new_head, d->objfmt };
 	d->rec.push = push_run(&req, &d->rec.push_detail);
 	d->rec.status = d->rec.push == PUSH_PUSHED ? RS_PUSHED :
 			d->rec.push == PUSH_LEASE_REFUSED ? RS_LEASE_REFUSED :

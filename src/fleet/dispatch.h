@@ -61,6 +61,7 @@ struct dispatch_target {
 	struct strbuf prompt;	  /* the prompt text */
 	struct agent_launch launch;
 	char *url, *objects, *ident; /* from dws_probe_repo() at planning */
+	char *objfmt;		  /* the clone's object format, NULL for sha1 */
 	struct dws ws;
 	struct agent_sandbox box;     /* the agent's sandbox (profiles) */
 	struct strbuf sandbox_desc;   /* meta.yaml `sandbox:` */

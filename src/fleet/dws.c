@@ -12,6 +12,7 @@
 #include "fleet/dws.h"
 #include "fleet/gitcmd.h"
 #include "fleet/verify.h"
+#include "git/gitdir-write.h"
 #include "git/repo.h"
 
 static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
@@ -65,18 +66,37 @@ static int absolute_local_url(const char *repo, struct strbuf *url,
 	return 0;
 }
 
-/* The operator's user.name/user.email as seen from the clone (global too). */
-static void probe_ident(const char *repo, struct strbuf *ident)
+/*
+ * The operator's user.name/user.email as seen from the clone (global too),
+ * and the clone's object format, in one config call: "user.name VALUE"
+ * lines go to ident, extensions.objectformat's value to objfmt.
+ */
+static void probe_config(const char *repo, struct strbuf *ident,
+			 struct strbuf *objfmt)
 {
 	const char *args[] = { "config", "--get-regexp",
-			       "^user\\.(name|email)$", NULL };
+			       "^(user\\.(name|email)|extensions\\.objectformat)$",
+			       NULL };
+	struct strbuf out = STRBUF_INIT;
 
-	if (gitcmd(GITCMD_OPERATOR, repo, ident, NULL, args) != 0)
-		strbuf_reset(ident); /* 1: none set */
+	if (gitcmd(GITCMD_OPERATOR, repo, &out, NULL, args) != 0)
+		strbuf_reset(&out); /* 1: none set */
+	for (const char *l = out.buf, *v; *l;) {
+		const char *e = strchrnul(l, '\n');
+		if (skip_prefix(l, "extensions.objectformat ", &v)) {
+			strbuf_reset(objfmt);
+			strbuf_add(objfmt, v, (size_t)(e - v));
+		} else {
+			strbuf_add(ident, l, (size_t)(e - l));
+			strbuf_addch(ident, '\n');
+		}
+		l = *e ? e + 1 : e;
+	}
+	strbuf_release(&out);
 }
 
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
-		   struct strbuf *ident, struct strbuf *err)
+		   struct strbuf *ident, struct strbuf *objfmt, struct strbuf *err)
 {
 	struct repo_loc loc;
 
@@ -96,74 +116,97 @@ int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 	if (git_line(repo, url, err, "the clone has no 'origin' remote",
 		     "remote", "get-url", "origin", NULL) < 0)
 		return -1;
-	probe_ident(repo, ident);
+	probe_config(repo, ident, objfmt);
 	return absolute_local_url(repo, url, err);
 }
 
-static int write_alternates(const struct dws *w, const char *objects,
-			    struct strbuf *err)
-{
-	char *alt = path_join(w->objects, "info/alternates");
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
-
-	strbuf_addf(&sb, "%s\n", objects);
-	rc = mkdir_p(w->objects, 0700) < 0 ? -1 : 0;
-	if (!rc) {
-		char *info = path_join(w->objects, "info");
-		rc = mkdir_p(info, 0700);
-		free(info);
-	}
-	if (!rc)
-		rc = write_file_atomic(alt, sb.buf, sb.len, 0600);
-	if (rc)
-		strbuf_addf(err, "cannot write %s: %s", alt, strerror(errno));
-	free(alt);
-	strbuf_release(&sb);
-	return rc;
-}
-
 /*
- * The operator's identity in the workspace's own config: a sandboxed agent
- * has an empty $HOME, so without it `git commit` has no author. Lines are
- * "user.name VALUE" as `git config --get-regexp` prints them.
+ * The operator's identity as config text for the workspace: a sandboxed
+ * agent has an empty $HOME, so without it `git commit` has no author.
+ * Lines are "user.name VALUE" as `git config --get-regexp` prints them.
  */
-static int write_ident(const struct dws *w, const char *ident,
-		       struct strbuf *err)
+static void ident_config(const char *ident, struct strbuf *cfg)
 {
-	struct strbuf cfg = STRBUF_INIT;
-	char *path;
-	int fd, rc = 0;
-
 	for (const char *l = ident; l && *l;) {
 		const char *e = strchrnul(l, '\n'), *sp = memchr(l, ' ', (size_t)(e - l));
 		if (sp) {
-			strbuf_addf(&cfg, "%s\t%s = \"", cfg.len ? "" : "[user]\n",
-				    starts_with(l, "user.name ") ? "name" : "email");
-			for (const char *c = sp + 1; c < e; c++) {
-				if (*c == '\\' || *c == '"')
-					strbuf_addch(&cfg, '\\');
-				strbuf_addch(&cfg, *c == '\t' ? ' ' : *c);
-			}
-			strbuf_addstr(&cfg, "\"\n");
+			char *v = xstrndup(sp + 1, (size_t)(e - sp - 1));
+			if (!cfg->len)
+				strbuf_addstr(cfg, "[user]\n");
+			gitdir_config_value(cfg, starts_with(l, "user.name ") ? "name" : "email", v);
+			free(v);
 		}
 		l = *e ? e + 1 : e;
 	}
-	if (!cfg.len) {
-		strbuf_release(&cfg);
-		return 0;
-	}
-	path = path_join(w->path, ".git/config");
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || write_all(fd, cfg.buf, cfg.len) < 0) {
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+}
+
+/*
+ * Fallback for an object format gitdir_write() does not write: `git init`
+ * decides (and refuses what it does not know), then the identity is
+ * appended to its config and the alternates file added.
+ */
+static int init_with_git(const struct dws_source *src, const char *path,
+			 const char *head, const char *cfg, struct strbuf *err)
+{
+	struct strbuf b = STRBUF_INIT, f = STRBUF_INIT, gd = STRBUF_INIT;
+	int rc, fd;
+
+	strbuf_addf(&b, "--initial-branch=%s", head);
+	strbuf_addf(&f, "--object-format=%s", src->objfmt);
+	rc = git_line(NULL, NULL, err, "cannot create the workspace", "init",
+		      "-q", "--template=", b.buf, f.buf, "--", path, NULL);
+	strbuf_addf(&gd, "%s/.git", path);
+	strbuf_reset(&b);
+	strbuf_addf(&b, "%s\n", src->objects);
+	if (!rc && gitdir_put(gd.buf, "objects/info/alternates", b.buf) < 0)
 		rc = -1;
+	strbuf_addstr(&gd, "/config");
+	if (!rc && *cfg) {
+		fd = open(gd.buf, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0 || write_all(fd, cfg, strlen(cfg)) < 0) {
+			strbuf_addf(err, "cannot write %s: %s", gd.buf, strerror(errno));
+			rc = -1;
+		}
+		if (fd >= 0)
+			close(fd);
 	}
-	if (fd >= 0)
-		close(fd);
-	free(path);
+	if (rc && !err->len)
+		strbuf_addstr(err, "cannot create the workspace");
+	strbuf_release(&b);
+	strbuf_release(&f);
+	strbuf_release(&gd);
+	return rc ? -1 : 0;
+}
+
+/*
+ * The workspace's git dir, written directly (git/gitdir-write.h): what
+ * `git init -q --template= --initial-branch=<head>` writes, in the clone's
+ * object format, plus the alternates file and the identity.
+ */
+static int init_workspace(const struct dws_source *src, const char *path,
+			  const char *head, struct strbuf *err)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	char *gd = path_join(path, ".git");
+	struct gitdir_spec spec = {
+		.git_dir = gd, .objfmt = src->objfmt, .head = head,
+		.alternates = src->objects,
+	};
+	int rc;
+
+	ident_config(src->ident, &cfg);
+	spec.extra_config = cfg.buf;
+	if (!gitdir_objfmt_ok(src->objfmt))
+		rc = init_with_git(src, path, head, cfg.buf, err);
+	else if ((rc = mkdir(path, 0755)) < 0)
+		strbuf_addf(err, "cannot create '%s': %s", path, strerror(errno));
+	else
+		rc = gitdir_write(&spec);
+	if (rc && !err->len)
+		strbuf_addstr(err, "cannot create the workspace");
 	strbuf_release(&cfg);
-	return rc;
+	free(gd);
+	return rc ? -1 : 0;
 }
 
 static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
@@ -209,32 +252,22 @@ out:
 	return rc;
 }
 
-int dws_create(const char *url, const char *objects, const char *ident,
-	       const char *path, const char *base, const char *head,
-	       struct dws *w, struct strbuf *err)
+int dws_create(const struct dws_source *src, const char *path,
+	       const char *base, const char *head, struct dws *w,
+	       struct strbuf *err)
 {
-	struct strbuf b = STRBUF_INIT;
-	int rc = -1;
-
 	w->path = xstrdup(path);
-	w->url = xstrdup(url);
-	strbuf_addf(&b, "--initial-branch=%s", head);
-	if (git_line(NULL, NULL, err, "cannot create the workspace", "init",
-		     "-q", "--template=", b.buf, "--", path, NULL) < 0)
-		goto out;
+	w->url = xstrdup(src->url);
+	w->objfmt = src->objfmt ? xstrdup(src->objfmt) : NULL;
 	w->objects = path_join(path, ".git/objects");
-	if (write_alternates(w, objects, err) < 0 ||
-	    write_ident(w, ident, err) < 0 ||
+	if (init_workspace(src, path, head, err) < 0 ||
 	    fetch_and_checkout(w, base, head, err) < 0)
-		goto out;
+		return -1;
 	if (verify_refs_snapshot(path, &w->refs_before) < 0) {
 		strbuf_addstr(err, "cannot list the workspace's refs");
-		goto out;
+		return -1;
 	}
-	rc = 0;
-out:
-	strbuf_release(&b);
-	return rc;
+	return 0;
 }
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -256,6 +289,7 @@ void dws_release(struct dws *w)
 	free(w->path);
 	free(w->objects);
 	free(w->url);
-	w->path = w->objects = w->url = NULL;
+	free(w->objfmt);
+	w->path = w->objects = w->url = w->objfmt = NULL;
 	strbuf_release(&w->refs_before);
 }

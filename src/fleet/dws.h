@@ -28,28 +28,40 @@ struct dws {
 	char *path;	/* the workspace (the agent's cwd) */
 	char *objects;	/* <path>/.git/objects */
 	char *url;	/* origin's URL, read from the operator clone */
+	char *objfmt;	/* the clone's extensions.objectformat, or NULL */
 	char head_sha[65], base_sha[65];
 	struct strbuf refs_before; /* verify_refs_snapshot() at creation */
 };
 
-#define DWS_INIT { NULL, NULL, NULL, "", "", STRBUF_INIT }
+#define DWS_INIT { NULL, NULL, NULL, NULL, "", "", STRBUF_INIT }
 
 /*
- * Reads the clone's origin URL, object store and the operator's
- * user.name/user.email as the clone sees them ("user.name VALUE" lines,
- * empty when unset); fails when not a clone.
+ * Reads the clone's origin URL, object store, object format (empty for
+ * sha1) and the operator's user.name/user.email as the clone sees them
+ * ("user.name VALUE" lines, empty when unset); fails when not a clone.
+ * The common dir is read from the .git files when they are the plain
+ * layout (git/repo.h), else from `git rev-parse`.
  */
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
-		   struct strbuf *ident, struct strbuf *err);
+		   struct strbuf *ident, struct strbuf *objfmt, struct strbuf *err);
+
+/* What dws_probe_repo() found (borrowed; objfmt NULL for sha1). */
+struct dws_source {
+	const char *url, *objects, *ident, *objfmt;
+};
 
 /*
- * `url`, `objects` and `ident` come from dws_probe_repo() (run once, at
- * planning). The identity goes into the workspace's config: a sandboxed
- * agent's $HOME is empty, so it would otherwise have none to commit with.
+ * Creates the workspace at `path` (which must not exist): its git dir is
+ * written directly in the clone's object format (git/gitdir-write.h;
+ * `git init` for a format that module does not write), then the fetch
+ * and checkout. The identity goes into the workspace's config: a
+ * sandboxed agent's $HOME is empty, so it would otherwise have none to
+ * commit with. On failure `w` holds what was set; the caller removes
+ * the directory and calls dws_release().
  */
-int dws_create(const char *url, const char *objects, const char *ident,
-	       const char *path, const char *base, const char *head,
-	       struct dws *w, struct strbuf *err);
+int dws_create(const struct dws_source *src, const char *path,
+	       const char *base, const char *head, struct dws *w,
+	       struct strbuf *err);
 
 /* rm -rf without following symlinks. 0 or -1 (errno). */
 int dws_remove(const char *path);

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include "base/die.h"
 #include "base/fileio.h"
+#include <sys/stat.h>
 #include "base/path.h"
 #include "fleet/gitcmd.h"
 #include "fleet/push.h"
+#include "git/gitdir-write.h"
 
 const char *push_status_str(enum push_status s)
 {
@@ -21,18 +23,37 @@ const char *push_status_str(enum push_status s)
 	}
 }
 
-static int ensure_push_repo(const char *repo, struct strbuf *detail)
+/*
+ * The bare push repository, written directly (no `git init` process) in
+ * the workspace's object format; `git init` for a format gitdir_write()
+ * does not know.
+ */
+static int ensure_push_repo(const char *repo, const char *objfmt,
+			    struct strbuf *detail)
 {
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, f = STRBUF_INIT;
+	struct gitdir_spec spec = { .git_dir = repo, .bare = true,
+				    .objfmt = objfmt, .head = "main",
+				    .hooks_path = "/dev/null" };
 	int rc = 0;
 
-	if (!is_dir(repo) &&
-	    gitcmdl(GITCMD_OPERATOR, NULL, NULL, &err, "init", "-q", "--bare",
-		    repo, NULL)) {
-		strbuf_addf(detail, "cannot create %s: %s", repo, err.buf);
-		rc = -1;
+	if (is_dir(repo))
+		return 0;
+	if (gitdir_objfmt_ok(objfmt)) {
+		if (mkdir(repo, 0700) < 0 || gitdir_write(&spec) != 0) {
+			strbuf_addf(detail, "cannot create %s", repo);
+			rc = -1;
+		}
+	} else {
+		strbuf_addf(&f, "--object-format=%s", objfmt);
+		if (gitcmdl(GITCMD_OPERATOR, NULL, NULL, &err, "init", "-q",
+			    "--bare", f.buf, repo, NULL)) {
+			strbuf_addf(detail, "cannot create %s: %s", repo, err.buf);
+			rc = -1;
+		}
 	}
 	strbuf_release(&err);
+	strbuf_release(&f);
 	return rc;
 }
 
@@ -43,7 +64,7 @@ enum push_status push_run(const struct push_req *req, struct strbuf *detail)
 	char *alt_path = NULL;
 	enum push_status st = PUSH_FAILED;
 
-	if (ensure_push_repo(req->push_repo, detail) < 0)
+	if (ensure_push_repo(req->push_repo, req->objfmt, detail) < 0)
 		goto out;
 	alt_path = path_join(req->push_repo, "objects/info/alternates");
 	strbuf_addf(&alt, "%s\n", req->objects_dir);

@@ -36,12 +36,14 @@ enum push_status {
 const char *push_status_str(enum push_status s);
 
 struct push_req {
-	const char *push_repo;	   /* <run>/push.git (created when missing) */
+	const char *push_repo;	   /* <run>/push.git (created when missing,
+				      written directly: git/gitdir-write.h) */
 	const char *objects_dir;   /* the workspace's object store */
 	const char *url;	   /* remote URL observed before the agent ran */
 	const char *head;	   /* branch name */
 	const char *expected_sha;  /* the lease */
 	const char *sha;	   /* the verified commit */
+	const char *objfmt;	   /* the workspace's object format, NULL: sha1 */
 };
 
 /* Returns the status; `detail` gets git's message on failure. */

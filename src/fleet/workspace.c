@@ -13,6 +13,7 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "fleet/workspace.h"
+#include "git/gitdir-write.h"
 
 #define MAX_ALT_DEPTH 5
 /* Above this, for-each-ref's binary search beats reading it all. */
@@ -444,36 +445,13 @@ static char *check_dir(const struct workspace_request *rq,
 	return strbuf_detach(&sb, NULL);
 }
 
-static void add_config_value(struct strbuf *sb, const char *key, const char *v)
-{
-	strbuf_addf(sb, "\t%s = \"", key);
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			strbuf_addch(sb, '\\');
-		if (*v == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (*v == '\t')
-			strbuf_addstr(sb, "\\t");
-		else
-			strbuf_addch(sb, *v);
-	}
-	strbuf_addstr(sb, "\"\n");
-}
-
+/* What the workspace's config holds beyond [core] (gitdir-write.h). */
 static void repo_config(const struct workspace_request *rq,
 			const struct operator_info *op, struct strbuf *cfg)
 {
-	strbuf_addf(cfg, "[core]\n\trepositoryformatversion = %d\n"
-		    "\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n",
-		    op->objfmt ? 1 : 0);
-	add_config_value(cfg, "hooksPath", rq->hooks_path ? rq->hooks_path : "/dev/null");
-	if (op->objfmt) {
-		strbuf_addstr(cfg, "[extensions]\n");
-		add_config_value(cfg, "objectformat", op->objfmt);
-	}
 	if (op->url) {
 		strbuf_addstr(cfg, "[remote \"origin\"]\n");
-		add_config_value(cfg, "url", op->url);
+		gitdir_config_value(cfg, "url", op->url);
 		strbuf_addstr(cfg, "\tfetch = +refs/heads/*:refs/remotes/origin/*\n");
 		strbuf_addf(cfg, "[branch \"%s\"]\n\tremote = origin\n\tmerge = refs/heads/%s\n",
 			    rq->head, rq->head);
@@ -481,79 +459,53 @@ static void repo_config(const struct workspace_request *rq,
 	if (op->name || op->email)
 		strbuf_addstr(cfg, "[user]\n");
 	if (op->name)
-		add_config_value(cfg, "name", op->name);
+		gitdir_config_value(cfg, "name", op->name);
 	if (op->email)
-		add_config_value(cfg, "email", op->email);
-}
-
-/*
- * Creates <git_dir>/<name> (and its directories) with the content. The
- * workspace is new and ours, so a plain O_EXCL create is enough: no temp
- * file, rename or fsync (a crash mid-provisioning leaves a half-made
- * workspace either way, and nobody uses it before we return).
- */
-static int put(const char *git_dir, const char *name, const char *content)
-{
-	struct strbuf path = STRBUF_INIT;
-	char *dir;
-	int rc = 0, fd = -1;
-
-	strbuf_addf(&path, "%s/%s", git_dir, name);
-	dir = path_dirname(path.buf);
-	if (mkdir_p(dir, 0755) < 0 ||
-	    (fd = open(path.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			       O_CLOEXEC, 0644)) < 0 ||
-	    write_all(fd, content, strlen(content)) < 0)
-		rc = error_errno("workspace: cannot write '%s'", path.buf);
-	if (fd >= 0 && close(fd) < 0 && !rc)
-		rc = error_errno("workspace: cannot write '%s'", path.buf);
-	free(dir);
-	strbuf_release(&path);
-	return rc;
+		gitdir_config_value(cfg, "email", op->email);
 }
 
 static int put_ref(const char *git_dir, const char *prefix, const char *name,
 		   const char *oid)
 {
 	char *ref = xstrfmt("refs/%s/%s", prefix, name);
-	char *val = xstrfmt("%s\n", oid);
-	int rc = put(git_dir, ref, val);
+	int rc = gitdir_put_ref(git_dir, ref, oid);
 	free(ref);
-	free(val);
 	return rc;
 }
 
 /*
- * The repository, written directly in git's stable on-disk format (format
- * version 0, or 1 with extensions.objectformat): the same files `git init`
- * and `git update-ref` would write, without their two processes. Config
- * (invariant 3: hooksPath) exists before anything could run a hook.
+ * The repository, written directly in git's stable on-disk format
+ * (git/gitdir-write.h): the same files `git init` and `git update-ref`
+ * would write, without their two processes. Config (invariant 3:
+ * hooksPath) exists before anything could run a hook.
  */
 static int write_repo(const struct workspace_request *rq,
 		      const struct operator_info *op, struct workspace *ws)
 {
-	struct strbuf cfg = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf cfg = STRBUF_INIT;
 	char *git_dir = xstrfmt("%s/.git", ws->dir);
+	char *alt = xstrfmt("%s/objects", op->common);
+	struct gitdir_spec spec = {
+		.git_dir = git_dir, .objfmt = op->objfmt, .head = rq->head,
+		.hooks_path = rq->hooks_path ? rq->hooks_path : "/dev/null",
+		.alternates = alt,
+	};
 	int rc;
 
 	repo_config(rq, op, &cfg);
-	rc = put(git_dir, "config", cfg.buf);
-	if (!rc)
-		rc = put(git_dir, "objects/info/alternates",
-			 pathf(&tmp, "%s/objects\n", op->common));
-	if (!rc && (mkdir_p(pathf(&tmp, "%s/objects/pack", git_dir), 0755) < 0 ||
-		    mkdir_p(pathf(&tmp, "%s/refs/tags", git_dir), 0755) < 0))
-		rc = error_errno("workspace: cannot create '%s'", tmp.buf);
+	spec.extra_config = cfg.buf;
+	rc = gitdir_write(&spec);
+	if (rc == GITDIR_UNSUPPORTED)
+		rc = error("workspace: object format '%s' of '%s' is not supported",
+			   op->objfmt, op->top);
 	if (!rc)
 		rc = put_ref(git_dir, "heads", rq->head, ws->head_oid);
 	if (!rc && op->origin_head)
 		rc = put_ref(git_dir, "remotes/origin", rq->head, op->origin_head);
 	if (!rc && ws->base_oid && strcmp(rq->base, rq->head))
 		rc = put_ref(git_dir, "remotes/origin", rq->base, ws->base_oid);
-	if (!rc)
-		rc = put(git_dir, "HEAD", pathf(&tmp, "ref: refs/heads/%s\n", rq->head));
 	strbuf_release(&cfg);
-	strbuf_release(&tmp);
+	free(alt);
 	free(git_dir);
 	return rc;
 }

@@ -68,3 +68,72 @@ second_clone() {
 	assert_output --partial "target 'p1': not a git clone"
 	assert_output --partial "target 'p2': not a git clone"
 }
+
+# sha256_clone DIR ORIGIN: a sha256 clone and origin with branch b1.
+sha256_clone() {
+	"$REAL_GIT" init -q --bare --object-format=sha256 "$2"
+	"$REAL_GIT" init -q --object-format=sha256 "$1"
+	(
+		cd "$1"
+		echo x >f
+		"$REAL_GIT" add f
+		"$REAL_GIT" commit -q -m "sha256 start"
+		"$REAL_GIT" remote add origin "$2"
+		"$REAL_GIT" push -q origin HEAD:main HEAD:b1
+	)
+}
+
+@test "t0712.4 workspace and push repository written in the clone's object format (sha256 next to sha1)" {
+	sha256_clone "$T/r256" "$T/o256.git"
+	"$REAL_GIT" -C "$REPO" push -q origin main:b1
+	cat >"$T/t.yaml" <<-EOF2
+	targets:
+	  - {repo: $T/r256, head: b1, base: main, key: s256}
+	  - {repo: $REPO, head: b1, base: main, key: s1}
+	EOF2
+	run dispatch -j 1 --targets "$T/t.yaml" --prompt-file "$T/prompt.md" -- "$T/commit.sh"
+	assert_success
+	new=$("$REAL_GIT" --git-dir="$T/o256.git" rev-parse b1)
+	[ ${#new} -eq 64 ]
+	[ "$("$REAL_GIT" --git-dir="$T/o256.git" log -1 --format=%s b1)" = "noop s256" ]
+	[ "$("$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%s b1)" = "noop s1" ]
+	[ "$("$REAL_GIT" --git-dir="$(run_dir)/push-sha256.git" rev-parse --show-object-format)" = sha256 ]
+	[ "$("$REAL_GIT" --git-dir="$(run_dir)/push.git" rev-parse --show-object-format)" = sha1 ]
+}
+
+@test "t0712.5 the written workspace is what git init would make, and git accepts it" {
+	cat >"$T/keep.sh" <<-'SH'
+	#!/bin/sh
+	cat >/dev/null
+	cp -r .git "$KEEP"
+	"$REAL_GIT" fsck --no-dangling --no-progress >"$KEEP.fsck" 2>&1 || echo "fsck failed" >>"$KEEP.fsck"
+	echo "ESCALATED: kept"
+	SH
+	chmod +x "$T/keep.sh"
+	"$REAL_GIT" -C "$REPO" push -q origin main:b1
+	KEEP=$T/kept run dispatch --repo "$REPO" --head b1 --base main --prompt-file "$T/prompt.md" -- "$T/keep.sh"
+	cat "$T/kept.fsck"
+	[ ! -s "$T/kept.fsck" ]
+	"$REAL_GIT" init -q --template= --initial-branch=b1 "$T/ref"
+	for f in HEAD objects/pack refs/tags refs/heads; do
+		[ -e "$T/kept/$f" ]
+	done
+	[ "$(cat "$T/kept/HEAD")" = "ref: refs/heads/b1" ]
+	for k in core.repositoryformatversion core.bare core.logallrefupdates core.filemode; do
+		[ "$("$REAL_GIT" config -f "$T/kept/config" "$k")" = "$("$REAL_GIT" config -f "$T/ref/.git/config" "$k")" ]
+	done
+	[ "$("$REAL_GIT" config -f "$T/kept/config" user.name)" = Tester ] || [ -z "$("$REAL_GIT" -C "$REPO" config user.name)" ]
+	[ "$(cat "$T/kept/objects/info/alternates")" = "$REPO/.git/objects" ]
+}
+
+@test "t0712.6 an object format the writer does not know falls back to git init, which refuses it" {
+	"$REAL_GIT" -C "$REPO" push -q origin main:b1
+	# only the global config can carry it: git refuses it in the clone's own
+	"$REAL_GIT" config --global extensions.objectformat sha999
+	run dispatch --repo "$REPO" --head b1 --base main --prompt-file "$T/prompt.md" -- "$T/commit.sh"
+	assert_failure
+	[ "$(meta repo-b1 status)" = error ]
+	grep -q "cannot create the workspace: .*unknown hash algorithm 'sha999'" "$(run_dir)/repo-b1.meta.yaml"
+	[ ! -e "$(run_dir)/work/repo-b1" ]
+	[ "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse b1)" = "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse main)" ]
+}
