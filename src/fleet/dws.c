@@ -13,6 +13,7 @@
 #include "fleet/gitcmd.h"
 #include "fleet/verify.h"
 #include "git/gitdir-write.h"
+#include "git/refs-files.h"
 #include "git/repo.h"
 
 static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
@@ -209,10 +210,100 @@ static int init_workspace(const struct dws_source *src, const char *path,
 	return rc ? -1 : 0;
 }
 
+static size_t hexlen_of(const struct dws *w)
+{
+	return w->objfmt && !strcmp(w->objfmt, "sha256") ? 64 : 40;
+}
+
+/* Copies a "oid refname" line's oid into dst (hexlen + 1 bytes). */
+static void take_oid(char *dst, const char *line, size_t hexlen)
+{
+	memcpy(dst, line, hexlen);
+	dst[hexlen] = '\0';
+}
+
+/*
+ * The fetched origin/<base> and origin/<head>, read from the workspace's
+ * loose ref files (the fetch into our fresh repository wrote them there;
+ * git/refs-files.h), in that order. 0, or -1 to ask git.
+ */
+static int fetched_from_files(struct dws *w, const char *base, const char *head)
+{
+	char *gd = path_join(w->path, ".git");
+	char *r[2] = { xstrfmt("refs/remotes/origin/%s", base),
+		       xstrfmt("refs/remotes/origin/%s", head) };
+	struct strbuf out = STRBUF_INIT;
+	size_t hl = hexlen_of(w), n = strcmp(base, head) ? 2 : 1;
+	int rc = refs_files_lookup(gd, hl, (const char *const *)r, n, &out);
+	const char *nl = strchr(out.buf, '\n');
+
+	if (!rc && nl && (n == 1 || strchr(nl + 1, '\n'))) {
+		take_oid(w->base_sha, out.buf, hl);
+		take_oid(w->head_sha, n == 1 ? out.buf : nl + 1, hl);
+	} else {
+		rc = -1;
+	}
+	free(r[0]);
+	free(r[1]);
+	free(gd);
+	strbuf_release(&out);
+	return rc;
+}
+
+/* The same with `git rev-parse`, peeled to commits. */
+static int fetched_from_git(struct dws *w, const char *base, const char *head,
+			    struct strbuf *err)
+{
+	struct strbuf rb = STRBUF_INIT, rh = STRBUF_INIT, sha = STRBUF_INIT;
+	const char *nl;
+	size_t bl;
+	int rc = -1;
+
+	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
+	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
+	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
+		     "rev-parse", rb.buf, rh.buf, NULL) < 0)
+		goto out;
+	nl = strchr(sha.buf, '\n');
+	bl = nl ? (size_t)(nl - sha.buf) : 0;
+	if (!nl || bl > 64 || strlen(nl + 1) > 64 || strlen(nl + 1) != bl) {
+		strbuf_addstr(err, "cannot resolve the fetched base and head");
+		goto out;
+	}
+	take_oid(w->base_sha, sha.buf, bl);
+	take_oid(w->head_sha, nl + 1, bl);
+	rc = 0;
+out:
+	strbuf_release(&rb);
+	strbuf_release(&rh);
+	strbuf_release(&sha);
+	return rc;
+}
+
+/*
+ * True when the branch the checkout wrote holds head_sha: then head_sha
+ * is a commit (checkout -B peels anything else), so the file read gave
+ * what rev-parse's ^{commit} would have.
+ */
+static bool checkout_confirms(const struct dws *w, const char *head)
+{
+	char *gd = path_join(w->path, ".git"), *ref = xstrfmt("refs/heads/%s", head);
+	struct strbuf out = STRBUF_INIT;
+	size_t hl = hexlen_of(w);
+	bool ok = !refs_files_lookup(gd, hl, (const char *const *)&ref, 1, &out) &&
+		  out.len > hl && !memcmp(out.buf, w->head_sha, hl);
+
+	free(gd);
+	free(ref);
+	strbuf_release(&out);
+	return ok;
+}
+
 static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
 			      struct strbuf *err)
 {
-	struct strbuf rb = STRBUF_INIT, rh = STRBUF_INIT, sha = STRBUF_INIT;
+	struct strbuf rb = STRBUF_INIT, rh = STRBUF_INIT;
+	bool from_files;
 	int rc = -1;
 
 	strbuf_addf(&rb, "+refs/heads/%s:refs/remotes/origin/%s", base, base);
@@ -221,34 +312,19 @@ static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
 		     "-q", "--no-tags", "--no-write-fetch-head", "--", w->url,
 		     rb.buf, rh.buf, NULL) < 0)
 		goto out;
-	strbuf_reset(&rb);
-	strbuf_reset(&rh);
-	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
-	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
-	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
-		     "rev-parse", rb.buf, rh.buf,
-		     NULL) < 0)
+	from_files = !fetched_from_files(w, base, head);
+	if (!from_files && fetched_from_git(w, base, head, err) < 0)
 		goto out;
-	{
-		const char *nl = strchr(sha.buf, '\n');
-		size_t bl = nl ? (size_t)(nl - sha.buf) : 0;
-
-		if (!nl || bl > 64 || strlen(nl + 1) > 64 || strlen(nl + 1) != bl) {
-			strbuf_addstr(err, "cannot resolve the fetched base and head");
-			goto out;
-		}
-		memcpy(w->base_sha, sha.buf, bl);
-		w->base_sha[bl] = '\0';
-		memcpy(w->head_sha, nl + 1, bl + 1);
-	}
 	if (git_line(w->path, NULL, err, "checkout failed", "checkout", "-q",
 		     "--no-track", "-B", head, w->head_sha, NULL) < 0)
+		goto out;
+	if (from_files && !checkout_confirms(w, head) &&
+	    fetched_from_git(w, base, head, err) < 0)
 		goto out;
 	rc = 0;
 out:
 	strbuf_release(&rb);
 	strbuf_release(&rh);
-	strbuf_release(&sha);
 	return rc;
 }
 

@@ -14,10 +14,9 @@
 #include "base/xalloc.h"
 #include "fleet/workspace.h"
 #include "git/gitdir-write.h"
+#include "git/refs-files.h"
 
 #define MAX_ALT_DEPTH 5
-/* Above this, for-each-ref's binary search beats reading it all. */
-#define PACKED_REFS_FAST (1u << 20)
 
 /* git's repository variables, which must not steer our git calls. */
 static const char *const repo_env[] = {
@@ -251,77 +250,6 @@ static char *find_ref(const char *lines, const char *prefix, const char *name)
 	return found;
 }
 
-/* Appends "oid ref" when packed-refs (its text) has ref; -1 on an odd line. */
-static int packed_lookup(const char *text, const char *ref, size_t hexlen,
-			 struct strbuf *out)
-{
-	size_t rlen = strlen(ref);
-
-	for (const char *l = text; *l;) {
-		const char *e = strchrnul(l, '\n');
-		if (*l != '#' && *l != '^') {
-			if ((size_t)(e - l) <= hexlen + 1 || l[hexlen] != ' ' ||
-			    !is_lower_hex(l, hexlen))
-				return -1;
-			if ((size_t)(e - l) == hexlen + 1 + rlen &&
-			    !memcmp(l + hexlen + 1, ref, rlen)) {
-				strbuf_addf(out, "%.*s %s\n", (int)hexlen, l,
-					    ref);
-				return 0;
-			}
-		}
-		l = *e ? e + 1 : e;
-	}
-	return 0;
-}
-
-/*
- * for-each-ref's "oid refname" lines for refs[], read straight from the
- * files backend (a loose ref file, else packed-refs): one git process
- * less on every provisioning. Returns -1 ("ask git") for anything but the
- * plain case: reftable, a symref or odd loose file, an odd or large
- * packed-refs (git binary-searches those; we would read all of it).
- */
-static int refs_from_files(const struct operator_info *op,
-			   char *const *refs, size_t n, struct strbuf *out)
-{
-	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	struct strbuf packed = STRBUF_INIT;
-	size_t hexlen = op->objfmt && !strcmp(op->objfmt, "sha256") ? 64 : 40;
-	bool have_packed = false;
-	int rc = op->refstorage ? -1 : 0;
-
-	for (size_t i = 0; i < n && !rc; i++) {
-		strbuf_reset(&sb);
-		if (!read_file_bounded(pathf(&path, "%s/%s", op->common, refs[i]),
-				       256, RF_REGULAR, &sb)) {
-			if (sb.len != hexlen + 1 || sb.buf[hexlen] != '\n' ||
-			    !is_lower_hex(sb.buf, hexlen))
-				rc = -1;
-			else
-				strbuf_addf(out, "%.*s %s\n", (int)hexlen,
-					    sb.buf, refs[i]);
-			continue;
-		}
-		if (errno != ENOENT) {
-			rc = -1;
-			continue;
-		}
-		if (!have_packed &&
-		    read_file_bounded(pathf(&path, "%s/packed-refs", op->common),
-				      PACKED_REFS_FAST, RF_REGULAR, &packed) &&
-		    errno != ENOENT)
-			rc = -1;
-		have_packed = true;
-		if (!rc)
-			rc = packed_lookup(packed.buf, refs[i], hexlen, out);
-	}
-	strbuf_release(&path);
-	strbuf_release(&sb);
-	strbuf_release(&packed);
-	return rc;
-}
-
 static int operator_refs(const struct workspace_request *rq,
 			 struct operator_info *op, struct workspace *ws)
 {
@@ -334,7 +262,10 @@ static int operator_refs(const struct workspace_request *rq,
 	pats[1] = xstrfmt("refs/heads/%s", rq->head);
 	pats[2] = xstrfmt("refs/remotes/origin/%s", rq->base ? rq->base : rq->head);
 	pats[3] = xstrfmt("refs/heads/%s", rq->base ? rq->base : rq->head);
-	if (refs_from_files(op, pats, ARRAY_SIZE(pats), &out) < 0) {
+	/* files backend only: one git process less on every provisioning */
+	if (op->refstorage ||
+	    refs_files_lookup(op->common, op->objfmt && !strcmp(op->objfmt, "sha256") ? 64 : 40,
+			      (const char *const *)pats, ARRAY_SIZE(pats), &out) < 0) {
 		strbuf_reset(&out);
 		if (git_run(rq->git, op->top, &out, NULL, 0, "for-each-ref",
 			    "--format=%(objectname) %(refname)", pats[0],

@@ -137,3 +137,100 @@ sha256_clone() {
 	[ ! -e "$(run_dir)/work/repo-b1" ]
 	[ "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse b1)" = "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse main)" ]
 }
+
+# same_as_git GITDIR HEXLEN: the refs reader lists what for-each-ref lists.
+same_as_git() {
+	"$TEST_TOOL" refs-list "$1" "$2" >"$T/ours"
+	"$REAL_GIT" --git-dir="$1" for-each-ref --format='%(objectname) %(refname)' >"$T/git"
+	diff -u "$T/git" "$T/ours"
+}
+
+@test "t0712.7 the refs reader gives for-each-ref's answer on loose refs (sha1, sha256, nested, sort order)" {
+	"$REAL_GIT" init -q "$T/w"
+	(
+		cd "$T/w"
+		"$REAL_GIT" commit -q --allow-empty -m one
+		for b in z a/b/c a-b a.b A x/y 'é'; do "$REAL_GIT" branch -q "$b"; done
+		"$REAL_GIT" update-ref refs/remotes/origin/main HEAD
+		"$REAL_GIT" tag -a -m t v1
+		"$REAL_GIT" update-ref refs/agentic-git/snap HEAD
+	)
+	# non-ASCII names are left to git (fail closed), so without é first
+	run "$TEST_TOOL" refs-list "$T/w/.git" 40
+	[ "$status" -eq 3 ]
+	rm "$T/w/.git/refs/heads/é"
+	same_as_git "$T/w/.git" 40
+	[ "$(wc -l <"$T/ours")" -eq 10 ]
+	"$REAL_GIT" init -q --object-format=sha256 "$T/w256"
+	"$REAL_GIT" -C "$T/w256" commit -q --allow-empty -m one
+	"$REAL_GIT" -C "$T/w256" branch -q feat/x
+	same_as_git "$T/w256/.git" 64
+	# a 64-hex reader does not accept 40-hex refs, and the other way round
+	run "$TEST_TOOL" refs-list "$T/w/.git" 64
+	[ "$status" -eq 3 ]
+}
+
+@test "t0712.8 the refs reader leaves packed refs, symrefs, symlinks, locks and junk to git" {
+	"$REAL_GIT" init -q "$T/w"
+	"$REAL_GIT" -C "$T/w" commit -q --allow-empty -m one
+	same_as_git "$T/w/.git" 40
+	cp -a "$T/w" "$T/w0"
+	reset() { rm -rf "$T/w"; cp -a "$T/w0" "$T/w"; }
+	odd() {
+		run "$TEST_TOOL" refs-list "$T/w/.git" 40
+		[ "$status" -eq 3 ] || { echo "not refused: $1"; return 1; }
+		[ -z "$output" ]
+		reset
+	}
+	"$REAL_GIT" -C "$T/w" pack-refs --all; odd packed
+	"$REAL_GIT" -C "$T/w" symbolic-ref refs/remotes/origin/HEAD refs/heads/main; odd symref
+	ln -s ../../../w0/.git/refs/heads/main "$T/w/.git/refs/heads/link"; odd symlink
+	ln -s /tmp "$T/w/.git/refs/heads/dirlink"; odd dir-symlink
+	cp "$T/w/.git/refs/heads/main" "$T/w/.git/refs/heads/main.lock"; odd lock
+	echo junk >"$T/w/.git/refs/heads/junk"; odd junk
+	printf '%s' "$(cat "$T/w/.git/refs/heads/main")" >"$T/w/.git/refs/heads/nonl"; odd no-newline
+	tr a-f A-F <"$T/w/.git/refs/heads/main" >"$T/w/.git/refs/heads/upper"; odd upper-hex
+	mkfifo "$T/w/.git/refs/heads/fifo"; odd fifo
+	cp "$T/w/.git/refs/heads/main" "$T/w/.git/refs/heads/.hidden"; odd dot-name
+	chmod 000 "$T/w/.git/refs/tags"
+	if [ ! -r "$T/w/.git/refs/tags" ]; then
+		run "$TEST_TOOL" refs-list "$T/w/.git" 40
+		[ "$status" -eq 3 ]
+	fi
+	chmod 755 "$T/w/.git/refs/tags"
+	rm -rf "$T/w/.git/refs"; odd no-refs-dir
+}
+
+@test "t0712.9 the ref lookup reads loose, then packed refs, and leaves odd ones to git" {
+	"$REAL_GIT" init -q "$T/w"
+	"$REAL_GIT" -C "$T/w" commit -q --allow-empty -m one
+	"$REAL_GIT" -C "$T/w" branch -q b
+	sha=$("$REAL_GIT" -C "$T/w" rev-parse HEAD)
+	run "$TEST_TOOL" refs-lookup "$T/w/.git" 40 refs/heads/b refs/heads/none refs/heads/main
+	assert_success
+	assert_output "$(printf '%s refs/heads/b\n%s refs/heads/main' "$sha" "$sha")"
+	"$REAL_GIT" -C "$T/w" pack-refs --all
+	run "$TEST_TOOL" refs-lookup "$T/w/.git" 40 refs/heads/main refs/heads/b
+	assert_success
+	assert_output "$(printf '%s refs/heads/main\n%s refs/heads/b' "$sha" "$sha")"
+	"$REAL_GIT" -C "$T/w" symbolic-ref refs/heads/sym refs/heads/main
+	run "$TEST_TOOL" refs-lookup "$T/w/.git" 40 refs/heads/sym
+	[ "$status" -eq 3 ]
+}
+
+@test "t0712.10 a head branch naming a tag object: the checkout peels it, git resolves (fallback)" {
+	"$REAL_GIT" -C "$REPO" tag -a -m t t1 main
+	"$REAL_GIT" -C "$REPO" push -q origin t1
+	tag=$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse t1)
+	echo "$tag" >"$ORIGIN/refs/heads/tagged" # git update-ref refuses this
+	cat >"$T/said.sh" <<-'SH'
+	#!/bin/sh
+	cat >/dev/null
+	echo "RESOLVED: nothing to change"
+	SH
+	chmod +x "$T/said.sh"
+	run dispatch --repo "$REPO" --head tagged --base main --prompt-file "$T/prompt.md" -- "$T/said.sh"
+	# HEAD is compared with the peeled commit: unmoved, nothing pushed
+	[ "$(meta repo-tagged status)" = no-change ]
+	[ "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse refs/heads/tagged)" = "$tag" ]
+}

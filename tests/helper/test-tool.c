@@ -23,6 +23,7 @@
 #include "base/strbuf.h"
 #include "git/clean-args.h"
 #include "git/hooks.h"
+#include "git/refs-files.h"
 #include "git/snapshot.h"
 
 static int sign_file(const char *home, const char *file, bool write_sig)
@@ -97,8 +98,30 @@ static int event_stress(const char *home, const char *n, const char *agent)
 	return 0;
 }
 
+/*
+ * refs-list GITDIR HEXLEN | refs-lookup GITDIR HEXLEN REF...: what
+ * git/refs-files.h reads, printed; exit 3 when it says "ask git".
+ */
+static int refs_files(int argc, char **argv)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t hexlen = strcmp(argv[3], "64") ? 40 : 64;
+	int rc = !strcmp(argv[1], "refs-list")
+			 ? refs_files_list(argv[2], hexlen, &out)
+			 : refs_files_lookup(argv[2], hexlen,
+					     (const char *const *)argv + 4,
+					     (size_t)argc - 4, &out);
+
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	return rc ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if ((argc == 4 && !strcmp(argv[1], "refs-list")) ||
+	    (argc >= 5 && !strcmp(argv[1], "refs-lookup")))
+		return refs_files(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "snapshot"))
 		return snapshot(argc, argv);
 	if (argc == 4 && !strcmp(argv[1], "hooks-install"))
@@ -112,6 +135,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "hmac"))
 		return sign_file(argv[2], argv[3], false);
 	fprintf(stderr, "usage: test-tool key HOME | sign HOME FILE | hmac HOME FILE"
-			" | snapshot DIR SLUG [ARGS] | event-stress HOME N AGENT\n");
+			" | snapshot DIR SLUG [ARGS] | event-stress HOME N AGENT"
+			" | refs-list GITDIR HEXLEN | refs-lookup GITDIR HEXLEN REF...\n");
 	return 2;
 }

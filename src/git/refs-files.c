@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Refs read from the files backend, failing closed (refs-files.h). */
+#include "base/common.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "base/fileio.h"
+#include "base/strvec.h"
+#include "base/xalloc.h"
+#include "git/refs-files.h"
+
+/* Above this, for-each-ref's binary search beats reading it all. */
+#define PACKED_REFS_FAST (1u << 20)
+/* A refs tree deeper or larger than this is not "a fresh workspace". */
+#define LIST_MAX_DEPTH 16
+#define LIST_MAX_REFS 4096
+
+/* Appends "oid ref" when packed-refs (its text) has ref; -1 on an odd line. */
+static int packed_lookup(const char *text, const char *ref, size_t hexlen,
+			 struct strbuf *out)
+{
+	size_t rlen = strlen(ref);
+
+	for (const char *l = text; *l;) {
+		const char *e = strchrnul(l, '\n');
+		if (*l != '#' && *l != '^') {
+			if ((size_t)(e - l) <= hexlen + 1 || l[hexlen] != ' ' ||
+			    !is_lower_hex(l, hexlen))
+				return -1;
+			if ((size_t)(e - l) == hexlen + 1 + rlen &&
+			    !memcmp(l + hexlen + 1, ref, rlen)) {
+				strbuf_addf(out, "%.*s %s\n", (int)hexlen, l,
+					    ref);
+				return 0;
+			}
+		}
+		l = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+/* Reads a loose ref file: 0 with the oid appended, 1 missing, -1 odd. */
+static int read_loose(const char *path, size_t hexlen, struct strbuf *oid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	if (read_file_bounded(path, 256, RF_REGULAR, &sb))
+		rc = errno == ENOENT ? 1 : -1;
+	else if (sb.len != hexlen + 1 || sb.buf[hexlen] != '\n' ||
+		 !is_lower_hex(sb.buf, hexlen))
+		rc = -1;
+	else
+		strbuf_add(oid, sb.buf, hexlen);
+	strbuf_release(&sb);
+	return rc;
+}
+
+int refs_files_lookup(const char *gitdir, size_t hexlen,
+		      const char *const *refs, size_t n, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT, oid = STRBUF_INIT;
+	struct strbuf packed = STRBUF_INIT;
+	bool have_packed = false;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", gitdir, refs[i]);
+		strbuf_reset(&oid);
+		rc = read_loose(path.buf, hexlen, &oid);
+		if (!rc) {
+			strbuf_addf(out, "%s %s\n", oid.buf, refs[i]);
+			continue;
+		}
+		if (rc < 0)
+			continue;
+		rc = 0;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/packed-refs", gitdir);
+		if (!have_packed &&
+		    read_file_bounded(path.buf, PACKED_REFS_FAST, RF_REGULAR,
+				      &packed) && errno != ENOENT)
+			rc = -1;
+		have_packed = true;
+		if (!rc)
+			rc = packed_lookup(packed.buf, refs[i], hexlen, out);
+	}
+	strbuf_release(&path);
+	strbuf_release(&oid);
+	strbuf_release(&packed);
+	return rc;
+}
+
+/*
+ * A path component for-each-ref would list as is: no dot start, no
+ * ".lock" end, none of the characters check-ref-format refuses, nothing
+ * outside printable ASCII (git's own sorting of those is not strcmp's).
+ */
+static bool plain_component(const char *c)
+{
+	if (!*c || *c == '.' || ends_with(c, ".lock") || strstr(c, "..") ||
+	    strstr(c, "@{") || !strcmp(c, "@"))
+		return false;
+	for (; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f ||
+		    strchr("~^:?*[\\", *c))
+			return false;
+	return true;
+}
+
+static int list_dir(const char *gitdir, struct strbuf *rel, size_t hexlen,
+		    int depth, struct strvec *refs)
+{
+	struct strbuf path = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0, fd;
+
+	strbuf_addf(&path, "%s/%s", gitdir, rel->buf);
+	fd = open(path.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		strbuf_release(&path);
+		return -1;
+	}
+	while (!rc && (errno = 0, de = readdir(d))) {
+		size_t keep = rel->len;
+		struct stat st;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!plain_component(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			rc = -1;
+			break;
+		}
+		strbuf_addf(rel, "/%s", de->d_name);
+		if (S_ISDIR(st.st_mode) && depth < LIST_MAX_DEPTH) {
+			rc = list_dir(gitdir, rel, hexlen, depth + 1, refs);
+		} else if (S_ISREG(st.st_mode) && refs->nr < LIST_MAX_REFS) {
+			struct strbuf line = STRBUF_INIT;
+			strbuf_addf(&path, "/%s", de->d_name);
+			rc = read_loose(path.buf, hexlen, &line) ? -1 : 0;
+			strbuf_setlen(&path, path.len - strlen(de->d_name) - 1);
+			strbuf_addf(&line, " %s", rel->buf);
+			strvec_push(refs, line.buf);
+			strbuf_release(&line);
+		} else {
+			rc = -1; /* a symlink, a fifo, too deep or too many */
+		}
+		strbuf_setlen(rel, keep);
+	}
+	if (!rc && errno)
+		rc = -1;
+	closedir(d);
+	strbuf_release(&path);
+	return rc;
+}
+
+static const char *refname_of(const char *line)
+{
+	return strchr(line, ' ') + 1;
+}
+
+static int by_refname(const void *a, const void *b)
+{
+	return strcmp(refname_of(*(const char *const *)a),
+		      refname_of(*(const char *const *)b));
+}
+
+int refs_files_list(const char *gitdir, size_t hexlen, struct strbuf *out)
+{
+	struct strbuf rel = STRBUF_INIT, path = STRBUF_INIT;
+	struct strvec refs = STRVEC_INIT;
+	struct stat st;
+	int rc = 0;
+
+	strbuf_addf(&path, "%s/packed-refs", gitdir);
+	if (!lstat(path.buf, &st) || errno != ENOENT)
+		rc = -1; /* packed refs: ask git */
+	strbuf_addstr(&rel, "refs");
+	if (!rc)
+		rc = list_dir(gitdir, &rel, hexlen, 0, &refs);
+	if (!rc) {
+		qsort(refs.v, refs.nr, sizeof(*refs.v), by_refname);
+		for (size_t i = 0; i < refs.nr; i++)
+			strbuf_addf(out, "%s\n", refs.v[i]);
+	}
+	strvec_clear(&refs);
+	strbuf_release(&rel);
+	strbuf_release(&path);
+	return rc;
+}
