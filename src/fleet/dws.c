@@ -328,6 +328,28 @@ out:
 	return rc;
 }
 
+/*
+ * The refs before the agent runs. Right after our fetch and checkout the
+ * workspace's refs are loose files naming objects the fetch's
+ * connectivity check and the checkout have just seen, so reading the
+ * refs directory gives what for-each-ref prints (refs-files.h, invariant
+ * 3); anything else asks git.
+ */
+static int refs_before(struct dws *w)
+{
+	struct strbuf raw = STRBUF_INIT;
+	char *gd = path_join(w->path, ".git");
+	int rc = refs_files_list(gd, hexlen_of(w), &raw);
+
+	if (!rc)
+		verify_refs_filter(raw.buf, &w->refs_before);
+	else
+		rc = verify_refs_snapshot(w->path, &w->refs_before);
+	free(gd);
+	strbuf_release(&raw);
+	return rc;
+}
+
 int dws_create(const struct dws_source *src, const char *path,
 	       const char *base, const char *head, struct dws *w,
 	       struct strbuf *err)
@@ -339,7 +361,7 @@ int dws_create(const struct dws_source *src, const char *path,
 	if (init_workspace(src, path, head, err) < 0 ||
 	    fetch_and_checkout(w, base, head, err) < 0)
 		return -1;
-	if (verify_refs_snapshot(path, &w->refs_before) < 0) {
+	if (refs_before(w) < 0) {
 		strbuf_addstr(err, "cannot list the workspace's refs");
 		return -1;
 	}

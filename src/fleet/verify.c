@@ -126,22 +126,26 @@ void verify_refs_diff(const char *before, const char *after,
 	diff_one_way(after, before, keep_ref, changed, false); /* created */
 }
 
+void verify_refs_filter(const char *raw, struct strbuf *out)
+{
+	for (const char *p = raw; *p;) {
+		const char *nl = strchrnul(p, '\n'), *sp = strchr(p, ' ');
+		if (sp && sp < nl && !starts_with(sp + 1, "refs/agentic-git/")) {
+			strbuf_add(out, p, (size_t)(nl - p));
+			strbuf_addch(out, '\n');
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
 int verify_refs_snapshot(const char *workspace, struct strbuf *out)
 {
 	struct strbuf raw = STRBUF_INIT;
 	int rc = gitcmdl(GITCMD_WORKSPACE, workspace, &raw, NULL, "for-each-ref",
 			 "--format=%(objectname) %(refname)", NULL);
 
-	if (rc == 0) {
-		for (const char *p = raw.buf; *p;) {
-			const char *nl = strchrnul(p, '\n'), *sp = strchr(p, ' ');
-			if (sp && sp < nl && !starts_with(sp + 1, "refs/agentic-git/")) {
-				strbuf_add(out, p, (size_t)(nl - p));
-				strbuf_addch(out, '\n');
-			}
-			p = *nl ? nl + 1 : nl;
-		}
-	}
+	if (rc == 0)
+		verify_refs_filter(raw.buf, out);
 	strbuf_release(&raw);
 	return rc == 0 ? 0 : -1;
 }

@@ -84,6 +84,9 @@ void verify_conflicts(const char *workspace, struct verify_report *r);
  */
 int verify_refs_snapshot(const char *workspace, struct strbuf *out);
 
+/* Pure: for-each-ref-style lines without refs/agentic-git/, appended. */
+void verify_refs_filter(const char *raw, struct strbuf *out);
+
 /* Pure: the refs that differ between two snapshots, except `keep_ref`. */
 void verify_refs_diff(const char *before, const char *after,
 		      const char *keep_ref, struct strvec *changed);
