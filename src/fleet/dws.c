@@ -196,6 +196,12 @@ static int init_workspace(const struct dws_source *src, const char *path,
 	int rc;
 
 	ident_config(src->ident, &cfg);
+	/*
+	 * A workspace lives for one target: git's automatic maintenance in
+	 * it (a process after every agent commit, and a detached gc that
+	 * could outlive the agent) buys nothing.
+	 */
+	strbuf_addstr(&cfg, "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
 	spec.extra_config = cfg.buf;
 	if (!gitdir_objfmt_ok(src->objfmt))
 		rc = init_with_git(src, path, head, cfg.buf, err);

@@ -124,6 +124,9 @@ sha256_clone() {
 	done
 	[ "$("$REAL_GIT" config -f "$T/kept/config" user.name)" = Tester ] || [ -z "$("$REAL_GIT" -C "$REPO" config user.name)" ]
 	[ "$(cat "$T/kept/objects/info/alternates")" = "$REPO/.git/objects" ]
+	# no automatic maintenance in a one-target workspace
+	[ "$("$REAL_GIT" config -f "$T/kept/config" gc.auto)" = 0 ]
+	[ "$("$REAL_GIT" config -f "$T/kept/config" maintenance.auto)" = false ]
 }
 
 @test "t0712.6 an object format the writer does not know falls back to git init, which refuses it" {
