@@ -322,9 +322,17 @@ static bool same_file(const struct stat *a, const struct stat *b)
 static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
-	/* no pathspec: naming an ignored path (the session marker is
-	 * ignored through info/exclude) would make `add` fail */
-	static const char *const add[] = { "add", "-A", NULL };
+	/*
+	 * No pathspec: naming an ignored path (the session marker is
+	 * ignored through info/exclude) would make `add` fail.
+	 * core.bigFileThreshold=1: every new blob goes into one pack
+	 * (git's bulk check-in) instead of a loose file each; creating
+	 * hundreds of small files is most of the cost of a snapshot on a
+	 * journalling file system. Content is the same: files that need a
+	 * filter or an eol conversion still take git's normal path.
+	 */
+	static const char *const add[] = { "-c", "core.bigFileThreshold=1",
+					   "add", "-A", NULL };
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
 	struct stat before, after;
 	bool have_before;
