@@ -53,7 +53,11 @@ git init -q "$W/repo"
 export AGENTIC_GIT_HOME=$W/ag AGENTIC_GIT_AGENT=bench AGENTIC_GIT_REAL_GIT=$GIT
 export AGENTIC_GIT_SNAPSHOTS=1
 mkdir -p "$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/runtime/bench"
-ln -s "$BIN" "$AGENTIC_GIT_HOME/bin/git"
+# the shim executable sessions install as <home>/bin/git (the full binary
+# when it is not built)
+SHIM_EXE=$(dirname "$BIN")/agentic-git-shim
+[ -x "$SHIM_EXE" ] || SHIM_EXE=$BIN
+ln -s "$SHIM_EXE" "$AGENTIC_GIT_HOME/bin/git"
 "$TT" key "$AGENTIC_GIT_HOME"
 WT=$AGENTIC_GIT_HOME/worktrees/bench/feat/bench
 git -C "$W/repo" worktree add -q -b feat/bench "$WT"
