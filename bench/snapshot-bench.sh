@@ -53,7 +53,11 @@ git init -q "$W/repo"
 export AGENTIC_GIT_HOME=$W/ag AGENTIC_GIT_AGENT=bench AGENTIC_GIT_REAL_GIT=$GIT
 export AGENTIC_GIT_SNAPSHOTS=1
 mkdir -p "$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/runtime/bench"
-ln -s "$BIN" "$AGENTIC_GIT_HOME/bin/git"
+# the shim executable sessions install as <home>/bin/git (the full binary
+# when it is not built)
+SHIM_EXE=$(dirname "$BIN")/agentic-git-shim
+[ -x "$SHIM_EXE" ] || SHIM_EXE=$BIN
+ln -s "$SHIM_EXE" "$AGENTIC_GIT_HOME/bin/git"
 "$TT" key "$AGENTIC_GIT_HOME"
 WT=$AGENTIC_GIT_HOME/worktrees/bench/feat/bench
 git -C "$W/repo" worktree add -q -b feat/bench "$WT"
@@ -82,6 +86,8 @@ after=$(git for-each-ref refs/agentic-git/ | wc -l)
 [ "$after" -gt "$before" ] || { echo "snapshot-bench: the shim took no snapshot" >&2; exit 1; }
 
 mean_ms() { jq -r '.results[0].mean * 1000' "$1"; }
+# CPU time (user + system, children included): less sensitive to other load
+cpu_ms() { jq -r '(.results[0].user + .results[0].system) * 1000' "$1"; }
 time_loop() { # label command… -> mean ms
 	local i t0 t1 total=0
 	for i in $(seq 1 "$RUNS"); do
@@ -114,3 +120,8 @@ printf '  A shim reset --hard (snapshots on)  %8.1f ms\n' "$A"
 printf '  B plain git reset --hard            %8.1f ms\n' "$B"
 printf '  C git status                        %8.1f ms\n' "$C"
 printf '  (A - B) / C = %s   (budget <= 2.00)\n' "$ratio"
+if command -v hyperfine >/dev/null; then
+	awk -v a="$(cpu_ms "$W/shim.json")" -v b="$(cpu_ms "$W/plain.json")" -v c="$(cpu_ms "$W/status.json")" \
+		'BEGIN { printf "  CPU time (user+sys): A %.1f  B %.1f  C %.1f ms, (A - B) / C = %.2f\n", a, b, c, (a - b) / c }'
+fi
+echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"

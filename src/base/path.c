@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/common.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,29 @@
 char *real_path(const char *path)
 {
 	return realpath(path, NULL);
+}
+
+char *real_dir_path(const char *path)
+{
+	static const char deleted[] = " (deleted)";
+	char link[32 + 3 * sizeof(int)], buf[PATH_MAX];
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, buf, sizeof(buf));
+		close(fd);
+	}
+	if (n <= 0 || (size_t)n >= sizeof(buf) || buf[0] != '/')
+		return realpath(path, NULL);
+	buf[n] = '\0';
+	/* the kernel's mark for a removed directory; a directory really
+	 * named so is left to realpath */
+	if ((size_t)n >= sizeof(deleted) - 1 &&
+	    !strcmp(buf + n - (sizeof(deleted) - 1), deleted))
+		return realpath(path, NULL);
+	return xstrdup(buf);
 }
 
 char *path_join(const char *a, const char *b)

@@ -8,6 +8,14 @@
 
 /* realpath() into a fresh string, or NULL with errno set. */
 char *real_path(const char *path);
+/*
+ * The same for a directory, in three system calls whatever its depth: the
+ * kernel's own name for an O_PATH descriptor of it (/proc/self/fd, what
+ * getcwd(3) reports), where realpath(3) reads every component. Falls back
+ * to realpath(3) when that name is not a plain absolute path (no /proc, a
+ * deleted or unreachable directory) or `path` is not a directory.
+ */
+char *real_dir_path(const char *path);
 /* Joins a and b with exactly one '/' (b absolute replaces a). */
 char *path_join(const char *a, const char *b);
 /* Lexical normalisation: collapses //, ./ and ../ (never above /). */

@@ -180,18 +180,47 @@ static void effects(struct verdict *v, const struct policy_input *in)
 
 /* ---- checks shared by every agent ---- */
 
+/*
+ * kv: `key[=value]` (-c, --config-env) or a bare key; val_arg: the value
+ * given as its own argument (`git config <key> <value>`), or NULL when
+ * there is none or it is being removed. Only an inert value of a dangerous
+ * key passes; a key too long to judge is denied (fail-closed).
+ */
 static bool config_kv_denied(struct verdict *v, const char *kv,
-			     const char *how)
+			     const char *val_arg, const char *how)
 {
 	char key[256];
 	const char *val = git_config_split(kv, key, sizeof(key));
+	size_t n = val ? (size_t)(val - 1 - kv) : strlen(kv);
 
+	if (n >= sizeof(key)) {
+		deny(v, "deny", DS_BLOCK,
+		     "%s is longer than %zu characters — too long to judge, refusing (fail-closed); use a shorter name",
+		     how, sizeof(key) - 1);
+		return true;
+	}
+	if (val_arg)	/* `git config a=b <value>`: not a key git takes */
+		val = val ? NULL : val_arg;
 	if (!git_config_key_dangerous(key) || git_config_value_inert(key, val))
 		return false;
 	deny(v, "deny", DS_BLOCK,
 	     "%s '%s' can run code, redirect git or silence the audit hooks — agents may not set it (run the command without it; for a non-interactive editor use -c core.editor=true)",
 	     how, key);
 	return true;
+}
+
+/* --config-env=<key>=<envvar>: the value is the variable's content, which
+ * the policy does not see; a dangerous key is denied whatever it is. */
+static bool config_env_denied(struct verdict *v, const char *arg)
+{
+	char key[512];
+	size_t n = strcspn(arg, "=");
+
+	if (n >= sizeof(key))
+		n = sizeof(key) - 1; /* still too long for config_kv_denied */
+	memcpy(key, arg, n);
+	key[n] = '\0';
+	return config_kv_denied(v, key, NULL, "--config-env");
 }
 
 static bool agent_common_denies(struct verdict *v, const struct policy_input *in)
@@ -211,10 +240,10 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		return true;
 	}
 	for (size_t i = 0; i < ga->nconfigs; i++)
-		if (config_kv_denied(v, ga->configs[i], "-c"))
+		if (config_kv_denied(v, ga->configs[i], NULL, "-c"))
 			return true;
 	for (size_t i = 0; i < ga->nconfig_envs; i++)
-		if (config_kv_denied(v, ga->config_envs[i], "--config-env"))
+		if (config_env_denied(v, ga->config_envs[i]))
 			return true;
 	if (in->repo->sibling_agent) {
 		deny(v, "deny_cross_agent_sibling", DS_SIBLING,
@@ -489,9 +518,11 @@ static bool check_config(struct verdict *v, const struct policy_input *in)
 		"--default", "--comment", NULL };
 	static const char *const nsub[] = { "set", "unset", "rename-section",
 		"remove-section", "edit", NULL };
-	const char *p[2] = { NULL, NULL };
-	size_t n;
-	const char *key;
+	static const char *const unset[] = { "--unset", "--unset-all",
+		"unset", NULL };
+	const char *p[3] = { NULL, NULL, NULL };
+	size_t n, k = 0;
+	const char *key, *val;
 
 	if (git_form_read_only(in->ga))
 		return false;
@@ -511,14 +542,16 @@ static bool check_config(struct verdict *v, const struct policy_input *in)
 			return true;
 		}
 	}
-	n = pos_with(in->ga, vals, p, 2);
-	key = n ? p[0] : NULL;
-	if (key && n >= 2) {
-		for (const char *const *s = nsub; *s; s++)
-			if (!strcmp(key, *s))
-				key = p[1];
-	}
-	return key && config_kv_denied(v, key, "the config key");
+	n = pos_with(in->ga, vals, p, 3);
+	for (const char *const *s = nsub; n >= 2 && *s; s++)
+		if (!strcmp(p[0], *s))
+			k = 1;
+	key = k < n ? p[k] : NULL;
+	/* `<key> <value>` (or `set <key> <value>`): an inert value of a
+	 * dangerous key may be persisted, as with -c; removing one may not */
+	val = k + 1 < n && k + 1 < ARRAY_SIZE(p) && !arg_present(in->ga, unset) ?
+		      p[k + 1] : NULL;
+	return key && config_kv_denied(v, key, val, "the config key");
 }
 
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)

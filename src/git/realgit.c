@@ -34,13 +34,21 @@ static bool is_own_exe(const char *c, const struct stat *st)
 
 static char *usable(const char *candidate)
 {
-	char *c = real_path(candidate);
 	struct stat st;
+	char *c;
 
-	if (!c)
+	/*
+	 * An absolute path whose last component is a regular file, not a
+	 * symlink: its name is already the file's own (what the basename
+	 * check needs), so the realpath of every component is skipped.
+	 */
+	if (candidate[0] == '/' && !lstat(candidate, &st) && S_ISREG(st.st_mode))
+		c = xstrdup(candidate);
+	else if (!(c = real_path(candidate)) || stat(c, &st) < 0) {
+		free(c);
 		return NULL;
-	if (stat(c, &st) < 0 || !S_ISREG(st.st_mode) || is_own_exe(c, &st) ||
-	    access(c, X_OK) < 0) {
+	}
+	if (!S_ISREG(st.st_mode) || is_own_exe(c, &st) || access(c, X_OK) < 0) {
 		free(c);
 		return NULL;
 	}

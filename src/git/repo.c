@@ -102,27 +102,25 @@ odd:
 	return REPO_ODD;
 }
 
+/* st: lstat of dotgit */
 static enum repo_found at_dotgit(const char *dir, const char *dotgit,
-				 struct repo_loc *r)
+				 const struct stat *st, struct repo_loc *r)
 {
-	struct stat st;
 	struct strbuf sb = STRBUF_INIT;
 	const char *g;
 
-	if (lstat(dotgit, &st) < 0)
-		return REPO_NONE;
 	r->top = xstrdup(dir);
-	if (S_ISDIR(st.st_mode)) {
-		r->gitdir = real_path(dotgit);
+	if (S_ISDIR(st->st_mode)) {
+		r->gitdir = real_dir_path(dotgit);
 		r->is_main = true;
-	} else if (S_ISREG(st.st_mode)) {
+	} else if (S_ISREG(st->st_mode)) {
 		if (read_small(dotgit, &sb) || !skip_prefix(sb.buf, "gitdir: ", &g)) {
 			strbuf_release(&sb);
 			return REPO_ODD;
 		}
 		{
 			char *joined = path_join(dir, g);
-			r->gitdir = real_path(joined);
+			r->gitdir = real_dir_path(joined);
 			free(joined);
 		}
 	} else {
@@ -163,7 +161,7 @@ static enum repo_found discover(char *cur, struct repo_loc *out)
 		struct stat st;
 		bool here = !lstat(dotgit, &st);
 		if (here) {
-			res = at_dotgit(cur, dotgit, out);
+			res = at_dotgit(cur, dotgit, &st, out);
 			free(dotgit);
 			break;
 		}
@@ -194,13 +192,17 @@ enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 	char *g;
 
 	memset(out, 0, sizeof(*out));
-	g = real_path(gitdir);
+	g = real_dir_path(gitdir);
 	if (!g)
 		return REPO_ODD;
-	if (stat(g, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		/* --git-dir may name a .git file */
+	if (stat(g, &st) < 0) {
+		free(g);
+		return REPO_NONE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		/* --git-dir may name a .git file (canonical: stat is lstat) */
 		char *dir = path_dirname(g);
-		enum repo_found r = at_dotgit(dir, g, out);
+		enum repo_found r = at_dotgit(dir, g, &st, out);
 		free(dir);
 		free(g);
 		if (r == REPO_FOUND && !out->rel)

@@ -29,6 +29,7 @@
 #include "git/quarantine.h"
 #include "git/snapshot-index.h"
 #include "git/snapshot-name.h"
+#include "git/snapshot-tmp.h"
 #include "git/snapshot.h"
 
 /* an index this large (tens of millions of files) is not copied */
@@ -165,17 +166,6 @@ static int locate(struct snap *s)
 	return ret;
 }
 
-/* The temp index's name, in `dir`. */
-static void tmp_index_name(struct snap *s, const char *dir)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	strbuf_reset(&s->tmp_index);
-	strbuf_addf(&s->tmp_index, "%s/agentic-git-snapshot-index-%ld-%ld",
-		    dir, (long)getpid(), (long)ts.tv_nsec);
-}
-
 /*
  * The fast way: a second name (a hard link, next to the real index) for
  * the real index's file. git never writes an index in place: it writes
@@ -188,7 +178,8 @@ static int link_index(struct snap *s)
 	char *dir = path_dirname(s->index.buf);
 	int ret;
 
-	tmp_index_name(s, dir);
+	snapshot_tmp_sweep(dir);
+	snapshot_tmp_name(&s->tmp_index, dir);
 	free(dir);
 	ret = link(s->index.buf, s->tmp_index.buf);
 	if (ret < 0 && errno != ENOENT)
@@ -215,7 +206,7 @@ static int copy_index(struct snap *s)
 	cleanup_fd int out = -1;
 	int ret = -1;
 
-	tmp_index_name(s, tmp && *tmp == '/' ? tmp : "/tmp");
+	snapshot_tmp_name(&s->tmp_index, tmp && *tmp == '/' ? tmp : "/tmp");
 	out = open(s->tmp_index.buf,
 		   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (out < 0) {
@@ -322,9 +313,17 @@ static bool same_file(const struct stat *a, const struct stat *b)
 static int scan_worktree(struct snap *s)
 {
 	static const char *const write_tree[] = { "write-tree", NULL };
-	/* no pathspec: naming an ignored path (the session marker is
-	 * ignored through info/exclude) would make `add` fail */
-	static const char *const add[] = { "add", "-A", NULL };
+	/*
+	 * No pathspec: naming an ignored path (the session marker is
+	 * ignored through info/exclude) would make `add` fail.
+	 * core.bigFileThreshold=1: every new blob goes into one pack
+	 * (git's bulk check-in) instead of a loose file each; creating
+	 * hundreds of small files is most of the cost of a snapshot on a
+	 * journalling file system. Content is the same: files that need a
+	 * filter or an eol conversion still take git's normal path.
+	 */
+	static const char *const add[] = { "-c", "core.bigFileThreshold=1",
+					   "add", "-A", NULL };
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
 	struct stat before, after;
 	bool have_before;

@@ -51,6 +51,34 @@ assert_config_denied() {
 	assert_config_denied
 }
 
+@test "--config-env names a variable, not a value: an inert-looking name is no way round" {
+	# core.pager=cat is inert with -c, but here `cat` is the name of a
+	# variable holding a program
+	cat=$T/evil-pager
+	printf '#!/bin/sh\ntouch %s/pager-ran\ncat\n' "$T" >"$cat"
+	chmod +x "$cat"
+	export cat
+	run agit --config-env=core.pager=cat -p log -1
+	assert_config_denied
+	run agit --config-env=core.editor=true commit --allow-empty -q -m x
+	assert_config_denied
+	[ ! -e "$T/pager-ran" ]
+}
+
+@test "a config key too long to judge is denied, not truncated into a harmless one" {
+	long=$(printf 'x%.0s' $(seq 300))
+	# truncated at 255 characters this would lose its dangerous `.url`
+	run agit -c "remote.$long.url=$T/evil.git" fetch "$long"
+	assert_denied bound
+	assert_output --partial "too long to judge"
+	run agit config "remote.$long.url" "$T/evil.git"
+	assert_denied bound
+	run agit --config-env="remote.$long.url=HOME" status
+	assert_denied bound
+	run "$REAL_GIT" config --get-regexp '^remote\.x'
+	assert_failure
+}
+
 @test "inert editor and pager values are allowed; ordinary -c keys too" {
 	run agit -c core.editor=true commit --allow-empty -q -m inert
 	assert_success
@@ -162,6 +190,37 @@ assert_config_denied() {
 	run agit -c push.default=current push -q origin
 	assert_success
 	assert_equal "$(origin_sha feat/a)" "$WT_HEAD"
+}
+
+@test "push.default: a harmless value may be persisted, a harmful one or its removal may not" {
+	for v in simple current nothing; do
+		run agit config push.default "$v"
+		assert_success
+		assert_equal "$("$REAL_GIT" config push.default)" "$v"
+	done
+	# (`git config set` is git >= 2.46; its harmful form is denied before
+	# git runs, below)
+	for v in upstream tracking matching; do
+		run agit config push.default "$v"
+		assert_config_denied
+		run agit config --add push.default "$v"
+		assert_config_denied
+		run agit config set push.default "$v"
+		assert_config_denied
+	done
+	# removing it would let the operator's own default (maybe upstream) back
+	run agit config --unset push.default
+	assert_config_denied
+	run agit config --unset push.default current
+	assert_config_denied
+	run agit config --unset-all push.default
+	assert_config_denied
+	assert_equal "$("$REAL_GIT" config push.default)" "nothing"
+	# other dangerous keys stay denied whatever the value
+	run agit config core.hooksPath /dev/null
+	assert_config_denied
+	run agit config core.editor vim
+	assert_config_denied
 }
 
 @test "git remote cannot rewrite, add, rename or remove remotes" {

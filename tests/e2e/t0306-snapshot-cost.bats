@@ -17,9 +17,13 @@ setup() {
 	LOG=$T/git.log
 	cat >"$T/git-logged" <<-EOF
 		#!/bin/sh
-		sub=\$1
-		[ "\$1" = -C ] && sub=\$3 # the shim routes the op with -C <dir>
-		echo "\$sub \${GLIBC_TUNABLES:-}" >>"$LOG"
+		# the subcommand, after -C <dir> (the routed op) and -c k=v
+		i=1
+		while :; do
+			eval "a=\\\${\$i}"
+			case \$a in -C|-c) i=\$((i + 2)) ;; *) break ;; esac
+		done
+		echo "\$a \${GLIBC_TUNABLES:-}" >>"$LOG"
 		exec "$REAL_GIT" "\$@"
 	EOF
 	chmod +x "$T/git-logged"
@@ -227,4 +231,29 @@ make_racy() {
 	grep -qx "write-tree glibc.malloc.trim_threshold=268435456:glibc.malloc.tcache_count=7" "$LOG"
 	# the operation itself runs with the caller's environment, untouched
 	grep -qx "reset glibc.malloc.tcache_count=7" "$LOG"
+}
+
+@test "new blobs go into one pack, not a loose file each; converted files keep git's content" {
+	common=$("$REAL_GIT" rev-parse --path-format=absolute --git-common-dir)
+	# a conversion applies to crlf.txt only (text=auto on every file
+	# would send them all down git's normal, loose path)
+	printf 'crlf.txt text\n' >.gitattributes
+	printf 'one\r\ntwo\r\n' >crlf.txt
+	for i in 1 2 3; do echo "blob $i" >"new-$i.txt"; done
+	echo "edit" >>README.md
+	packs=$(ls "$common/objects/pack" | grep -c '\.pack$' || true)
+	run logged reset -q --hard
+	assert_success
+	ref=$(newest_ref reset)
+	[ "$(ls "$common/objects/pack" | grep -c '\.pack$')" -eq $((packs + 1)) ]
+	for f in new-1.txt new-2.txt new-3.txt README.md; do
+		blob=$("$REAL_GIT" rev-parse "$ref:$f")
+		[ ! -e "$common/objects/${blob:0:2}/${blob:2}" ]
+	done
+	# the eol conversion applied, as `git add` would
+	assert_equal "$("$REAL_GIT" rev-parse "$ref:crlf.txt")" \
+		"$(printf 'one\ntwo\n' | "$REAL_GIT" hash-object --stdin)"
+	[ "$("$REAL_GIT" show "$ref:new-2.txt")" = "blob 2" ]
+	run "$REAL_GIT" fsck --no-dangling
+	assert_success
 }

@@ -15,7 +15,10 @@ setup() {
 	KILLER=$T/killer-git
 	cat >"$KILLER" <<EOS
 #!/bin/bash
-if [ -n "\${KILL_ON:-}" ] && [ "\$KILL_ON" = "\$(for a in "\$@"; do case "\$a" in -*|*/*) ;; *) echo "\$a"; break;; esac; done)" ] &&
+# the subcommand: the first word that is not an option, -c/-C's value or a path
+sub() { local skip= a; for a; do if [ -n "\$skip" ]; then skip=; continue; fi
+	case "\$a" in -c|-C) skip=1 ;; -*|*/*) ;; *) echo "\$a"; return ;; esac; done; }
+if [ -n "\${KILL_ON:-}" ] && [ "\$KILL_ON" = "\$(sub "\$@")" ] &&
 	mkdir "$T/killed" 2>/dev/null; then
 	echo \$\$ >"$T/killed/pid"
 	kill -KILL \$PPID
@@ -133,9 +136,16 @@ in_ns() {
 			assert_output commit
 		done
 	done
-	# with the fault gone, the snapshot and the reset both happen
+	# the killed snapshots left their private index names (and git's
+	# lock) beside the index
+	gd=$("$REAL_GIT" rev-parse --absolute-git-dir)
+	ls "$gd" | grep -q '^agentic-git-snapshot-index-'
+	# with the fault gone, the snapshot and the reset both happen, and the
+	# dead snapshots' names are reclaimed
 	run agit reset --hard
 	assert_success
+	run ls "$gd"
+	refute_output --partial agentic-git-snapshot-index-
 	run "$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/
 	[ "${#lines[@]}" -ge 1 ]
 	ref=${lines[${#lines[@]}-1]}

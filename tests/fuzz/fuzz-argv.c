@@ -13,7 +13,8 @@
  *  2. a route always starts with `-C <worktree>` and carries no other -C,
  *     --git-dir or --work-tree before the subcommand;
  *  3. a bound agent with a worktree never gets a plain pass on TGT_SAME;
- *  4. a -c/--config-env of a key that runs code (non-inert value) is denied
+ *  4. a -c of a key that runs code (non-inert value), or a --config-env of
+ *     such a key (whatever the variable), is denied
  *     for every agent that has not bypassed;
  *  5. a deny always carries a reason and an event.
  */
@@ -81,6 +82,12 @@ static bool dangerous_config(const struct git_argv *ga)
 	for (size_t i = 0; i < ga->nconfigs; i++) {
 		const char *val = git_config_split(ga->configs[i], key, sizeof(key));
 		if (git_config_key_dangerous(key) && !git_config_value_inert(key, val))
+			return true;
+	}
+	/* --config-env=<key>=<variable>: the value is unseen, never inert */
+	for (size_t i = 0; i < ga->nconfig_envs; i++) {
+		(void)git_config_split(ga->config_envs[i], key, sizeof(key));
+		if (git_config_key_dangerous(key))
 			return true;
 	}
 	return false;
