@@ -38,6 +38,28 @@ int read_fd_bounded(int fd, size_t max, struct strbuf *out)
 	return 0;
 }
 
+int read_small_file(const char *path, size_t max, struct strbuf *out)
+{
+	cleanup_fd int fd = -1;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	strbuf_grow(out, max + 1);
+	do
+		n = read(fd, out->buf + out->len, max + 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if ((size_t)n > max) {
+		errno = EFBIG;
+		return -1;
+	}
+	strbuf_setlen(out, out->len + (size_t)n);
+	return 0;
+}
+
 int read_file_bounded(const char *path, size_t max, unsigned flags,
 		      struct strbuf *out)
 {

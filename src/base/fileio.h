@@ -26,6 +26,15 @@ enum read_flags {
  */
 int read_file_bounded(const char *path, size_t max, unsigned flags,
 		      struct strbuf *out);
+/*
+ * For a small file the caller parses and validates anyway (git's own .git,
+ * HEAD and commondir files, on the shim's hot path): open (O_NONBLOCK too,
+ * so a FIFO cannot hang it), one read of at most `max` + 1 bytes, close;
+ * no fstat. Something that is not a regular file gives what read gives
+ * (nothing from a FIFO, EISDIR from a directory), which must fail the
+ * caller's parse. Larger than `max`: EFBIG.
+ */
+int read_small_file(const char *path, size_t max, struct strbuf *out);
 /* Same, on an already-open fd (not closed). */
 int read_fd_bounded(int fd, size_t max, struct strbuf *out);
 

@@ -38,7 +38,7 @@ static int check_sandbox(const struct agent_config *cfg,
 	if (p->sandbox == SANDBOX_NONE || ch->sandbox_ok)
 		return 0; /* dispatch sandboxes it itself (fleet/agent-sandbox.h) */
 	if (cfg->sandbox_fallback != SANDBOX_FALLBACK_WARN_RUN)
-		return error("profile '%s' asks for sandbox '%s', which summarize cannot provide yet; "
+		return error("profile '%s' asks for sandbox '%s', which this command cannot provide; "
 			     "use a profile with sandbox: none, or set sandbox_fallback: warn-run to run it unsandboxed",
 			     p->name, sandbox_policy_name(p->sandbox));
 	warning("profile '%s' asks for sandbox '%s'; running it UNSANDBOXED (sandbox_fallback: warn-run)",

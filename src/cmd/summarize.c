@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/fileio.h"
@@ -17,8 +19,10 @@
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/dispatch-agent.h"
+#include "fleet/agent-sandbox.h"
 #include "fleet/pool.h"
 #include "fleet/rundir.h"
+#include "fleet/workspace.h"
 
 #define INPUT_MAX (8 << 20)
 #define ANSWER_MAX (16 << 20)
@@ -115,6 +119,7 @@ out:
 struct one_call {
 	struct agent_launch *launch;
 	const struct strbuf *stdin_data;
+	const char *dir; /* the agent's cwd, or NULL: ours */
 	int out_fd;
 	struct pool_result res;
 };
@@ -130,6 +135,8 @@ static int one_prepare(void *data, size_t i, struct pool_launch *l)
 		strvec_pushv(&l->env, (const char *const *)environ);
 	strvec_pushv(&l->env, c->launch->env.v);
 	strbuf_addbuf(&l->stdin_data, c->stdin_data);
+	if (c->dir)
+		l->dir = xstrdup(c->dir);
 	l->out_fd = dup(c->out_fd);
 	l->err_fd = dup(2);
 	l->timeout = c->launch->timeout;
@@ -143,10 +150,10 @@ static void one_finished(void *data, size_t i, const struct pool_result *r)
 }
 
 /* Runs the agent under the pool; its stdout is appended to `answer`. */
-static int call_agent(struct agent_launch *launch, const struct strbuf *in,
-		      struct strbuf *answer)
+static int call_agent(struct agent_launch *launch, const char *dir,
+		      const struct strbuf *in, struct strbuf *answer)
 {
-	struct one_call c = { launch, in, -1, { 0 } };
+	struct one_call c = { launch, in, dir, -1, { 0 } };
 	struct pool_ops ops = { 1, 1, 5000, one_prepare, NULL, one_finished, &c };
 	int rc = -1;
 
@@ -199,11 +206,79 @@ static int plan_agent(const struct sopts *o, int argc, const char **argv,
 	} else {
 		struct agent_choice ch = { o->v[S_PROFILE], o->v[S_MODEL],
 					   o->v[S_TIMEOUT] ? (unsigned)timeout : 300,
-					   NULL, NULL };
+					   NULL, NULL, true };
 		if (dispatch_config_load(o->v[S_CONFIG], cfg) < 0)
 			return -1;
 		return dispatch_agent_plan(cfg, &ch, prompt, l);
 	}
+}
+
+/*
+ * A profile's agent runs in the sandbox its profile asks for, as dispatch
+ * runs it (fleet/agent-sandbox.h), but with no guarded session inside: it
+ * is given no repository. Its cwd is an empty scratch directory,
+ * <home>/summarize/<pid>-<time>/work (removed afterwards), its environment
+ * is filtered as dispatch's, and a refusal runs nothing and creates
+ * nothing. On success the launch is replaced by the wrapped one.
+ */
+static int box_agent(const char *home, struct agent_launch *l,
+		     struct agent_sandbox *box, char **scratch)
+{
+	struct agent_sandbox_spec sp = {
+		.home = home, .agent = "summarize", .profile = l->prof,
+		.backend = l->sandbox_backend, .fallback = l->sandbox_fallback,
+		.bare = true, .cache_name = l->prof->name,
+		.argv = (const char *const *)l->argv.v, .argc = l->argv.nr,
+	};
+	struct strbuf err = STRBUF_INIT, ws = STRBUF_INIT;
+	struct strvec env = STRVEC_INIT;
+	const char *path = getenv("PATH");
+	int rc = -1;
+
+	for (char **e = environ; l->env_inherit && e && *e; e++)
+		if (!agent_env_dropped(*e))
+			strvec_push(&env, *e);
+	for (size_t i = 0; i < l->env.nr; i++)
+		if (!agent_env_dropped(l->env.v[i]))
+			strvec_push(&env, l->env.v[i]);
+	strvec_pushf(&env, "PATH=%s", path ? path : "/usr/bin:/bin");
+	sp.env = (const char *const *)env.v;
+	sp.env_nr = env.nr;
+	*scratch = xstrfmt("%s/summarize/%ld-%ld", home, (long)getpid(),
+			   (long)time(NULL));
+	strbuf_addf(&ws, "%s/work", *scratch);
+	sp.workspace = ws.buf;
+	sp.scratch = *scratch;
+	if (agent_sandbox_plan(&sp, box, &err) < 0) {
+		free(*scratch); /* nothing was created */
+		*scratch = NULL;
+		error("%s", err.buf);
+		goto out;
+	}
+	if (mkdir_p(ws.buf, 0700) < 0) {
+		error_errno("cannot create '%s'", ws.buf);
+		goto out;
+	}
+	if (agent_sandbox_mkdirs(box, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (box->plan.downgraded) {
+		warning("profile '%s' asks for sandbox '%s'; the summary agent runs UNSANDBOXED (sandbox_fallback: warn-run)",
+			l->prof->name, sandbox_policy_name(l->prof->sandbox));
+		agent_sandbox_downgrade_record(box, "summarize");
+	}
+	strvec_clear(&l->argv);
+	strvec_pushv(&l->argv, box->plan.argv.v);
+	strvec_clear(&l->env);
+	strvec_pushv(&l->env, box->plan.env.v);
+	l->env_inherit = false;
+	rc = 0;
+out:
+	strbuf_release(&err);
+	strbuf_release(&ws);
+	strvec_clear(&env);
+	return rc;
 }
 
 static char *state_home(void)
@@ -225,8 +300,9 @@ int cmd_summarize(int argc, const char **argv)
 		      in = STRBUF_INIT, answer = STRBUF_INIT;
 	struct agent_config cfg = AGENT_CONFIG_INIT;
 	struct agent_launch l;
-	char *home = state_home();
-	int rest = argc, rc = 1;
+	struct agent_sandbox box = AGENT_SANDBOX_INIT;
+	char *home = state_home(), *scratch = NULL;
+	int rest = argc, rc = 1, rc_call;
 
 	if (cmd_wants_help(argc, argv, usage)) {
 		free(home);
@@ -261,16 +337,23 @@ int cmd_summarize(int argc, const char **argv)
 	}
 	if (plan_agent(&o, argc - rest, argv + rest, prompt.buf, &cfg, &l) < 0)
 		goto out;
-	if (l.sandbox_downgraded)
-		warning("the summary agent runs without the sandbox its profile asks for");
+	if (l.prof && box_agent(home, &l, &box, &scratch) < 0)
+		goto out;
 	if (l.prompt_on_stdin)
 		strbuf_addf(&in, "%s\n\n", prompt.buf);
 	strbuf_addbuf(&in, &input);
-	if (call_agent(&l, &in, &answer) < 0)
+	rc_call = call_agent(&l, l.prof ? box.plan.dir : NULL, &in, &answer);
+	if (l.prof)
+		agent_sandbox_import_spool(&box);
+	if (rc_call < 0)
 		goto out;
 	fwrite(answer.buf, 1, answer.len, stdout);
 	rc = 0;
 out:
+	if (scratch && workspace_remove(scratch) < 0)
+		warning("cannot remove the scratch directory '%s'", scratch);
+	free(scratch);
+	agent_sandbox_release(&box);
 	agent_launch_release(&l);
 	agent_config_release(&cfg);
 	strbuf_release(&prompt);

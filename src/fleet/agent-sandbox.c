@@ -18,6 +18,8 @@ static void session_binds(const struct agent_sandbox_spec *sp,
 			  struct strvec *ro)
 {
 	strvec_push(ro, sp->argv[0]);
+	if (sp->bare)
+		return;
 	if (self_exe())
 		strvec_push(ro, self_exe());
 	if (shim_exe() && self_exe() && strcmp(shim_exe(), self_exe()))
@@ -247,4 +249,27 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	as->workspace = as->cache = as->tmp = as->private_home = NULL;
 	as->home = as->agent = NULL;
 	as->sandboxed = false;
+}
+
+bool agent_env_dropped(const char *e)
+{
+	static const char *const drop[] = {
+		"PATH", "SSH_AUTH_SOCK", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH",
+		"GIT_SSH_COMMAND", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN",
+		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "AGENTIC_GIT_BYPASS",
+		"AGENTIC_GIT_BYPASS_AGENT", "AGENTIC_GIT_BYPASS_UNTIL",
+		"AGEND_GIT_BYPASS", "AGEND_GIT_BYPASS_AGENT",
+		"AGEND_GIT_BYPASS_UNTIL", "AGENTIC_GIT_AGENT", "AGEND_INSTANCE_NAME",
+		"AGENTIC_GIT_HOME", "AGEND_HOME", "AGENTIC_GIT_SNAPSHOTS",
+		"AGENTIC_GIT_POOL_JOB",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(drop); i++) {
+		size_t n = strlen(drop[i]);
+		if (!strncmp(e, drop[i], n) && e[n] == '=')
+			return true;
+	}
+	return starts_with(e, "AGENTIC_GIT_TARGET_") ||
+	       starts_with(e, "GIT_CONFIG_KEY_") || starts_with(e, "GIT_CONFIG_VALUE_");
 }

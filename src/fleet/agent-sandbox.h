@@ -61,6 +61,8 @@ struct agent_sandbox_spec {
 	const char *objects;	/* objects dir the workspace borrows, or NULL */
 	const char *real_git;	/* absolute, or NULL */
 	bool with_hooks;	/* bind <home>/hooks (sessions install them) */
+	bool bare;		/* no guarded session inside (summarize): of
+				   agentic-git's, only argv[0] is bound */
 	const char *cache_name; /* <home>/cache/<cache_name> unless the profile
 				   sets cache_dir; NULL: the agent name */
 	const char *scratch;	/* parent of the Landlock private tmp/ and
@@ -133,5 +135,12 @@ void agent_sandbox_redacted_argv(const struct agent_sandbox *as,
 				 struct strvec *out);
 
 void agent_sandbox_release(struct agent_sandbox *as);
+
+/*
+ * True for an environment entry an agent must not inherit from the
+ * operator: credentials and askpass/ssh helpers, git's redirection
+ * variables, our own names (bypass, agent, home), PATH (set by the caller).
+ */
+bool agent_env_dropped(const char *e);
 
 #endif

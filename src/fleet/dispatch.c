@@ -48,30 +48,6 @@ void dispatch_target_release(struct dispatch_target *d)
 	free(d->objfmt);
 }
 
-/* Invariant 1 and 3: what an inherited environment loses. */
-static bool agent_env_drop(const char *e)
-{
-	static const char *const drop[] = {
-		"PATH", "SSH_AUTH_SOCK", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH",
-		"GIT_SSH_COMMAND", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN",
-		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "AGENTIC_GIT_BYPASS",
-		"AGENTIC_GIT_BYPASS_AGENT", "AGENTIC_GIT_BYPASS_UNTIL",
-		"AGEND_GIT_BYPASS", "AGEND_GIT_BYPASS_AGENT",
-		"AGEND_GIT_BYPASS_UNTIL", "AGENTIC_GIT_AGENT", "AGEND_INSTANCE_NAME",
-		"AGENTIC_GIT_HOME", "AGEND_HOME", "AGENTIC_GIT_SNAPSHOTS",
-		"AGENTIC_GIT_POOL_JOB",
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(drop); i++) {
-		size_t n = strlen(drop[i]);
-		if (!strncmp(e, drop[i], n) && e[n] == '=')
-			return true;
-	}
-	return starts_with(e, "AGENTIC_GIT_TARGET_") ||
-	       starts_with(e, "GIT_CONFIG_KEY_") || starts_with(e, "GIT_CONFIG_VALUE_");
-}
-
 static void build_env(const struct dispatch_run *run,
 		      const struct dispatch_target *d, struct strvec *env)
 {
@@ -79,11 +55,11 @@ static void build_env(const struct dispatch_run *run,
 
 	if (d->launch.env_inherit)
 		for (char **e = environ; e && *e; e++)
-			if (!agent_env_drop(*e))
+			if (!agent_env_dropped(*e))
 				strvec_push(env, *e);
 	/* A profile's allowlist never brings credentials or our own names. */
 	for (size_t i = 0; i < d->launch.env.nr; i++)
-		if (!agent_env_drop(d->launch.env.v[i]))
+		if (!agent_env_dropped(d->launch.env.v[i]))
 			strvec_push(env, d->launch.env.v[i]);
 	strvec_pushf(env, "PATH=%s/bin:%s", run->home, path ? path : "/usr/bin:/bin");
 	strvec_pushf(env, "AGENTIC_GIT_HOME=%s", run->home);

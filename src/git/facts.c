@@ -281,7 +281,11 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 	if (!f->env.bypass)
 		gather_binding(f);
 	gather_target(f, ga);
-	if (f->eff_cwd) {
+	/* at the top of its own worktree the nearest marker is the agent's
+	 * own, by the signed binding: reading it would re-learn our name */
+	if (f->eff_cwd &&
+	    !(f->bind.state == BS_BOUND && f->bind.worktree &&
+	      f->eff_canonical && !strcmp(f->eff_cwd, f->bind.worktree))) {
 		char *agent = f->eff_canonical
 			? marker_agent_above_canonical(f->eff_cwd, &f->sibling_dir)
 			: marker_agent_above(f->eff_cwd, &f->sibling_dir);

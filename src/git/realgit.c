@@ -48,7 +48,9 @@ static char *usable(const char *candidate)
 		free(c);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode) || is_own_exe(c, &st) || access(c, X_OK) < 0) {
+	/* execute bits from the stat we have, not access(2): a file they
+	 * allow that exec still refuses fails there with its errno */
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111) || is_own_exe(c, &st)) {
 		free(c);
 		return NULL;
 	}

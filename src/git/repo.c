@@ -36,7 +36,7 @@ void repo_loc_release(struct repo_loc *r)
 static int read_small(const char *path, struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	if (read_file_bounded(path, SMALL_FILE, RF_REGULAR, sb) < 0)
+	if (read_small_file(path, SMALL_FILE, sb) < 0)
 		return -1;
 	strbuf_trim(sb);
 	return 0;
@@ -45,14 +45,14 @@ static int read_small(const char *path, struct strbuf *sb)
 /*
  * The common dir named by a linked worktree's `commondir` file. git writes
  * "../.." there: the parent of a canonical directory is canonical, so that
- * form is resolved by dropping components (one stat, not a realpath of
- * every component on the hot path); anything else goes through realpath.
+ * form is resolved by dropping components (no system call, not a realpath
+ * of every component on the hot path); anything else goes through
+ * realpath.
  */
 static char *resolve_commondir(const char *gitdir, const char *rel)
 {
 	const char *p = rel;
 	char *dir = xstrdup(gitdir);
-	struct stat st;
 
 	while (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2])) {
 		char *slash = strrchr(dir, '/');
@@ -61,8 +61,8 @@ static char *resolve_commondir(const char *gitdir, const char *rel)
 		*slash = '\0';
 		p += p[2] ? 3 : 2;
 	}
-	if (!*p && dir[0] == '/' && dir[1] && !stat(dir, &st) &&
-	    S_ISDIR(st.st_mode))
+	/* a prefix of an existing canonical directory is one too */
+	if (!*p && dir[0] == '/' && dir[1])
 		return dir;
 	free(dir);
 	{

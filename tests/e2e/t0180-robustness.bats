@@ -88,6 +88,18 @@ setup() {
 	assert_output --partial "exec failed"
 }
 
+@test "a REAL_GIT with no execute bit, or a directory, is passed over for git on PATH" {
+	cp "$REAL_GIT" "$T/noexec-git"
+	chmod 644 "$T/noexec-git"
+	AGENTIC_GIT_REAL_GIT=$T/noexec-git run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+	mkdir "$T/dir-git"
+	AGENTIC_GIT_REAL_GIT=$T/dir-git run agit rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_output feat/a
+}
+
 @test "no real git anywhere exits 127" {
 	prereq bwrap bwrap --dev-bind / / true
 	# hide every git: /usr/bin/git becomes a character device

@@ -118,17 +118,57 @@ resolve_case() {
 	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
 }
 
-@test "t0709.7 summarize does not sandbox yet: a sandboxed profile is refused, warn-run downgrades it" {
-	printf '#!/bin/sh\necho summary-answer\n' >"$T/answer.sh"
+# summary_agent: an agent that reports what it could reach, then answers
+summary_agent() {
+	cat >"$T/answer.sh" <<-'SH'
+		#!/bin/sh
+		cat >/dev/null
+		cat "$ESC_KEY" 2>/dev/null && echo "LEAK: read the key"
+		touch "$ESC_OUT/summarize-was-here" 2>/dev/null && echo "LEAK: wrote outside"
+		[ -n "${SBX_TOKEN:-}" ] && echo "LEAK: inherited a secret"
+		[ -z "$(ls -A .)" ] && echo "cwd: empty"
+		echo summary-answer
+	SH
 	chmod +x "$T/answer.sh"
 	echo "some input" >"$T/in.txt"
-	boxed_config auto fs+no-net "$T/answer.sh"
-	must_fail "$AG_BIN" summarize --input "$T/in.txt"
-	assert_output --partial "profile 'boxed' asks for sandbox 'fs+no-net', which summarize cannot provide yet"
+	export ESC_KEY=$HOME/.ssh/id_rsa ESC_OUT=$T/outside
+}
+
+@test "t0709.7 summarize runs a sandboxed profile in its sandbox, with no repository and no secret" {
+	summary_agent
+	for b in bwrap landlock; do
+		sbx_prereq "$b"
+		for p in fs-only fs+no-net; do
+			DSB_ENV="[ESC_KEY, ESC_OUT]" boxed_config "$b" "$p" "$T/answer.sh"
+			SBX_TOKEN=tok-s3cr3t-value run "$AG_BIN" summarize --input "$T/in.txt"
+			assert_success
+			assert_output --partial summary-answer
+			assert_output --partial "cwd: empty"
+			refute_output --partial LEAK
+			[ ! -e "$T/outside/summarize-was-here" ]
+			# the scratch directory is gone
+			[ -z "$(ls -A "$AGENTIC_GIT_HOME/summarize")" ]
+		done
+	done
+	# the same agent unsandboxed (profile `plain`) does reach the key: the
+	# probes can fail
+	DSB_ENV="[ESC_KEY, ESC_OUT]" boxed_config auto fs+no-net "$T/answer.sh"
+	run "$AG_BIN" summarize --profile plain --input "$T/in.txt"
+	assert_success
+	assert_output --partial "LEAK: read the key"
+}
+
+@test "t0709.8 summarize: a sandbox the host cannot give is refused with nothing run; warn-run downgrades it" {
+	summary_agent
+	DSB_ENV="[ESC_KEY, ESC_OUT]" boxed_config auto fs+no-net "$T/answer.sh"
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock must_fail "$AG_BIN" summarize --input "$T/in.txt"
+	assert_output --partial "profile 'boxed' requires sandbox 'fs+no-net'"
 	refute_output --partial summary-answer
-	boxed_config auto fs+no-net "$T/answer.sh" "sandbox_fallback: warn-run"
-	run "$AG_BIN" summarize --input "$T/in.txt"
+	[ ! -e "$AGENTIC_GIT_HOME/summarize" ] || [ -z "$(ls -A "$AGENTIC_GIT_HOME/summarize")" ]
+	DSB_ENV="[ESC_KEY, ESC_OUT]" boxed_config auto fs+no-net "$T/answer.sh" "sandbox_fallback: warn-run"
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run "$AG_BIN" summarize --input "$T/in.txt"
 	assert_success
 	assert_output --partial "UNSANDBOXED"
 	assert_output --partial summary-answer
+	events | grep '"event":"sandbox_downgraded"' | grep -q '"subcommand":"summarize"'
 }

@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "base/fileio.h"
 #include "base/strbuf.h"
 #include "git/loose-ref.h"
+#include "unit-tmpdir.h"
 
 #define OID "0123456789abcdef0123456789abcdef01234567"
 #define OID2 "1111111111111111111111111111111111111111"
@@ -23,22 +23,15 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/ag-lref-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return unit_tmpdir_make(dir, sizeof(dir), "lref");
 }
 
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(p);
-}
 
 static int teardown(void **state)
 {
 	(void)state;
-	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(dir);
 }
 
 static char *slurp(const char *rel)

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,27 +13,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/path.h"
+#include "unit-tmpdir.h"
 
 static char dir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/ag-path-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return unit_tmpdir_make(dir, sizeof(dir), "path");
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(p);
-}
 
 static int teardown(void **state)
 {
 	(void)state;
-	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(dir);
 }
 
 static char *in(const char *name)

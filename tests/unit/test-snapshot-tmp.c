@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,16 +14,11 @@
 #include <unistd.h>
 #include "base/strbuf.h"
 #include "git/snapshot-tmp.h"
+#include "unit-tmpdir.h"
 
 static char dir[64];
 static unsigned long ourns;
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
@@ -34,14 +28,13 @@ static int setup(void **state)
 	if (stat("/proc/self/ns/pid", &st) < 0)
 		return -1;
 	ourns = (unsigned long)st.st_ino;
-	snprintf(dir, sizeof(dir), "/tmp/ag-stmp-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return unit_tmpdir_make(dir, sizeof(dir), "stmp");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(dir);
 }
 
 static void touch(const char *name)
