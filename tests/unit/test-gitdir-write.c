@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "base/strbuf.h"
 #include "git/gitdir-write.h"
 #include "git/refs-files.h"
+#include "unit-tmpdir.h"
 
 #define OID "0123456789abcdef0123456789abcdef01234567"
 #define OID2 "1111111111111111111111111111111111111111"
@@ -28,21 +28,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/ag-gdw-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(p);
+	return unit_tmpdir_make(dir, sizeof(dir), "gdw");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return unit_tmpdir_remove(dir);
 }
 
 static char *slurp(const char *rel)
