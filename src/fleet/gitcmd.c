@@ -78,26 +78,64 @@ void gitcmd_scrubbed_env(struct strvec *env)
 	build_env(env, true);
 }
 
+/* The child for one command; false when there is no real git. */
+static bool prepare(struct child *c, enum gitcmd_mode mode, const char *dir,
+		    const char *const *args)
+{
+	const char *git = gitcmd_real_git();
+
+	if (!git)
+		return false;
+	strvec_pushl(&c->args, git, "-c", "core.hooksPath=/dev/null", "-c",
+		     "gc.auto=0", "-c", "maintenance.auto=false", NULL);
+	if (mode == GITCMD_WORKSPACE)
+		strvec_pushl(&c->args, "-c", "core.fsmonitor=false", "-c",
+			     "diff.external=", "-c", "core.sshCommand=false",
+			     "-c", "credential.helper=", NULL);
+	strvec_pushv(&c->args, args);
+	build_env(&c->env, mode == GITCMD_WORKSPACE);
+	c->dir = dir;
+	c->capture_out = true;
+	c->capture_err = true;
+	return true;
+}
+
+void gitcmd_parallel(enum gitcmd_mode mode, const char *dir,
+		     struct gitcmd_job *jobs, size_t n)
+{
+	struct child *c = xcalloc(n ? n : 1, sizeof(*c));
+
+	for (size_t i = 0; i < n; i++) {
+		c[i] = (struct child)CHILD_INIT;
+		jobs[i].status = -1;
+		if (!prepare(&c[i], mode, dir, jobs[i].args))
+			continue;
+		if (child_start(&c[i]) < 0)
+			error_errno("cannot run '%s'", c[i].args.v[0]);
+	}
+	/* in order: a child whose pipe fills waits until its turn */
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].pid >= 0 && child_finish(&c[i]) == 0) {
+			jobs[i].status = c[i].status;
+			strbuf_addbuf(&jobs[i].out, &c[i].out);
+		}
+		child_release(&c[i]);
+	}
+	free(c);
+}
+
 int gitcmd(enum gitcmd_mode mode, const char *dir, struct strbuf *out,
 	   struct strbuf *err, const char *const *args)
 {
 	struct child c = CHILD_INIT;
-	const char *git = gitcmd_real_git();
+	const char *git;
 	int rc;
 
-	if (!git)
+	if (!prepare(&c, mode, dir, args)) {
+		child_release(&c);
 		return -1;
-	strvec_pushl(&c.args, git, "-c", "core.hooksPath=/dev/null", "-c",
-		     "gc.auto=0", "-c", "maintenance.auto=false", NULL);
-	if (mode == GITCMD_WORKSPACE)
-		strvec_pushl(&c.args, "-c", "core.fsmonitor=false", "-c",
-			     "diff.external=", "-c", "core.sshCommand=false",
-			     "-c", "credential.helper=", NULL);
-	strvec_pushv(&c.args, args);
-	build_env(&c.env, mode == GITCMD_WORKSPACE);
-	c.dir = dir;
-	c.capture_out = true;
-	c.capture_err = true;
+	}
+	git = c.args.v[0];
 	rc = child_run(&c);
 	if (rc == 0)
 		rc = c.status;

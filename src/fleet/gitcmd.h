@@ -39,6 +39,22 @@ int gitcmd(enum gitcmd_mode mode, const char *dir, struct strbuf *out,
 int gitcmdl(enum gitcmd_mode mode, const char *dir, struct strbuf *out,
 	    struct strbuf *err, ...);
 
+/*
+ * Independent git commands in one directory, run at the same time (all
+ * started, then each collected in order): the verification's reads of a
+ * workspace. `args` is NULL-terminated and borrowed; `out` (initialised by
+ * the caller, released by it) gets stdout; `status` git's exit status, or
+ * -1 when it could not run.
+ */
+struct gitcmd_job {
+	const char *const *args;
+	struct strbuf out;
+	int status;
+};
+
+void gitcmd_parallel(enum gitcmd_mode mode, const char *dir,
+		     struct gitcmd_job *jobs, size_t n);
+
 /* The environment GITCMD_WORKSPACE uses, also used for verify_command. */
 void gitcmd_scrubbed_env(struct strvec *env);
 

@@ -150,17 +150,25 @@ int verify_refs_snapshot(const char *workspace, struct strbuf *out)
 	return rc == 0 ? 0 : -1;
 }
 
+static const char *const unmerged_args[] = { "ls-files", "--unmerged", NULL };
+
+static void unmerged_result(int status, const struct strbuf *out,
+			    struct verify_report *r)
+{
+	if (status)
+		set(r, VC_UNMERGED, VS_FAIL, "cannot list the index (treated as in conflict)");
+	else if (out->len)
+		set(r, VC_UNMERGED, VS_FAIL, "unmerged paths in the index");
+	else
+		set(r, VC_UNMERGED, VS_PASS, "none");
+}
+
 static void check_unmerged(const char *ws, struct verify_report *r)
 {
 	struct strbuf out = STRBUF_INIT;
 
-	if (gitcmdl(GITCMD_WORKSPACE, ws, &out, NULL, "ls-files", "--unmerged",
-		    NULL))
-		set(r, VC_UNMERGED, VS_FAIL, "cannot list the index (treated as in conflict)");
-	else if (out.len)
-		set(r, VC_UNMERGED, VS_FAIL, "unmerged paths in the index");
-	else
-		set(r, VC_UNMERGED, VS_PASS, "none");
+	unmerged_result(gitcmd(GITCMD_WORKSPACE, ws, &out, NULL, unmerged_args),
+			&out, r);
 	strbuf_release(&out);
 }
 
@@ -169,17 +177,18 @@ static void check_unmerged(const char *ws, struct verify_report *r)
  * ("refs/heads/x", or "HEAD" when detached); the git dir alone when HEAD
  * cannot be read. Returns 0 when the git dir is known.
  */
-static int probe_head(const char *ws, struct strbuf *gd, struct strbuf *sha,
-		      struct strbuf *sym)
+static const char *const head_args[] = { "rev-parse", "--absolute-git-dir",
+	"HEAD^{commit}", "--symbolic-full-name", "HEAD", NULL };
+
+/* head_args' answer (status, out); the fallback call when it failed. */
+static int head_result(const char *ws, int status, const struct strbuf *out,
+		       struct strbuf *gd, struct strbuf *sha, struct strbuf *sym)
 {
-	struct strbuf out = STRBUF_INIT;
 	int rc = -1;
 
-	if (!gitcmdl(GITCMD_WORKSPACE, ws, &out, NULL, "rev-parse",
-		     "--absolute-git-dir", "HEAD^{commit}", "--symbolic-full-name",
-		     "HEAD", NULL)) {
+	if (!status) {
 		struct strvec lines = STRVEC_INIT;
-		for (const char *p = out.buf; *p;) {
+		for (const char *p = out->buf; *p;) {
 			const char *nl = strchrnul(p, '\n');
 			char *l = xstrndup(p, (size_t)(nl - p));
 			strvec_push(&lines, l);
@@ -199,6 +208,16 @@ static int probe_head(const char *ws, struct strbuf *gd, struct strbuf *sha,
 		strbuf_trim(gd);
 		rc = 0;
 	}
+	return rc;
+}
+
+static int probe_head(const char *ws, struct strbuf *gd, struct strbuf *sha,
+		      struct strbuf *sym)
+{
+	struct strbuf out = STRBUF_INIT;
+	int st = gitcmd(GITCMD_WORKSPACE, ws, &out, NULL, head_args);
+	int rc = head_result(ws, st, &out, gd, sha, sym);
+
 	strbuf_release(&out);
 	return rc;
 }
@@ -226,10 +245,9 @@ static void check_in_progress(const char *gitdir, struct verify_report *r)
 	}
 }
 
-static void conflicts_with(const char *workspace, const char *gitdir,
-			   struct verify_report *r)
+/* Sets in_conflict from VC_UNMERGED (already set) and the git dir. */
+static void conflicts_with(const char *gitdir, struct verify_report *r)
 {
-	check_unmerged(workspace, r);
 	check_in_progress(gitdir, r);
 	r->in_conflict = r->state[VC_UNMERGED] == VS_FAIL ||
 			 r->state[VC_IN_PROGRESS] == VS_FAIL;
@@ -239,7 +257,8 @@ void verify_conflicts(const char *workspace, struct verify_report *r)
 {
 	struct strbuf gd = STRBUF_INIT, sha = STRBUF_INIT, sym = STRBUF_INIT;
 
-	conflicts_with(workspace, probe_head(workspace, &gd, &sha, &sym) ? NULL : gd.buf, r);
+	check_unmerged(workspace, r);
+	conflicts_with(probe_head(workspace, &gd, &sha, &sym) ? NULL : gd.buf, r);
 	strbuf_release(&gd);
 	strbuf_release(&sha);
 	strbuf_release(&sym);
@@ -269,33 +288,26 @@ static void check_head(const struct verify_input *in, const struct strbuf *sha,
 	strbuf_release(&want);
 }
 
-static void check_ancestry(const struct verify_input *in, struct verify_report *r)
+static void ancestry_result(const struct verify_input *in, int status,
+			    struct verify_report *r)
 {
-	int rc;
-
-	if (!in->rebase_task)
-		return;
-	if (!*r->new_head) {
-		set(r, VC_ANCESTRY, VS_FAIL, "no HEAD to check");
-		return;
-	}
-	rc = gitcmdl(GITCMD_WORKSPACE, in->workspace, NULL, NULL, "merge-base",
-		     "--is-ancestor", in->base_sha, r->new_head, NULL);
-	if (rc == 0)
+	if (status == 0)
 		set(r, VC_ANCESTRY, VS_PASS, "base %.7s is an ancestor of HEAD", in->base_sha);
 	else
 		set(r, VC_ANCESTRY, VS_FAIL, "HEAD does not descend from base %.7s", in->base_sha);
 }
 
-static void check_refs(const struct verify_input *in, struct verify_report *r)
+static void refs_result(const struct verify_input *in, int status,
+			const struct strbuf *raw, struct verify_report *r)
 {
 	struct strbuf after = STRBUF_INIT, keep = STRBUF_INIT, list = STRBUF_INIT;
 	struct strvec changed = STRVEC_INIT;
 
 	strbuf_addf(&keep, "refs/heads/%s", in->head);
-	if (verify_refs_snapshot(in->workspace, &after) < 0) {
+	if (status) {
 		set(r, VC_REFS, VS_FAIL, "cannot list refs");
 	} else {
+		verify_refs_filter(raw->buf, &after);
 		verify_refs_diff(in->refs_before, after.buf, keep.buf, &changed);
 		for (size_t i = 0; i < changed.nr; i++)
 			strbuf_addf(&list, "%s%s", i ? ", " : "", changed.v[i]);
@@ -310,23 +322,15 @@ static void check_refs(const struct verify_input *in, struct verify_report *r)
 	strvec_clear(&changed);
 }
 
-static void check_trust_root(const struct verify_input *in, struct verify_report *r)
+static void trust_root_result(int status, const struct strbuf *out,
+			      struct verify_report *r)
 {
-	struct strbuf out = STRBUF_INIT;
-
-	if (!*r->new_head) {
-		set(r, VC_TRUST_ROOT, VS_FAIL, "no HEAD to check");
-		return;
-	}
-	if (gitcmdl(GITCMD_WORKSPACE, in->workspace, &out, NULL, "log",
-		    "--no-renames", "--format=", "--name-only", "-z",
-		    r->new_head, "--not", in->head_sha, in->base_sha, "--", NULL)) {
+	if (status) {
 		set(r, VC_TRUST_ROOT, VS_FAIL, "cannot list the pushed range");
-		strbuf_release(&out);
 		return;
 	}
 	set(r, VC_TRUST_ROOT, VS_PASS, "none");
-	for (const char *p = out.buf; p < out.buf + out.len; p += strlen(p) + 1) {
+	for (const char *p = out->buf; p < out->buf + out->len; p += strlen(p) + 1) {
 		const char *f = p;
 		while (*f == '\n')
 			f++;
@@ -335,28 +339,57 @@ static void check_trust_root(const struct verify_input *in, struct verify_report
 			break;
 		}
 	}
-	strbuf_release(&out);
 }
 
-static void check_markers(const struct verify_input *in, struct verify_report *r)
+static void markers_result(int status, const struct strbuf *diff,
+			   struct verify_report *r)
 {
-	struct strbuf diff = STRBUF_INIT, where = STRBUF_INIT, range = STRBUF_INIT;
+	struct strbuf where = STRBUF_INIT;
 
-	if (!*r->new_head) {
-		set(r, VC_MARKERS, VS_FAIL, "no HEAD to check");
-		return;
-	}
-	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
-	if (gitcmdl(GITCMD_WORKSPACE, in->workspace, &diff, NULL, "diff",
-		    "--no-ext-diff", "--no-textconv", "--no-color", "-U0",
-		    range.buf, "--", NULL))
+	if (status)
 		set(r, VC_MARKERS, VS_FAIL, "cannot diff the branch");
-	else if (verify_diff_adds_markers(diff.buf, diff.len, &where))
+	else if (verify_diff_adds_markers(diff->buf, diff->len, &where))
 		set(r, VC_MARKERS, VS_FAIL, "conflict markers in %s", where.buf);
 	else
 		set(r, VC_MARKERS, VS_PASS, "none");
-	strbuf_release(&diff);
 	strbuf_release(&where);
+}
+
+/*
+ * The checks that need HEAD's new commit, their git calls run at once:
+ * the net diff of the branch (markers), every file the pushed range
+ * touches (trust roots), and for a rebase task the ancestry of base.
+ */
+static void check_range(const struct verify_input *in, struct verify_report *r)
+{
+	struct strbuf range = STRBUF_INIT;
+	const char *markers[] = { "diff", "--no-ext-diff", "--no-textconv",
+		"--no-color", "-U0", NULL, "--", NULL };
+	const char *trust[] = { "log", "--no-renames", "--format=",
+		"--name-only", "-z", r->new_head, "--not", in->head_sha,
+		in->base_sha, "--", NULL };
+	const char *ancestry[] = { "merge-base", "--is-ancestor", in->base_sha,
+		r->new_head, NULL };
+	struct gitcmd_job j[3] = { { markers, STRBUF_INIT, -1 },
+				   { trust, STRBUF_INIT, -1 },
+				   { ancestry, STRBUF_INIT, -1 } };
+
+	if (!*r->new_head) {
+		set(r, VC_MARKERS, VS_FAIL, "no HEAD to check");
+		set(r, VC_TRUST_ROOT, VS_FAIL, "no HEAD to check");
+		if (in->rebase_task)
+			set(r, VC_ANCESTRY, VS_FAIL, "no HEAD to check");
+		return;
+	}
+	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
+	markers[5] = range.buf;
+	gitcmd_parallel(GITCMD_WORKSPACE, in->workspace, j, in->rebase_task ? 3 : 2);
+	markers_result(j[0].status, &j[0].out, r);
+	trust_root_result(j[1].status, &j[1].out, r);
+	if (in->rebase_task)
+		ancestry_result(in, j[2].status, r);
+	for (size_t i = 0; i < ARRAY_SIZE(j); i++)
+		strbuf_release(&j[i].out);
 	strbuf_release(&range);
 }
 
@@ -417,29 +450,42 @@ static void check_command(const struct verify_input *in, struct verify_report *r
 		set(r, VC_COMMAND, VS_PASS, "'%s' passed", name);
 }
 
+/*
+ * The git reads of a verification in two rounds of parallel processes
+ * (gitcmd_parallel): what needs nothing (HEAD, the index's unmerged
+ * entries, the refs), then what needs HEAD's new commit (check_range).
+ * The agent is gone by now: nothing changes the workspace in between.
+ */
 void verify_run(const struct verify_input *in, struct verify_report *r)
 {
+	static const char *const refs_args[] = { "for-each-ref",
+		"--format=%(objectname) %(refname)", NULL };
+	struct gitcmd_job j[3] = { { head_args, STRBUF_INIT, -1 },
+				   { unmerged_args, STRBUF_INIT, -1 },
+				   { refs_args, STRBUF_INIT, -1 } };
+	struct strbuf gd = STRBUF_INIT, sha = STRBUF_INIT, sym = STRBUF_INIT;
+	bool gd_ok;
+
 	if (in->exit_ok)
 		set(r, VC_EXIT, VS_PASS, "exited 0 within the timeout");
 	else
 		set(r, VC_EXIT, VS_FAIL, "did not exit 0 within the timeout");
-	{
-		struct strbuf gd = STRBUF_INIT, sha = STRBUF_INIT, sym = STRBUF_INIT;
-		bool gd_ok = probe_head(in->workspace, &gd, &sha, &sym) == 0;
-
-		conflicts_with(in->workspace, gd_ok ? gd.buf : NULL, r);
-		check_head(in, &sha, &sym, r);
-		strbuf_release(&gd);
-		strbuf_release(&sha);
-		strbuf_release(&sym);
-	}
-	check_markers(in, r);
-	check_ancestry(in, r);
-	check_refs(in, r);
-	check_trust_root(in, r);
+	gitcmd_parallel(GITCMD_WORKSPACE, in->workspace, j, ARRAY_SIZE(j));
+	gd_ok = head_result(in->workspace, j[0].status, &j[0].out, &gd, &sha,
+			    &sym) == 0;
+	unmerged_result(j[1].status, &j[1].out, r);
+	conflicts_with(gd_ok ? gd.buf : NULL, r);
+	check_head(in, &sha, &sym, r);
+	refs_result(in, j[2].status, &j[2].out, r);
+	check_range(in, r);
 	check_command(in, r);
 	r->ok = true;
 	for (int i = 0; i < VC__COUNT; i++)
 		if (r->state[i] == VS_FAIL)
 			r->ok = false;
+	for (size_t i = 0; i < ARRAY_SIZE(j); i++)
+		strbuf_release(&j[i].out);
+	strbuf_release(&gd);
+	strbuf_release(&sha);
+	strbuf_release(&sym);
 }
