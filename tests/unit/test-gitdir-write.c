@@ -39,15 +39,7 @@ static int teardown(void **state)
 
 static char *slurp(const char *rel)
 {
-	struct strbuf b = STRBUF_INIT, p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/%s", dir, rel);
-	if (read_file_bounded(p.buf, 4096, RF_REGULAR, &b) < 0) {
-		strbuf_release(&b);
-		strbuf_release(&p);
-		return NULL;
-	}
-	strbuf_release(&p);
-	return strbuf_detach(&b, NULL);
+	return unit_slurp(dir, rel);
 }
 
 static void test_sha1_and_sha256(void **state)

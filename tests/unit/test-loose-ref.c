@@ -26,8 +26,6 @@ static int setup(void **state)
 	return unit_tmpdir_make(dir, sizeof(dir), "lref");
 }
 
-
-
 static int teardown(void **state)
 {
 	(void)state;
@@ -36,15 +34,7 @@ static int teardown(void **state)
 
 static char *slurp(const char *rel)
 {
-	struct strbuf b = STRBUF_INIT, p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/%s", dir, rel);
-	if (read_file_bounded(p.buf, 4096, RF_REGULAR, &b) < 0) {
-		strbuf_release(&b);
-		strbuf_release(&p);
-		return NULL;
-	}
-	strbuf_release(&p);
-	return strbuf_detach(&b, NULL);
+	return unit_slurp(dir, rel);
 }
 
 static void test_creates_once(void **state)
