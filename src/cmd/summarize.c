@@ -36,6 +36,8 @@ static const char usage[] =
 	"default input is a dispatch run's summary.md followed by its salvaged\n"
 	"escalation notes (--run, default latest). The agent is a profile as in\n"
 	"dispatch, or a raw command after '--' (input on stdin after the prompt).\n"
+	"A profile's agent runs in the sandbox the profile asks for, with no\n"
+	"repository: an empty scratch directory is its cwd.\n"
 	"Exit: 0 the answer was printed, 1 anything else.\n";
 
 static const char default_prompt[] =
