@@ -237,12 +237,7 @@ static int box_agent(const char *home, struct agent_launch *l,
 	const char *path = getenv("PATH");
 	int rc = -1;
 
-	for (char **e = environ; l->env_inherit && e && *e; e++)
-		if (!agent_env_dropped(*e))
-			strvec_push(&env, *e);
-	for (size_t i = 0; i < l->env.nr; i++)
-		if (!agent_env_dropped(l->env.v[i]))
-			strvec_push(&env, l->env.v[i]);
+	agent_env_filtered(l->env_inherit, &l->env, &env);
 	strvec_pushf(&env, "PATH=%s", path ? path : "/usr/bin:/bin");
 	sp.env = (const char *const *)env.v;
 	sp.env_nr = env.nr;

@@ -13,6 +13,8 @@
 #include "fleet/spool.h"
 #include "fleet/workspace.h"
 
+extern char **environ;
+
 /* Invariant 2: what the guarded session reads inside the cage. */
 static void session_binds(const struct agent_sandbox_spec *sp,
 			  struct strvec *ro)
@@ -272,4 +274,16 @@ bool agent_env_dropped(const char *e)
 	}
 	return starts_with(e, "AGENTIC_GIT_TARGET_") ||
 	       starts_with(e, "GIT_CONFIG_KEY_") || starts_with(e, "GIT_CONFIG_VALUE_");
+}
+
+void agent_env_filtered(bool inherit, const struct strvec *extra,
+			struct strvec *out)
+{
+	for (char **e = environ; inherit && e && *e; e++)
+		if (!agent_env_dropped(*e))
+			strvec_push(out, *e);
+	/* A profile's allowlist never brings credentials or our own names. */
+	for (size_t i = 0; i < extra->nr; i++)
+		if (!agent_env_dropped(extra->v[i]))
+			strvec_push(out, extra->v[i]);
 }

@@ -143,4 +143,12 @@ void agent_sandbox_release(struct agent_sandbox *as);
  */
 bool agent_env_dropped(const char *e);
 
+/*
+ * Appends to `out` an agent's environment before the caller's own names:
+ * ours (when `inherit`) and then the profile's `extra` K=V entries, both
+ * without what agent_env_dropped() drops. The caller adds PATH.
+ */
+void agent_env_filtered(bool inherit, const struct strvec *extra,
+			struct strvec *out);
+
 #endif

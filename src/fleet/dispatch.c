@@ -17,8 +17,6 @@
 #define VERDICT_TAIL 65536   /* bytes of stdout scanned for the verdict */
 #define ESCALATION_MAX (1 << 20)
 
-extern char **environ;
-
 void agent_launch_init(struct agent_launch *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -53,14 +51,7 @@ static void build_env(const struct dispatch_run *run,
 {
 	const char *path = getenv("PATH");
 
-	if (d->launch.env_inherit)
-		for (char **e = environ; e && *e; e++)
-			if (!agent_env_dropped(*e))
-				strvec_push(env, *e);
-	/* A profile's allowlist never brings credentials or our own names. */
-	for (size_t i = 0; i < d->launch.env.nr; i++)
-		if (!agent_env_dropped(d->launch.env.v[i]))
-			strvec_push(env, d->launch.env.v[i]);
+	agent_env_filtered(d->launch.env_inherit, &d->launch.env, env);
 	strvec_pushf(env, "PATH=%s/bin:%s", run->home, path ? path : "/usr/bin:/bin");
 	strvec_pushf(env, "AGENTIC_GIT_HOME=%s", run->home);
 	strvec_pushf(env, "AGENTIC_GIT_AGENT=%s", d->agent);
