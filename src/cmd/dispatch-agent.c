@@ -28,26 +28,6 @@ int dispatch_config_load(const char *path, struct agent_config *cfg)
 	return rc < 0 ? -1 : 0;
 }
 
-static int check_sandbox(const struct agent_config *cfg,
-			 const struct agent_choice *ch,
-			 const struct agent_profile *p, struct agent_launch *out)
-{
-	out->prof = p;
-	out->sandbox_backend = cfg->sandbox_backend;
-	out->sandbox_fallback = cfg->sandbox_fallback;
-	if (p->sandbox == SANDBOX_NONE || ch->sandbox_ok)
-		return 0; /* dispatch sandboxes it itself (fleet/agent-sandbox.h) */
-	if (cfg->sandbox_fallback != SANDBOX_FALLBACK_WARN_RUN)
-		return error("profile '%s' asks for sandbox '%s', which this command cannot provide; "
-			     "use a profile with sandbox: none, or set sandbox_fallback: warn-run to run it unsandboxed",
-			     p->name, sandbox_policy_name(p->sandbox));
-	warning("profile '%s' asks for sandbox '%s'; running it UNSANDBOXED (sandbox_fallback: warn-run)",
-		p->name, sandbox_policy_name(p->sandbox));
-	out->sandbox_downgraded = true;
-	out->sandbox = "none (downgraded by sandbox_fallback: warn-run)";
-	return 0;
-}
-
 int dispatch_agent_plan(const struct agent_config *cfg,
 			const struct agent_choice *ch, const char *prompt,
 			struct agent_launch *out)
@@ -65,13 +45,16 @@ int dispatch_agent_plan(const struct agent_config *cfg,
 		error("%s", err.buf);
 		goto out;
 	}
-	if (check_sandbox(cfg, ch, p, out) < 0)
-		goto out;
+	/* the caller wraps a sandboxed profile's agent itself
+	 * (fleet/agent-sandbox.h), with the config's backend and fallback */
+	out->prof = p;
+	out->sandbox_backend = cfg->sandbox_backend;
+	out->sandbox_fallback = cfg->sandbox_fallback;
 	rq.profile = p;
 	rq.prompt = prompt;
 	rq.model = ch->model;
 	rq.timeout = ch->timeout;
-	rq.sandboxed = ch->sandbox_ok && p->sandbox != SANDBOX_NONE;
+	rq.sandboxed = p->sandbox != SANDBOX_NONE;
 	if (agent_plan_build(&rq, &plan, &err) < 0) {
 		error("profile '%s': %s", p->name, err.buf);
 		goto out;

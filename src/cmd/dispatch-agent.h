@@ -9,11 +9,10 @@
  * Resolution per target: the target's `profile:`, else --profile, else the
  * config's per-repo rule, else default_agent, else claude. --model
  * overrides. The profile, the config's sandbox_backend and
- * sandbox_fallback go into the launch; dispatch (`sandbox_ok`) wraps each
- * target's agent itself (fleet/agent-sandbox.h). Summarize cannot sandbox
- * yet: there a sandboxed profile is refused unless the config says
- * `sandbox_fallback: warn-run`, in which case it runs unsandboxed, with a
- * warning, recorded as downgraded.
+ * sandbox_fallback go into the launch; both callers, dispatch and
+ * summarize, wrap a sandboxed profile's agent themselves
+ * (fleet/agent-sandbox.h), which refuses or, with `sandbox_fallback:
+ * warn-run`, downgrades it.
  *
  * Functions return 0 or -1 with a message printed.
  */
@@ -30,7 +29,6 @@ struct agent_choice {
 	unsigned timeout;    /* --timeout, 0: the profile's */
 	const char *repo;    /* repository path, for per-repo rules */
 	const char *url;     /* origin URL, for owner/name rules */
-	bool sandbox_ok;     /* the caller runs sandboxed profiles sandboxed */
 };
 
 int dispatch_agent_plan(const struct agent_config *cfg,

@@ -315,7 +315,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 			struct agent_choice ch = {
 				t->profile ? t->profile : o->v[O_PROFILE], o->v[O_MODEL],
 				o->timeout_set ? (unsigned)o->timeout : 0, t->repo,
-				url.buf, true };
+				url.buf };
 			if (dispatch_agent_plan(&p->cfg, &ch, d->prompt.buf, &d->launch) < 0)
 				bad = error("target '%s': no agent to run", t->key);
 		}

@@ -208,7 +208,7 @@ static int plan_agent(const struct sopts *o, int argc, const char **argv,
 	} else {
 		struct agent_choice ch = { o->v[S_PROFILE], o->v[S_MODEL],
 					   o->v[S_TIMEOUT] ? (unsigned)timeout : 300,
-					   NULL, NULL, true };
+					   NULL, NULL };
 		if (dispatch_config_load(o->v[S_CONFIG], cfg) < 0)
 			return -1;
 		return dispatch_agent_plan(cfg, &ch, prompt, l);

@@ -22,7 +22,6 @@ void agent_launch_init(struct agent_launch *l)
 	memset(l, 0, sizeof(*l));
 	strvec_init(&l->argv);
 	strvec_init(&l->env);
-	l->sandbox = "none";
 }
 
 void agent_launch_release(struct agent_launch *l)

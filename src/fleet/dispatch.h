@@ -48,8 +48,6 @@ struct agent_launch {
 	bool env_inherit;	 /* start from ours (scrubbed) instead of empty */
 	bool prompt_on_stdin;	 /* else the prompt is already in argv */
 	unsigned timeout;	 /* seconds */
-	const char *sandbox;	 /* summarize: "none" or the downgrade */
-	bool sandbox_downgraded; /* summarize's warn-run: runs without */
 	const char *profile;	 /* profile name, or NULL for a raw command */
 	const struct agent_profile *prof; /* owned by the config; NULL: raw */
 	enum sandbox_backend sandbox_backend;	/* the config's preference */
