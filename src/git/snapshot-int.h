@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_SNAPSHOT_INT_H
+#define AG_SNAPSHOT_INT_H
+
+/**
+ * Inside the snapshot engine (git/snapshot.h): one snapshot's state, shared
+ * by its two halves. snapshot-capture.c reads the work tree into git
+ * (rev-parse, the private index, `add -A`, the trees); snapshot.c records
+ * what was captured (commits, the ref, the quarantine, the event).
+ */
+#include "base/common.h"
+#include <time.h>
+#include "base/strbuf.h"
+#include "base/strvec.h"
+#include "git/quarantine.h"
+#include "git/snapshot.h"
+
+struct snap {
+	const struct snapshot_opts *o;
+	const char *who;
+	time_t now;
+	struct strbuf top, index, commondir, head, head_tree, tmp_index;
+	struct strbuf wtree, itree, icommit, commit, qdir;
+	bool itree_known; /* itree read from the index's cache-tree */
+	struct strvec stashes, refs;
+	struct quarantine_plan qp;
+	struct strbuf *err;
+};
+
+/* Appends `what` and the first line of git's stderr to the error; -1. */
+int snap_fail(struct snap *s, const char *what, struct strbuf *gerr);
+
+/*
+ * Locates the work tree, HEAD and the agent's snapshot refs, prepares the
+ * private index and scans the work tree into it: s->itree is the staged
+ * tree (empty when the index has unmerged entries), s->wtree the work
+ * tree's. 0, or -1 with the reason in s->err.
+ */
+int snap_capture(struct snap *s);
+
+#endif
