@@ -10,9 +10,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "base/fileio.h"
 #include "base/path.h"
 #include "git/gitcmd.h"
+#include "git/repo.h"
 #include "git/snapshot-index.h"
 #include "git/snapshot-int.h"
 #include "git/snapshot-name.h"
@@ -78,41 +80,57 @@ static int parse_locate(struct snap *s, char *p, bool born)
 /*
  * The work tree's top, its index file, HEAD (commit and tree) and the
  * names of the agent's snapshot refs (for the seq and the TTL prune), in
- * one git call; a second one when HEAD is unborn.
+ * one git call; `born` false leaves HEAD out (an unborn HEAD fails it).
+ * --symbolic: the refs after it print as names, not object ids.
  */
+static void locate_child(struct snap *s, struct child *c, bool born)
+{
+	gitcmd_init(c, s->o->real_git, s->o->dir);
+	strvec_pushl(&c->args, "rev-parse", "--show-toplevel", "--git-path",
+		     "index", "--git-common-dir", NULL);
+	if (born)
+		strvec_pushl(&c->args, "HEAD", "HEAD^{tree}", NULL);
+	strvec_push(&c->args, "--symbolic");
+	strvec_pushf(&c->args, "--glob=%s%s/*", SNAPSHOT_REF_PREFIX, s->who);
+}
+
+static int locate_run(struct snap *s, bool born, struct strbuf *out,
+		      struct strbuf *gerr)
+{
+	struct child c = CHILD_INIT;
+	int st;
+
+	locate_child(s, &c, born);
+	st = gitcmd_run(&c, out, gerr);
+	child_release(&c);
+	return st;
+}
+
+/* rev-parse's status `st` and answer (HEAD left out when it failed with
+ * st > 0: unborn, or worse, and then the second call says why). */
+static int locate_end(struct snap *s, int st, struct strbuf *out,
+		      struct strbuf *gerr)
+{
+	bool born = st == 0;
+
+	if (st > 0) {
+		strbuf_reset(out);
+		strbuf_reset(gerr);
+		st = locate_run(s, false, out, gerr);
+	}
+	if (st == 0 && !parse_locate(s, out->buf, born))
+		return 0;
+	return snap_fail(s, st < 0 ? "cannot run git" : "not in a git work tree",
+			 gerr);
+}
+
 static int locate(struct snap *s)
 {
-	struct strbuf out = STRBUF_INIT, gerr = STRBUF_INIT,
-		      glob = STRBUF_INIT;
-	bool born;
-	int st, ret = -1;
+	struct strbuf out = STRBUF_INIT, gerr = STRBUF_INIT;
+	int ret = locate_end(s, locate_run(s, true, &out, &gerr), &out, &gerr);
 
-	/* --symbolic: the refs after it print as names, not object ids */
-	strbuf_addf(&glob, "--glob=%s%s/*", SNAPSHOT_REF_PREFIX, s->who);
-	st = gitcmd_capture(s->o->real_git, s->o->dir, &out, &gerr,
-			    "rev-parse", "--show-toplevel", "--git-path",
-			    "index", "--git-common-dir", "HEAD", "HEAD^{tree}",
-			    "--symbolic",
-			    glob.buf, NULL);
-	born = st == 0;
-	if (st > 0) {
-		/* unborn HEAD (or worse: then this call says why) */
-		strbuf_reset(&out);
-		strbuf_reset(&gerr);
-		st = gitcmd_capture(s->o->real_git, s->o->dir, &out, &gerr,
-				    "rev-parse", "--show-toplevel",
-				    "--git-path", "index", "--git-common-dir",
-				    "--symbolic",
-				    glob.buf, NULL);
-	}
-	if (st == 0 && !parse_locate(s, out.buf, born))
-		ret = 0;
-	else
-		snap_fail(s, st < 0 ? "cannot run git" : "not in a git work tree",
-		     &gerr);
 	strbuf_release(&out);
 	strbuf_release(&gerr);
-	strbuf_release(&glob);
 	return ret;
 }
 
@@ -227,17 +245,24 @@ static int prepare_index(struct snap *s)
 	return 0;
 }
 
-/* Runs git with the temp index; stdout into out. Returns git's status. */
-static int git_tmp_index(struct snap *s, struct strbuf *out,
-			 struct strbuf *gerr, const char *const *args)
+/* git in `top` with `index` as its index. */
+static void index_child(struct snap *s, struct child *c, const char *top,
+			const char *index, const char *const *args)
+{
+	gitcmd_init(c, s->o->real_git, top);
+	gitcmd_keep_heap(c);
+	strvec_pushf(&c->env_set, "GIT_INDEX_FILE=%s", index);
+	strvec_pushv(&c->args, args);
+}
+
+/* Runs git on `index`; stdout into out. Returns git's status. */
+static int git_index(struct snap *s, const char *index, struct strbuf *out,
+		     struct strbuf *gerr, const char *const *args)
 {
 	struct child c = CHILD_INIT;
 	int st;
 
-	gitcmd_init(&c, s->o->real_git, s->top.buf);
-	gitcmd_keep_heap(&c);
-	strvec_pushf(&c.env_set, "GIT_INDEX_FILE=%s", s->tmp_index.buf);
-	strvec_pushv(&c.args, args);
+	index_child(s, &c, s->top.buf, index, args);
 	st = gitcmd_run(&c, out, gerr);
 	child_release(&c);
 	gitcmd_chomp(out);
@@ -254,52 +279,189 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
+static const char *const write_tree[] = { "write-tree", NULL };
 /*
- * The staged tree before the scan (unless the index copy already told
- * it), then the work tree after `add -A`. When `add -A` left the index
- * untouched, the work tree's tree is the staged tree: no second
- * write-tree.
+ * No pathspec: naming an ignored path (the session marker is ignored
+ * through info/exclude) would make `add` fail. core.bigFileThreshold=1:
+ * every new blob goes into one pack (git's bulk check-in) instead of a
+ * loose file each; creating hundreds of small files is most of the cost
+ * of a snapshot on a journalling file system. Content is the same: files
+ * that need a filter or an eol conversion still take git's normal path.
  */
+static const char *const add_all[] = { "-c", "core.bigFileThreshold=1",
+				       "add", "-A", NULL };
+
+/* The staged tree, from `index` as it was before the scan, unless git's
+ * cached tree already told it; none with unmerged entries. */
+static void staged_tree(struct snap *s, const char *index)
+{
+	struct strbuf gerr = STRBUF_INIT;
+
+	if (!s->itree_known && git_index(s, index, &s->itree, &gerr,
+					 write_tree) != 0)
+		strbuf_reset(&s->itree);
+	strbuf_release(&gerr);
+}
+
+/*
+ * The work tree's tree after `add -A` (its status `st`, stderr `gerr`).
+ * When `add -A` left the index untouched (`before` is the index file's
+ * stat before it ran), it is the staged tree: no second write-tree.
+ */
+static int worktree_tree(struct snap *s, int st, struct strbuf *gerr,
+			 bool have_before, const struct stat *before)
+{
+	struct stat after;
+
+	if (st != 0)
+		return snap_fail(s, "git add -A failed", gerr);
+	if (have_before && s->itree.len && !stat(s->tmp_index.buf, &after) &&
+	    same_file(before, &after)) {
+		strbuf_addbuf(&s->wtree, &s->itree);
+		return 0;
+	}
+	strbuf_reset(gerr);
+	if (git_index(s, s->tmp_index.buf, &s->wtree, gerr, write_tree) != 0 ||
+	    !s->wtree.len)
+		return snap_fail(s, "git write-tree failed", gerr);
+	return 0;
+}
+
+/* The staged tree, then the work tree's, one after the other. */
 static int scan_worktree(struct snap *s)
 {
-	static const char *const write_tree[] = { "write-tree", NULL };
-	/*
-	 * No pathspec: naming an ignored path (the session marker is
-	 * ignored through info/exclude) would make `add` fail.
-	 * core.bigFileThreshold=1: every new blob goes into one pack
-	 * (git's bulk check-in) instead of a loose file each; creating
-	 * hundreds of small files is most of the cost of a snapshot on a
-	 * journalling file system. Content is the same: files that need a
-	 * filter or an eol conversion still take git's normal path.
-	 */
-	static const char *const add[] = { "-c", "core.bigFileThreshold=1",
-					   "add", "-A", NULL };
 	struct strbuf gerr = STRBUF_INIT, junk = STRBUF_INIT;
-	struct stat before, after;
+	struct stat before;
 	bool have_before;
-	int ret = 0;
+	int st, ret;
 
-	/* fails with unmerged entries: then there is no staged tree */
-	if (!s->itree_known &&
-	    git_tmp_index(s, &s->itree, &gerr, write_tree) != 0)
-		strbuf_reset(&s->itree);
-	strbuf_reset(&gerr);
+	staged_tree(s, s->tmp_index.buf);
 	have_before = !stat(s->tmp_index.buf, &before);
-	if (git_tmp_index(s, &junk, &gerr, add) != 0) {
-		ret = snap_fail(s, "git add -A failed", &gerr);
-	} else if (have_before && s->itree.len &&
-		   !stat(s->tmp_index.buf, &after) && same_file(&before, &after)) {
-		strbuf_addbuf(&s->wtree, &s->itree);
-	} else if (git_tmp_index(s, &s->wtree, &gerr, write_tree) != 0 ||
-		   !s->wtree.len) {
-		ret = snap_fail(s, "git write-tree failed", &gerr);
-	}
+	st = git_index(s, s->tmp_index.buf, &junk, &gerr, add_all);
+	ret = worktree_tree(s, st, &gerr, have_before, &before);
 	strbuf_release(&gerr);
 	strbuf_release(&junk);
 	return ret;
 }
 
+/* Whether two paths name the same directory entry, symlinks resolved. */
+static bool same_path(const char *a, const char *b)
+{
+	char *ra = real_path(a), *rb = real_path(b);
+	bool same = ra && rb && !strcmp(ra, rb);
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/*
+ * The overlapped capture. rev-parse (for HEAD and the agent's refs) and
+ * `add -A` (the scan, the longest step) run at the same time: `add` needs
+ * only the work tree's top and its index, which the .git files tell
+ * (git/repo.h). What the .git files said is checked against rev-parse's
+ * answer before anything is used; on any difference the result is thrown
+ * away and the capture runs again, one step after the other.
+ *
+ * The staged tree needs the hash length, known from rev-parse only, and
+ * the index as it was before the scan: a second link keeps that file.
+ *
+ * 0, -1 (error set), or 1: not taken this way (nothing kept in `s`).
+ */
+static int capture_overlapped(struct snap *s)
+{
+	struct repo_loc loc = { 0 };
+	struct child rp = CHILD_INIT, add = CHILD_INIT;
+	struct strbuf index = STRBUF_INIT, before_scan = STRBUF_INIT,
+		      out = STRBUF_INIT, gerr = STRBUF_INIT;
+	struct stat before, st;
+	size_t err_len = s->err->len;
+	int ret = 1, rps = -1, fd;
+
+	if (repo_discover(s->o->dir, &loc) != REPO_FOUND || !loc.top)
+		goto out;
+	strbuf_addf(&index, "%s/index", loc.gitdir);
+	snapshot_tmp_sweep(loc.gitdir);
+	snapshot_tmp_name(&s->tmp_index, loc.gitdir);
+	snapshot_tmp_name(&before_scan, loc.gitdir);
+	if (link(index.buf, s->tmp_index.buf) < 0) {
+		strbuf_reset(&s->tmp_index);
+		goto out; /* no index yet, or no links: the plain way */
+	}
+	if (link(index.buf, before_scan.buf) < 0 ||
+	    stat(s->tmp_index.buf, &before) < 0) {
+		strbuf_reset(&before_scan);
+		goto out;
+	}
+	locate_child(s, &rp, true);
+	rp.capture_out = rp.capture_err = true;
+	index_child(s, &add, loc.top, s->tmp_index.buf, add_all);
+	add.capture_out = add.capture_err = true;
+	if (child_start(&rp) < 0)
+		goto out;
+	if (child_start(&add) < 0) {
+		child_finish(&rp);
+		goto out;
+	}
+	if (!child_finish(&rp))
+		rps = rp.status;
+	strbuf_addbuf(&out, &rp.out);
+	strbuf_addbuf(&gerr, &rp.err);
+	strbuf_rtrim(&gerr);
+	ret = locate_end(s, rps, &out, &gerr);
+	if (!ret && (!same_path(s->top.buf, loc.top) ||
+		     !same_path(s->index.buf, index.buf) ||
+		     !same_path(s->commondir.buf, loc.commondir)))
+		ret = 1; /* the .git files misled us: start over */
+	if (!ret) {
+		fd = open(before_scan.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+			read_cached_tree(s, fd, &st);
+		if (fd >= 0)
+			close(fd);
+		staged_tree(s, before_scan.buf);
+	}
+	strbuf_reset(&gerr);
+	if (child_finish(&add) < 0)
+		add.status = -1;
+	strbuf_addbuf(&gerr, &add.err);
+	strbuf_rtrim(&gerr);
+	if (!ret)
+		ret = worktree_tree(s, add.status, &gerr, true, &before);
+out:
+	if (ret > 0) {
+		/* forget everything: the plain way starts from nothing */
+		if (s->tmp_index.len)
+			unlink(s->tmp_index.buf);
+		strbuf_reset(&s->tmp_index);
+		strbuf_reset(&s->top);
+		strbuf_reset(&s->index);
+		strbuf_reset(&s->commondir);
+		strbuf_reset(&s->head);
+		strbuf_reset(&s->head_tree);
+		strbuf_reset(&s->itree);
+		strbuf_reset(&s->wtree);
+		strvec_clear(&s->refs);
+		s->itree_known = false;
+		strbuf_setlen(s->err, err_len);
+	}
+	if (before_scan.len)
+		unlink(before_scan.buf);
+	child_release(&rp);
+	child_release(&add);
+	repo_loc_release(&loc);
+	strbuf_release(&index);
+	strbuf_release(&before_scan);
+	strbuf_release(&out);
+	strbuf_release(&gerr);
+	return ret;
+}
+
 int snap_capture(struct snap *s)
 {
+	int ret = capture_overlapped(s);
+
+	if (ret <= 0)
+		return ret;
 	return locate(s) || prepare_index(s) || scan_worktree(s) ? -1 : 0;
 }

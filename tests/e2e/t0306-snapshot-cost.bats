@@ -46,6 +46,18 @@ calls() {
 	cut -d' ' -f1 "$LOG" | paste -sd' '
 }
 
+# snap_calls: the snapshot's git calls (all but the last, the operation),
+# sorted: rev-parse, `add -A` and the staged tree's write-tree overlap, so
+# their order is not fixed (what must come first is forced by the data).
+snap_calls() {
+	sed '$d' "$LOG" | cut -d' ' -f1 | sort | paste -sd' '
+}
+
+# op_call: the last git call, the operation itself.
+op_call() {
+	tail -n1 "$LOG" | cut -d' ' -f1
+}
+
 # age FILE…: date files 100 s back. An index entry whose file is as new as
 # the index is "racy" and `add -A` rewrites it whatever its content: the
 # tests that count on `add -A` leaving the index alone need old files.
@@ -64,7 +76,8 @@ age_tree() {
 	age_tree
 	run logged reset -q --hard
 	assert_success
-	assert_equal "$(calls)" "rev-parse add reset"
+	assert_equal "$(snap_calls)" "add rev-parse"
+	assert_equal "$(op_call)" reset
 	[ -z "$(newest_ref)" ]
 }
 
@@ -73,10 +86,63 @@ age_tree() {
 	echo "new" >untracked.txt
 	run logged reset -q --hard
 	assert_success
-	assert_equal "$(calls)" "rev-parse add write-tree commit-tree reset"
+	assert_equal "$(snap_calls)" "add commit-tree rev-parse write-tree"
+	assert_equal "$(op_call)" reset
 	ref=$(newest_ref reset)
 	[ "$("$REAL_GIT" show "$ref:README.md")" = "$(printf 'hello\nedit')" ]
 	[ "$("$REAL_GIT" show "$ref:untracked.txt")" = "new" ]
+}
+
+@test "rev-parse and add -A overlap: the scan does not wait for rev-parse" {
+	echo "edit" >>README.md
+	echo "new" >untracked.txt
+	# rev-parse held back a second: add -A must start meanwhile
+	cat >"$T/git-slow" <<-EOF
+		#!/bin/sh
+		for a; do
+			case \$a in
+			rev-parse) : >"$T/rev-parse-running"; sleep 1
+				"$REAL_GIT" "\$@"; st=\$?; rm -f "$T/rev-parse-running"; exit \$st ;;
+			add) [ -e "$T/rev-parse-running" ] && : >"$T/overlapped"; break ;;
+			-*|*=*) ;;
+			*) break ;;
+			esac
+		done
+		exec "$REAL_GIT" "\$@"
+	EOF
+	chmod +x "$T/git-slow"
+	AGENTIC_GIT_REAL_GIT=$T/git-slow run agit reset -q --hard
+	assert_success
+	[ -e "$T/overlapped" ] || fail "add -A waited for rev-parse"
+	ref=$(newest_ref reset)
+	[ "$("$REAL_GIT" show "$ref:README.md")" = "$(printf 'hello\nedit')" ]
+	[ "$("$REAL_GIT" show "$ref:untracked.txt")" = "new" ]
+	[ -z "$("$REAL_GIT" status --porcelain --untracked-files=no)" ]
+}
+
+@test "when the .git files and git disagree on the work tree, the capture starts over in order" {
+	# core.worktree: the .git directory is r/.git, git's work tree r/w
+	mkdir -p "$T/sep/r/w"
+	"$REAL_GIT" init -q "$T/sep/r"
+	"$REAL_GIT" -C "$T/sep/r" config core.worktree "$T/sep/r/w"
+	cd "$T/sep/r/w"
+	echo one >f.txt
+	"$REAL_GIT" add f.txt
+	"$REAL_GIT" commit -qm one
+	echo two >>f.txt
+	echo new >n.txt
+	: >"$LOG"
+	AGENTIC_GIT_REAL_GIT=$T/git-logged run "$TEST_TOOL" snapshot "$T/sep/r/w" reset
+	assert_success
+	# the overlapped try, then the plain one: rev-parse runs twice
+	[ "$(grep -c '^rev-parse' "$LOG")" -eq 2 ]
+	ref=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ | tail -n1)
+	[ -n "$ref" ]
+	[ "$("$REAL_GIT" show "$ref:f.txt")" = "$(printf 'one\ntwo')" ]
+	[ "$("$REAL_GIT" show "$ref:n.txt")" = "new" ]
+	# nothing of the overlapped try is left beside the index
+	run ls "$T/sep/r/.git"
+	refute_output --partial agentic-git-snapshot-index-
 }
 
 @test "the snapshot ref: a loose file git reads back; git update-ref when the layout is not plain files" {
@@ -98,7 +164,8 @@ age_tree() {
 	echo "edit2" >>README.md
 	run logged reset -q --hard
 	assert_success
-	assert_equal "$(calls)" "rev-parse add write-tree commit-tree update-ref reset"
+	assert_equal "$(snap_calls)" "add commit-tree rev-parse update-ref write-tree"
+	assert_equal "$(op_call)" reset
 	rmdir "$common/reftable"
 	[ "$("$REAL_GIT" show "$(newest_ref reset):README.md")" = "$(printf 'hello\nedit2')" ]
 }
@@ -113,7 +180,8 @@ age_tree() {
 	run logged reset -q --hard
 	assert_success
 	# git's cached root tree is valid again after write-tree: read, not run
-	assert_equal "$(calls)" "rev-parse add commit-tree reset"
+	assert_equal "$(snap_calls)" "add commit-tree rev-parse"
+	assert_equal "$(op_call)" reset
 	ref=$(newest_ref reset)
 	assert_equal "$("$REAL_GIT" rev-parse "$ref^{tree}")" "$expected"
 }
@@ -129,7 +197,8 @@ age_tree() {
 	echo "unstaged" >>README.md
 	run logged reset -q --hard
 	assert_success
-	assert_equal "$(calls)" "rev-parse write-tree add write-tree commit-tree commit-tree reset"
+	assert_equal "$(snap_calls)" "add commit-tree commit-tree rev-parse write-tree write-tree"
+	assert_equal "$(op_call)" reset
 	ref=$(newest_ref reset)
 	assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
 }
@@ -149,7 +218,8 @@ age_tree() {
 		echo "index version $v"
 		run logged reset -q --hard
 		assert_success
-		assert_equal "$(calls)" "rev-parse add write-tree commit-tree commit-tree reset"
+		assert_equal "$(snap_calls)" "add commit-tree commit-tree rev-parse write-tree"
+		assert_equal "$(op_call)" reset
 		ref=$(newest_ref reset)
 		assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
 		"$REAL_GIT" update-index --no-skip-worktree src/main.c
@@ -165,7 +235,8 @@ age_tree() {
 	echo "unstaged" >>README.md
 	run logged reset -q --hard
 	assert_success
-	assert_equal "$(calls)" "rev-parse write-tree add write-tree commit-tree commit-tree reset"
+	assert_equal "$(snap_calls)" "add commit-tree commit-tree rev-parse write-tree write-tree"
+	assert_equal "$(op_call)" reset
 	ref=$(newest_ref reset)
 	assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
 	assert_equal "$("$REAL_GIT" show "$ref:ita.txt")" "later"
