@@ -16,6 +16,16 @@ char *real_path(const char *path)
 	return realpath(path, NULL);
 }
 
+bool same_real_path(const char *a, const char *b)
+{
+	char *ra = a ? real_path(a) : NULL, *rb = b ? real_path(b) : NULL;
+	bool same = ra && rb && !strcmp(ra, rb);
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
 char *real_dir_path(const char *path)
 {
 	static const char deleted[] = " (deleted)";

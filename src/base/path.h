@@ -8,6 +8,9 @@
 
 /* realpath() into a fresh string, or NULL with errno set. */
 char *real_path(const char *path);
+/* Whether two paths (either may be NULL) resolve to the same existing
+ * file, symlinks resolved; false when either cannot be resolved. */
+bool same_real_path(const char *a, const char *b);
 /*
  * The same for a directory, in three system calls whatever its depth: the
  * kernel's own name for an O_PATH descriptor of it (/proc/self/fd, what

@@ -91,16 +91,6 @@ static char *common_dir_of(const char *dir)
 	return common;
 }
 
-static bool same_path(const char *a, const char *b)
-{
-	char *ra = a ? real_path(a) : NULL, *rb = b ? real_path(b) : NULL;
-	bool same = ra && rb && !strcmp(ra, rb);
-
-	free(ra);
-	free(rb);
-	return same;
-}
-
 /* The binding verified: does it describe this very session? */
 static int check_match(struct session *s, const struct ag_binding *b,
 		       struct strbuf *err)
@@ -114,7 +104,7 @@ static int check_match(struct session *s, const struct ag_binding *b,
 		return 1;
 	}
 	if (!b->worktree || strcmp(b->worktree, s->worktree) ||
-	    !same_path(b->source_repo, s->source_repo)) {
+	    !same_real_path(b->source_repo, s->source_repo)) {
 		strbuf_addf(err, "agent '%s' already has a session for branch '%s' in another repository or worktree (source_repo '%s'); run from that repository, or end it first: agentic-git end --agent %s",
 			    s->agent, s->branch,
 			    b->source_repo ? b->source_repo : "?", s->agent);

@@ -57,15 +57,6 @@ static char *usable(const char *candidate)
 	return c;
 }
 
-static bool same_dir(const char *a, const char *b)
-{
-	char *ra = real_path(a), *rb = real_path(b);
-	bool same = ra && rb && !strcmp(ra, rb);
-	free(ra);
-	free(rb);
-	return same;
-}
-
 char *realgit_locate(const char *home)
 {
 	const char *env = ag_getenv(AGE_REAL_GIT);
@@ -82,7 +73,7 @@ char *realgit_locate(const char *home)
 		size_t n = colon ? (size_t)(colon - path) : strlen(path);
 		if (n) {
 			char *dir = xstrndup(path, n);
-			if (!bin.len || !same_dir(dir, bin.buf)) {
+			if (!bin.len || !same_real_path(dir, bin.buf)) {
 				char *cand = path_join(dir, "git");
 				found = usable(cand);
 				free(cand);

@@ -344,17 +344,6 @@ static int scan_worktree(struct snap *s)
 	return ret;
 }
 
-/* Whether two paths name the same directory entry, symlinks resolved. */
-static bool same_path(const char *a, const char *b)
-{
-	char *ra = real_path(a), *rb = real_path(b);
-	bool same = ra && rb && !strcmp(ra, rb);
-
-	free(ra);
-	free(rb);
-	return same;
-}
-
 /*
  * The overlapped capture. rev-parse (for HEAD and the agent's refs) and
  * `add -A` (the scan, the longest step) run at the same time: `add` needs
@@ -409,9 +398,9 @@ static int capture_overlapped(struct snap *s)
 	strbuf_addbuf(&gerr, &rp.err);
 	strbuf_rtrim(&gerr);
 	ret = locate_end(s, rps, &out, &gerr);
-	if (!ret && (!same_path(s->top.buf, loc.top) ||
-		     !same_path(s->index.buf, index.buf) ||
-		     !same_path(s->commondir.buf, loc.commondir)))
+	if (!ret && (!same_real_path(s->top.buf, loc.top) ||
+		     !same_real_path(s->index.buf, index.buf) ||
+		     !same_real_path(s->commondir.buf, loc.commondir)))
 		ret = 1; /* the .git files misled us: start over */
 	if (!ret) {
 		fd = open(before_scan.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);

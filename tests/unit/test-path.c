@@ -93,11 +93,33 @@ static void test_deleted_suffix(void **state)
 	free(odd);
 }
 
+/* same_real_path: symlinks and dot-dot resolved; NULL or a missing path
+ * is never "the same", not even as itself. */
+static void test_same_real_path(void **state)
+{
+	char *a = in("s"), *b = in("s/t"), *l = in("sl"), *viadots = in("s/t/.."),
+	     *missing = in("none");
+
+	(void)state;
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(b, 0700), 0);
+	assert_int_equal(symlink("s", l), 0);
+	assert_true(same_real_path(a, a));
+	assert_true(same_real_path(a, l));
+	assert_true(same_real_path(viadots, a));
+	assert_false(same_real_path(a, b));
+	assert_false(same_real_path(missing, missing));
+	assert_false(same_real_path(NULL, a));
+	assert_false(same_real_path(a, NULL));
+	free(a), free(b), free(l), free(viadots), free(missing);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dirs_links_files),
 		cmocka_unit_test(test_deleted_suffix),
+		cmocka_unit_test(test_same_real_path),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
