@@ -420,17 +420,7 @@ static int capture_overlapped(struct snap *s)
 out:
 	if (ret > 0) {
 		/* forget everything: the plain way starts from nothing */
-		if (s->tmp_index.len)
-			unlink(s->tmp_index.buf);
-		strbuf_reset(&s->tmp_index);
-		strbuf_reset(&s->top);
-		strbuf_reset(&s->index);
-		strbuf_reset(&s->commondir);
-		strbuf_reset(&s->head);
-		strbuf_reset(&s->head_tree);
-		strbuf_reset(&s->itree);
-		strbuf_reset(&s->wtree);
-		strvec_clear(&s->refs);
+		snap_release(s);
 		s->itree_known = false;
 		strbuf_setlen(s->err, err_len);
 	}

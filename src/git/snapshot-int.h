@@ -27,6 +27,10 @@ struct snap {
 	struct strbuf *err;
 };
 
+/* Removes the private index and empties every buffer and list (not `o`,
+ * `who`, `now`, `err`): `s` can be filled again. */
+void snap_release(struct snap *s);
+
 /* Appends `what` and the first line of git's stderr to the error; -1. */
 int snap_fail(struct snap *s, const char *what, struct strbuf *gerr);
 

@@ -28,7 +28,7 @@
 #include "git/snapshot-int.h"
 #include "git/snapshot.h"
 
-static void snap_release(struct snap *s)
+void snap_release(struct snap *s)
 {
 	if (s->tmp_index.len)
 		unlink(s->tmp_index.buf);
