@@ -8,12 +8,13 @@
 #   B  a plain `git reset --hard` (real git)
 #   C  `git status` (real git) on the same dirty tree
 # and prints (A - B) / C. Budget: ≤ 2.0. Every timed run starts from the
-# same dirty tree (hyperfine --prepare); without hyperfine, a shell loop.
+# same dirty tree; the three are interleaved round by round.
 #
 # usage: bench/snapshot-bench.sh [path/to/agentic-git]   (RUNS=N to change)
 set -euo pipefail
 BIN=$(realpath "${1:-build/src/agentic-git}")
 TT=$(dirname "$BIN")/../tests/helper/test-tool
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-15}
 FILES=${FILES:-20000}
 W=$(mktemp -d)
@@ -85,43 +86,23 @@ before=$(git for-each-ref refs/agentic-git/ | wc -l)
 after=$(git for-each-ref refs/agentic-git/ | wc -l)
 [ "$after" -gt "$before" ] || { echo "snapshot-bench: the shim took no snapshot" >&2; exit 1; }
 
-mean_ms() { jq -r '.results[0].mean * 1000' "$1"; }
-# CPU time (user + system, children included): less sensitive to other load
-cpu_ms() { jq -r '(.results[0].user + .results[0].system) * 1000' "$1"; }
-time_loop() { # label command… -> mean ms
-	local i t0 t1 total=0
-	for i in $(seq 1 "$RUNS"); do
-		"$W/dirty.sh"
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1
-		t1=$(date +%s%N)
-		total=$((total + t1 - t0))
-	done
-	awk -v t="$total" -v r="$RUNS" 'BEGIN { printf "%.3f", t / r / 1000000 }'
-}
-measure() { # name command…
-	local name=$1
-	shift
-	if command -v hyperfine >/dev/null; then
-		hyperfine -N -w 3 -r "$RUNS" --prepare "$W/dirty.sh" \
-			--export-json "$W/$name.json" "$*" >/dev/null 2>&1
-		mean_ms "$W/$name.json"
-	else
-		time_loop "$@"
-	fi
-}
-
-A=$(measure shim "$SHIM" reset -q --hard)
-B=$(measure plain "$GIT" reset -q --hard)
-C=$(measure status "$GIT" status --porcelain)
-ratio=$(awk -v a="$A" -v b="$B" -v c="$C" 'BEGIN { printf "%.2f", (a - b) / c }')
-echo "snapshot before reset --hard: $FILES files, 100 changed + 1 new, $RUNS runs each"
-printf '  A shim reset --hard (snapshots on)  %8.1f ms\n' "$A"
-printf '  B plain git reset --hard            %8.1f ms\n' "$B"
-printf '  C git status                        %8.1f ms\n' "$C"
-printf '  (A - B) / C = %s   (budget <= 2.00)\n' "$ratio"
-if command -v hyperfine >/dev/null; then
-	awk -v a="$(cpu_ms "$W/shim.json")" -v b="$(cpu_ms "$W/plain.json")" -v c="$(cpu_ms "$W/status.json")" \
-		'BEGIN { printf "  CPU time (user+sys): A %.1f  B %.1f  C %.1f ms, (A - B) / C = %.2f\n", a, b, c, (a - b) / c }'
-fi
+# A, B and C interleaved (bench/interleave.c): every round times each
+# once, each from a freshly dirtied tree (the prepare step, untimed), so
+# a change in machine load hits all three alike; the ratio is taken per
+# round and its median printed.
+cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
+"$W/interleave" -r -p "$W/dirty.sh" "$RUNS" 3 "$SHIM" reset -q --hard \
+	-- "$GIT" reset -q --hard -- "$GIT" status --porcelain >"$W/t"
+echo "snapshot before reset --hard: $FILES files, 100 changed + 1 new, $RUNS rounds (interleaved)"
+ratio=$(awk '/^round/ { print ($2 - $3) / $4 }' "$W/t" | sort -g |
+	awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+awk -v r="$ratio" '!/^round/ { k++; med[k] = $1; mean[k] = $2; cpu[k] = $3 }
+	END {
+		printf "                                      median ms   mean ms   CPU ms\n"
+		printf "  A shim reset --hard (snapshots on)  %9.1f %9.1f %8.1f\n", med[1], mean[1], cpu[1]
+		printf "  B plain git reset --hard            %9.1f %9.1f %8.1f\n", med[2], mean[2], cpu[2]
+		printf "  C git status                        %9.1f %9.1f %8.1f\n", med[3], mean[3], cpu[3]
+		printf "  (A - B) / C, median of the rounds = %s   (budget <= 2.00)\n", r
+		printf "  from the means: %.2f   CPU time (medians): %.2f\n", (mean[1] - mean[2]) / mean[3], (cpu[1] - cpu[2]) / cpu[3]
+	}' "$W/t"
 echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
