@@ -9,6 +9,9 @@ root=$PWD
 pass=0 fail=0 skip=0
 failed_names=()
 jobs=${AG_TEST_JOBS:-2}
+# the sanitizer build: known leaks of libraries we do not build (each one
+# explained in the file); ignored by the normal build
+export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 count_tap() { # file label
 	local f=$1 label=$2 line

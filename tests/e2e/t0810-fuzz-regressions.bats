@@ -33,3 +33,12 @@ setup() { ag_setup; }
 	[ "$status" -ne 0 ]
 	assert_output --partial "targets.yaml:3:2: not valid UTF-8"
 }
+
+@test "t0810: a config key made of escaped quotes is refused in one line (and libfyaml's leak on it is the only one)" {
+	cp "$BATS_TEST_DIRNAME/../fuzz/corpus/config/libfyaml-chunk-leak.yaml" "$T/agents.yaml"
+	run "$AG_BIN" agents list --config "$T/agents.yaml"
+	assert_failure 1
+	assert_output --partial "agents.yaml:1:2: config: unknown key"
+	refute_output --partial "LeakSanitizer"
+	[ "${#lines[@]}" -eq 1 ]
+}

@@ -30,6 +30,7 @@ fuzz_run() {
 	local dict=()
 	[ -f "$fuzz_dir/$h.dict" ] && dict=(-dict="$fuzz_dir/$h.dict")
 	mkdir -p "$corpus" "$art"
+	LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
 	"$fuzz_build/tests/fuzz/fuzz-$h" "${dict[@]}" -max_len=4096 \
 		-timeout="${AG_FUZZ_TIMEOUT:-60}" \
 		-rss_limit_mb=2048 -artifact_prefix="$art/" -print_final_stats=1 \
