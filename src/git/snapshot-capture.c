@@ -219,6 +219,19 @@ static void read_cached_tree(struct snap *s, int fd, const struct stat *st)
 	munmap(map, len);
 }
 
+/* read_cached_tree() on the index file at `path`, which must be a regular
+ * file we can read. */
+static int cached_tree_of(struct snap *s, const char *path)
+{
+	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return snap_fail(s, "cannot read the index", NULL);
+	read_cached_tree(s, fd, &st);
+	return 0;
+}
+
 /*
  * The index git works on for the snapshot, so that unchanged files keep
  * their stat data and are not hashed again; and the staged tree when git
@@ -227,7 +240,6 @@ static void read_cached_tree(struct snap *s, int fd, const struct stat *st)
 static int prepare_index(struct snap *s)
 {
 	struct stat st;
-	cleanup_fd int fd = -1;
 
 	if (link_index(s) < 0) {
 		/* no index yet: git starts from an empty one (our name
@@ -238,11 +250,7 @@ static int prepare_index(struct snap *s)
 		if (copy_index(s) < 0)
 			return -1;
 	}
-	fd = open(s->tmp_index.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return snap_fail(s, "cannot read the index", NULL);
-	read_cached_tree(s, fd, &st);
-	return 0;
+	return cached_tree_of(s, s->tmp_index.buf);
 }
 
 /* git in `top` with `index` as its index. */
@@ -363,9 +371,9 @@ static int capture_overlapped(struct snap *s)
 	struct child rp = CHILD_INIT, add = CHILD_INIT;
 	struct strbuf index = STRBUF_INIT, before_scan = STRBUF_INIT,
 		      out = STRBUF_INIT, gerr = STRBUF_INIT;
-	struct stat before, st;
+	struct stat before;
 	size_t err_len = s->err->len;
-	int ret = 1, rps = -1, fd;
+	int ret = 1, rps = -1;
 
 	if (repo_discover(s->o->dir, &loc) != REPO_FOUND || !loc.top)
 		goto out;
@@ -402,14 +410,10 @@ static int capture_overlapped(struct snap *s)
 		     !same_real_path(s->index.buf, index.buf) ||
 		     !same_real_path(s->commondir.buf, loc.commondir)))
 		ret = 1; /* the .git files misled us: start over */
-	if (!ret) {
-		fd = open(before_scan.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
-			read_cached_tree(s, fd, &st);
-		if (fd >= 0)
-			close(fd);
+	if (!ret)
+		ret = cached_tree_of(s, before_scan.buf);
+	if (!ret)
 		staged_tree(s, before_scan.buf);
-	}
 	strbuf_reset(&gerr);
 	if (child_finish(&add) < 0)
 		add.status = -1;
