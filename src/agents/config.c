@@ -5,7 +5,7 @@
  * The agents: block lives in config-agents.c, node helpers in
  * config-yaml.c.
  */
-#include "base/utf8.h"
+#include "base/yaml-guard.h"
 #include "base/common.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -308,31 +308,15 @@ static void add_presets(struct agent_config *cfg)
 	}
 }
 
-/*
- * The config must be UTF-8 text without NUL bytes. Checked before libfyaml
- * sees it: libfyaml 0.7.12 loops forever on a directive holding invalid
- * UTF-8 (found by tests/fuzz/fuzz-config.c). Positions count bytes.
- */
+/* The text must pass base/yaml-guard.c before libfyaml sees it. */
 static int check_text(struct cparse *cp, const char *buf, size_t len)
 {
-	const char *nul = memchr(buf, '\0', len);
-	size_t upto = nul ? (size_t)(nul - buf) : len;
-	int line = 1, col = 1;
-	const char *what;
+	int line, col;
+	const char *why = yaml_guard(buf, len, &line, &col);
 
-	if (!utf8_valid(buf, upto, &line, &col)) {
-		what = "not valid UTF-8 text";
-	} else if (nul) {
-		what = "contains a NUL byte";
-		for (const char *q = buf; q < nul; q++) {
-			col++;
-			if (*q == '\n')
-				line++, col = 1;
-		}
-	} else {
+	if (!why)
 		return 0;
-	}
-	strbuf_addf(cp->errs, "%s:%d:%d: %s\n", cp->name, line, col, what);
+	strbuf_addf(cp->errs, "%s:%d:%d: %s\n", cp->name, line, col, why);
 	cp->nerr++;
 	return -1;
 }

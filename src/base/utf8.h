@@ -6,10 +6,9 @@
  * Strict UTF-8 validation (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF). Pure, no allocation.
  *
- * Used before handing bytes to libfyaml: libfyaml 0.7.12 loops forever on
- * some invalid sequences (a `%` directive followed by a lone 0x95 byte,
- * found by tests/fuzz/fuzz-config), so YAML and JSON inputs are refused
- * here first with a position.
+ * Part of base/yaml-guard.c's check before libfyaml: libfyaml 0.7.12 loops
+ * forever on some invalid sequences (a `%` directive followed by a lone 0x95
+ * byte, found by tests/fuzz/fuzz-config).
  */
 #include "base/common.h"
 

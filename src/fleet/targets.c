@@ -8,7 +8,7 @@
 #include "base/envvar.h"
 #include "base/path.h"
 #include "base/strbuf.h"
-#include "base/utf8.h"
+#include "base/yaml-guard.h"
 #include "base/xalloc.h"
 #include "fleet/targets.h"
 
@@ -271,9 +271,10 @@ int targets_parse(const char *buf, size_t len, const char *name, bool json,
 	struct fy_diag *diag;
 	struct target_list tl = TARGET_LIST_INIT;
 	int line, col;
+	const char *why = yaml_guard(buf, len, &line, &col);
 
-	if (!utf8_valid(buf, len, &line, &col)) {
-		strvec_pushf(errors, "%s:%d:%d: not valid UTF-8", name, line, col);
+	if (why) {
+		strvec_pushf(errors, "%s:%d:%d: %s", name, line, col, why);
 		return -1;
 	}
 	fy_diag_cfg_default(&dcfg);

@@ -42,3 +42,26 @@ setup() { ag_setup; }
 	refute_output --partial "LeakSanitizer"
 	[ "${#lines[@]}" -eq 1 ]
 }
+
+# libfyaml 0.7.12 frees memory twice on an explicit key holding `a:<TAB>-`
+@test "t0810: a targets file with an explicit key is refused in one line, not a crash" {
+	printf 'targets:\n  - repo: /r\n? -e:\t? - r\n' >"$T/targets.yaml"
+	run "$AG_BIN" dispatch --targets "$T/targets.yaml" --task resolve-conflicts -- /bin/true
+	assert_failure 1
+	assert_output --partial "targets.yaml:3:1: explicit keys ('? ') are not supported"
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "t0810: a config with an explicit key is refused in one line, not a crash" {
+	cp "$BATS_TEST_DIRNAME/../fuzz/corpus/config/regress-libfyaml-double-free.yaml" "$T/agents.yaml"
+	run "$AG_BIN" agents list --config "$T/agents.yaml"
+	assert_failure 1
+	assert_output --partial "agents.yaml:3:5: explicit keys ('? ') are not supported"
+	[ "${#lines[@]}" -eq 1 ]
+	# a '?' in a block scalar or a quoted string is text, and still loads
+	printf 'agents:\n  mybot:  # ? a comment\n    command:\n      - /bin/true\n      - "? {prompt}"\n      - |\n        ? literal\n    prompt_via: arg\n' >"$T/ok.yaml"
+	chmod 600 "$T/ok.yaml"
+	run "$AG_BIN" agents list --config "$T/ok.yaml"
+	assert_success
+	assert_output --partial "mybot"
+}
