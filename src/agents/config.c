@@ -30,12 +30,25 @@ static void collect_diag(struct fy_diag *d, void *user, const char *buf,
 	strbuf_add(user, buf, len);
 }
 
-/* libfyaml reports "<input>:L:C: error: msg"; re-emit under our name. */
-static void yaml_errors(struct cparse *cp, const char *out)
+/*
+ * Re-emits libfyaml's errors under our name. They are collected, not
+ * printed: libfyaml 0.7.12 can crash while it prints the offending line
+ * (fy_diag_error_atom_display, docs/fuzzing.md finding 6). An error that
+ * reaches the printed output all the same ("<input>:L:C: error: msg") is
+ * taken from there.
+ */
+static void yaml_errors(struct cparse *cp, struct fy_diag *diag, const char *out)
 {
+	struct fy_diag_error *de;
+	void *it = NULL;
 	const char *line = out;
-	bool any = false;
+	int before = cp->nerr;
 
+	while ((de = fy_diag_errors_iterate(diag, &it))) {
+		strbuf_addf(cp->errs, "%s:%d:%d: invalid YAML: %s\n", cp->name,
+			    de->line, de->column, de->msg);
+		cp->nerr++;
+	}
 	while (*line) {
 		const char *eol = strchrnul(line, '\n'), *e;
 		e = strstr(line, ": error: ");
@@ -53,11 +66,10 @@ static void yaml_errors(struct cparse *cp, const char *out)
 				    cp->name, l ? l : 1, c ? c : 1,
 				    (int)(eol - e - 9), e + 9);
 			cp->nerr++;
-			any = true;
 		}
 		line = *eol ? eol + 1 : eol;
 	}
-	if (!any) {
+	if (cp->nerr == before) {
 		strbuf_addf(cp->errs, "%s:1:1: invalid YAML\n", cp->name);
 		cp->nerr++;
 	}
@@ -337,6 +349,8 @@ static void parse_yaml(struct cparse *cp, const char *buf, size_t len)
 	dc.user = &diagout;
 	dc.colorize = false;
 	diag = fy_diag_create(&dc);
+	if (diag)
+		fy_diag_set_collect_errors(diag, true);
 	pc.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE;
 	pc.diag = diag;
 	fyp = diag ? fy_parser_create(&pc) : NULL;
@@ -352,7 +366,7 @@ static void parse_yaml(struct cparse *cp, const char *buf, size_t len)
 		fy_parse_document_destroy(fyp, doc2);
 	}
 	if (fy_diag_got_error(diag) || strstr(diagout.buf, ": error: ")) {
-		yaml_errors(cp, diagout.buf);
+		yaml_errors(cp, diag, diagout.buf);
 	} else if (doc) {
 		check_plain(cp, fy_document_root(doc), 0);
 		if (!cp->nerr)

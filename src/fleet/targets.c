@@ -251,8 +251,8 @@ static void syntax_errors(struct parse_ctx *c, struct fy_diag *diag)
 	int before = c->nerr;
 
 	while ((de = fy_diag_errors_iterate(diag, &it))) {
-		strvec_pushf(c->errors, "%s:%d:%d: %s", c->name, de->line + 1,
-			     de->column + 1, de->msg);
+		strvec_pushf(c->errors, "%s:%d:%d: %s", c->name, de->line,
+			     de->column, de->msg);
 		c->nerr++;
 	}
 	if (c->nerr == before) {

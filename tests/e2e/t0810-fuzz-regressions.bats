@@ -65,3 +65,13 @@ setup() { ag_setup; }
 	assert_success
 	assert_output --partial "mybot"
 }
+
+# libfyaml 0.7.12 crashes while it prints the line of some errors
+@test "t0810: a config whose YAML error libfyaml cannot print is refused in one line, not a crash" {
+	cp "$BATS_TEST_DIRNAME/../fuzz/corpus/config/regress-libfyaml-diag-display.yaml" "$T/agents.yaml"
+	chmod 600 "$T/agents.yaml"
+	run "$AG_BIN" agents list --config "$T/agents.yaml"
+	assert_failure 1
+	assert_output --partial "agents.yaml:10:2596: invalid YAML: invalid multiline plain key"
+	[ "${#lines[@]}" -eq 1 ]
+}
