@@ -24,6 +24,14 @@ void gitcmd_init(struct child *c, const char *real_git, const char *dir)
 	strvec_push(&c->env_set, "AGEND_GIT_BYPASS=1");
 }
 
+void gitcmd_init_repo(struct child *c, const char *real_git,
+		      const char *gitdir, const char *top)
+{
+	gitcmd_init(c, real_git, top);
+	strvec_pushf(&c->env_set, "GIT_DIR=%s", gitdir);
+	strvec_pushf(&c->env_set, "GIT_WORK_TREE=%s", top);
+}
+
 /* 256 MiB: a short-lived git never gives its heap back */
 #define KEEP_HEAP "glibc.malloc.trim_threshold=268435456"
 

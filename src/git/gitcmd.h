@@ -21,6 +21,15 @@
 #include "base/strbuf.h"
 
 void gitcmd_init(struct child *c, const char *real_git, const char *dir);
+/*
+ * gitcmd_init() in the work tree `top` of the repository whose git dir is
+ * `gitdir` (absolute), both given to git (GIT_DIR, GIT_WORK_TREE): for a
+ * repository already found, even when its work tree does not hold its .git
+ * (core.worktree). Only after git's own discovery found it, so that
+ * safe.directory has had its say.
+ */
+void gitcmd_init_repo(struct child *c, const char *real_git,
+		      const char *gitdir, const char *top);
 int gitcmd_run(struct child *c, struct strbuf *out, struct strbuf *err);
 /* NULL-terminated argument list after `git`. */
 int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,

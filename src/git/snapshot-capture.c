@@ -53,11 +53,13 @@ int snap_fail(struct snap *s, const char *what, struct strbuf *gerr)
 static int parse_locate(struct snap *s, char *p, bool born)
 {
 	char *top = next_line(&p), *index = next_line(&p),
-	     *common = next_line(&p), *l;
+	     *common = next_line(&p), *gitdir = next_line(&p), *l;
 
-	if (!top || !*top || !index || !*index || !common || !*common)
+	if (!top || !*top || !index || !*index || !common || !*common ||
+	    !gitdir || gitdir[0] != '/')
 		return -1;
 	strbuf_addstr(&s->top, top);
+	strbuf_addstr(&s->gitdir, gitdir);
 	if (index[0] != '/')
 		strbuf_addf(&s->index, "%s/", s->o->dir);
 	strbuf_addstr(&s->index, index);
@@ -87,7 +89,7 @@ static void locate_child(struct snap *s, struct child *c, bool born)
 {
 	gitcmd_init(c, s->o->real_git, s->o->dir);
 	strvec_pushl(&c->args, "rev-parse", "--show-toplevel", "--git-path",
-		     "index", "--git-common-dir", NULL);
+		     "index", "--git-common-dir", "--absolute-git-dir", NULL);
 	if (born)
 		strvec_pushl(&c->args, "HEAD", "HEAD^{tree}", NULL);
 	strvec_push(&c->args, "--symbolic");
@@ -253,11 +255,23 @@ static int prepare_index(struct snap *s)
 	return cached_tree_of(s, s->tmp_index.buf);
 }
 
-/* git in `top` with `index` as its index. */
+void snap_git_init(struct snap *s, struct child *c)
+{
+	gitcmd_init_repo(c, s->o->real_git, s->gitdir.buf, s->top.buf);
+}
+
+/*
+ * git with `index` as its index: in the located repository, or, before
+ * rev-parse has answered (the overlapped scan), found from `top` by git's
+ * own discovery, which also keeps git's safe.directory check.
+ */
 static void index_child(struct snap *s, struct child *c, const char *top,
 			const char *index, const char *const *args)
 {
-	gitcmd_init(c, s->o->real_git, top);
+	if (s->gitdir.len)
+		snap_git_init(s, c);
+	else
+		gitcmd_init(c, s->o->real_git, top);
 	gitcmd_keep_heap(c);
 	strvec_pushf(&c->env_set, "GIT_INDEX_FILE=%s", index);
 	strvec_pushv(&c->args, args);

@@ -11,6 +11,7 @@
 #include "base/common.h"
 #include <time.h>
 #include "base/strbuf.h"
+#include "base/spawn.h"
 #include "base/strvec.h"
 #include "git/quarantine.h"
 #include "git/snapshot.h"
@@ -19,7 +20,7 @@ struct snap {
 	const struct snapshot_opts *o;
 	const char *who;
 	time_t now;
-	struct strbuf top, index, commondir, head, head_tree, tmp_index;
+	struct strbuf top, gitdir, index, commondir, head, head_tree, tmp_index;
 	struct strbuf wtree, itree, icommit, commit, qdir;
 	bool itree_known; /* itree read from the index's cache-tree */
 	struct strvec stashes, refs;
@@ -41,5 +42,12 @@ int snap_fail(struct snap *s, const char *what, struct strbuf *gerr);
  * tree's. 0, or -1 with the reason in s->err.
  */
 int snap_capture(struct snap *s);
+
+/*
+ * A git child for the located repository: in its work tree, with GIT_DIR
+ * and GIT_WORK_TREE set from rev-parse's answer, so a work tree that does
+ * not hold its .git (core.worktree) is found all the same.
+ */
+void snap_git_init(struct snap *s, struct child *c);
 
 #endif

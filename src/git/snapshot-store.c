@@ -92,16 +92,78 @@ void snapshot_list_release(struct snapshot_list *l)
 }
 
 /* Paths (top-relative, NUL-separated) that differ, minus newer files. */
-static int changed_paths(const struct restore_opts *o, struct strbuf *paths,
-			 size_t *n, struct strbuf *err)
+/*
+ * Where a restore works: the work tree's top and git dir, and the caller's
+ * place in the work tree (empty at its top, or when the caller stands in a
+ * directory that holds the .git of a work tree elsewhere: core.worktree).
+ */
+struct restore_loc {
+	struct strbuf top, gitdir, prefix;
+};
+
+static int locate_repo(const struct restore_opts *o, struct restore_loc *l,
+		       struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
+	char *p, *top, *gitdir, *prefix;
+	int ret = -1;
+
+	if (gitcmd_capture(o->real_git, o->dir, &out, err, "rev-parse",
+			   "--show-toplevel", "--absolute-git-dir",
+			   "--show-prefix", NULL) == 0) {
+		p = out.buf;
+		top = strsep(&p, "\n");
+		gitdir = p ? strsep(&p, "\n") : NULL;
+		prefix = p ? strsep(&p, "\n") : NULL;
+		if (*top == '/' && gitdir && *gitdir == '/' && prefix) {
+			strbuf_addstr(&l->top, top);
+			strbuf_addstr(&l->gitdir, gitdir);
+			strbuf_addstr(&l->prefix, prefix);
+			ret = 0;
+		}
+	}
+	if (ret < 0 && !err->len)
+		strbuf_addstr(err, "not in a git work tree");
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
+ * One git command in the located work tree; `in` (may be NULL) on its
+ * stdin; `literal`: pathspecs are plain paths (invariant 3).
+ */
+static int loc_run(const struct restore_opts *o, const struct restore_loc *l,
+		   struct strbuf *out, struct strbuf *err,
+		   const char *const *args, const struct strbuf *in, bool literal)
+{
+	struct child c = CHILD_INIT;
 	int st;
 
-	st = gitcmd_capture(o->real_git, o->dir, &out, err, "diff",
-			    "--name-status", "--no-renames", "--no-ext-diff",
-			    "-z", o->snap->commit, "--", ".", NULL);
-	if (st != 0) {
+	gitcmd_init_repo(&c, o->real_git, l->gitdir.buf, l->top.buf);
+	if (literal)
+		strvec_push(&c.env_set, "GIT_LITERAL_PATHSPECS=1");
+	strvec_pushv(&c.args, args);
+	if (in) {
+		c.in = in->buf;
+		c.in_len = in->len;
+	}
+	st = gitcmd_run(&c, out, err);
+	child_release(&c);
+	return st;
+}
+
+/* The paths under the caller's place that differ from the snapshot. */
+static int changed_paths(const struct restore_opts *o,
+			 const struct restore_loc *l, struct strbuf *paths,
+			 size_t *n, struct strbuf *err)
+{
+	const char *const diff[] = { "diff", "--name-status", "--no-renames",
+				     "--no-ext-diff", "-z", o->snap->commit,
+				     "--", l->prefix.len ? l->prefix.buf : ".",
+				     NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	if (loc_run(o, l, &out, err, diff, NULL, true) != 0) {
 		if (!err->len)
 			strbuf_addstr(err, "git diff failed");
 		strbuf_release(&out);
@@ -126,50 +188,33 @@ static int changed_paths(const struct restore_opts *o, struct strbuf *paths,
 	return 0;
 }
 
-static int toplevel(const struct restore_opts *o, struct strbuf *top,
-		    struct strbuf *err)
-{
-	if (gitcmd_capture(o->real_git, o->dir, top, err, "rev-parse",
-			   "--show-toplevel", NULL) != 0) {
-		if (!err->len)
-			strbuf_addstr(err, "not in a git work tree");
-		return -1;
-	}
-	gitcmd_chomp(top);
-	return 0;
-}
-
 /* Invariant 3: checkout/reset with literal paths from stdin. */
-static int git_paths(const struct restore_opts *o, const char *top,
+static int git_paths(const struct restore_opts *o, const struct restore_loc *l,
 		     const struct strbuf *paths, const char *const *args,
 		     struct strbuf *err)
 {
-	struct child c = CHILD_INIT;
+	struct strvec a = STRVEC_INIT;
 	int st;
 
-	gitcmd_init(&c, o->real_git, top);
-	strvec_push(&c.env_set, "GIT_LITERAL_PATHSPECS=1");
-	strvec_pushv(&c.args, args);
-	strvec_pushl(&c.args, "--pathspec-from-file=-", "--pathspec-file-nul",
-		     NULL);
-	c.in = paths->buf;
-	c.in_len = paths->len;
-	st = gitcmd_run(&c, NULL, err);
-	child_release(&c);
+	strvec_pushv(&a, args);
+	strvec_pushl(&a, "--pathspec-from-file=-", "--pathspec-file-nul", NULL);
+	st = loc_run(o, l, NULL, err, a.v, paths, true);
+	strvec_clear(&a);
 	return st == 0 ? 0 : -1;
 }
 
 /* Stash commits the snapshot saved that the stash list lost, oldest first. */
-static void missing_stashes(const struct restore_opts *o, const char *top,
-			    struct strvec *missing)
+static void missing_stashes(const struct restore_opts *o,
+			    const struct restore_loc *l, struct strvec *missing)
 {
+	static const char *const log[] = { "log", "-g", "--format=%H",
+					   "refs/stash", "--", NULL };
 	const struct strvec *saved = &o->snap->meta.stashes;
 	struct strbuf out = STRBUF_INIT;
 
 	if (!saved->nr)
 		return;
-	gitcmd_capture(o->real_git, top, &out, NULL, "log", "-g",
-		       "--format=%H", "refs/stash", "--", NULL);
+	loc_run(o, l, &out, NULL, log, NULL, false);
 	for (size_t i = saved->nr; i-- > 0;)
 		if (!strstr(out.buf, saved->v[i]))
 			strvec_push(missing, saved->v[i]);
@@ -198,10 +243,11 @@ static size_t quarantine_pending(const char *qdir, const char *top)
 	return n;
 }
 
-static int save_current(const struct restore_opts *o, const char *top,
-			struct restore_result *r, struct strbuf *err)
+/* Taken where the caller stands: git finds the repository from there. */
+static int save_current(const struct restore_opts *o, struct restore_result *r,
+			struct strbuf *err)
 {
-	struct snapshot_opts so = { .real_git = o->real_git, .dir = top,
+	struct snapshot_opts so = { .real_git = o->real_git, .dir = o->dir,
 				    .agent = o->agent, .home = o->home,
 				    .slug = "restore" };
 	struct strbuf serr = STRBUF_INIT;
@@ -218,22 +264,24 @@ static int save_current(const struct restore_opts *o, const char *top,
 	return ret;
 }
 
-static void put_back_extras(const struct restore_opts *o, const char *top,
+static void put_back_extras(const struct restore_opts *o,
+			    const struct restore_loc *l,
 			    const struct strvec *stashes,
 			    struct restore_result *r)
 {
 	struct strbuf qerr = STRBUF_INIT, msg = STRBUF_INIT;
 
 	if (o->snap->meta.quarantine &&
-	    quarantine_restore(o->snap->meta.quarantine, top, &r->quarantined,
-			       &r->kept, &qerr) < 0)
+	    quarantine_restore(o->snap->meta.quarantine, l->top.buf,
+			       &r->quarantined, &r->kept, &qerr) < 0)
 		warning("quarantine: %s", qerr.buf);
 	strbuf_addf(&msg, "agentic-git: restored from %s", o->snap->ref);
-	for (size_t i = 0; i < stashes->nr; i++)
-		if (gitcmd_capture(o->real_git, top, NULL, NULL, "stash",
-				   "store", "-m", msg.buf, stashes->v[i],
-				   NULL) == 0)
+	for (size_t i = 0; i < stashes->nr; i++) {
+		const char *const store[] = { "stash", "store", "-m", msg.buf,
+					      stashes->v[i], NULL };
+		if (loc_run(o, l, NULL, NULL, store, NULL, false) == 0)
 			r->stashes++;
+	}
 	strbuf_release(&qerr);
 	strbuf_release(&msg);
 }
@@ -258,37 +306,40 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 	static const char *const checkout[] = { "checkout", NULL, NULL };
 	static const char *const reset[] = { "reset", "-q", NULL };
 	const char *co[3] = { checkout[0], o->snap->commit, NULL };
-	struct strbuf top = STRBUF_INIT, paths = STRBUF_INIT;
+	struct restore_loc l = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf paths = STRBUF_INIT;
 	struct strvec stashes = STRVEC_INIT;
 	size_t n = 0;
 	int ret = -1;
 
-	if (toplevel(o, &top, err) || changed_paths(o, &paths, &n, err))
+	if (locate_repo(o, &l, err) || changed_paths(o, &l, &paths, &n, err))
 		goto out;
-	missing_stashes(o, top.buf, &stashes);
+	missing_stashes(o, &l, &stashes);
 	if (!n && !stashes.nr &&
-	    !quarantine_pending(o->snap->meta.quarantine, top.buf)) {
+	    !quarantine_pending(o->snap->meta.quarantine, l.top.buf)) {
 		ret = 0;
 		goto out;
 	}
-	if (save_current(o, top.buf, r, err))
+	if (save_current(o, r, err))
 		goto out;
-	put_back_extras(o, top.buf, &stashes, r);
+	put_back_extras(o, &l, &stashes, r);
 	if (n) {
-		if (git_paths(o, top.buf, &paths, co, err) < 0) {
+		if (git_paths(o, &l, &paths, co, err) < 0) {
 			if (!err->len)
 				strbuf_addstr(err, "git checkout failed");
 			goto out;
 		}
 		r->paths = n;
 		if (!o->staged &&
-		    git_paths(o, top.buf, &paths, reset, NULL) < 0)
+		    git_paths(o, &l, &paths, reset, NULL) < 0)
 			r->unstage_failed = true;
 	}
-	log_restored(o, top.buf, r);
+	log_restored(o, l.top.buf, r);
 	ret = 0;
 out:
-	strbuf_release(&top);
+	strbuf_release(&l.top);
+	strbuf_release(&l.gitdir);
+	strbuf_release(&l.prefix);
 	strbuf_release(&paths);
 	strvec_clear(&stashes);
 	return ret;

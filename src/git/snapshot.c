@@ -33,6 +33,7 @@ void snap_release(struct snap *s)
 	if (s->tmp_index.len)
 		unlink(s->tmp_index.buf);
 	strbuf_release(&s->top);
+	strbuf_release(&s->gitdir);
 	strbuf_release(&s->index);
 	strbuf_release(&s->commondir);
 	strbuf_release(&s->head);
@@ -64,14 +65,29 @@ static bool same_as_head(const struct snap *s, const char *tree)
 	return !strcmp(tree, s->head_tree.buf);
 }
 
+/* One git command in the located repository (snap_git_init). */
+static int snap_run(struct snap *s, struct strbuf *out, struct strbuf *gerr,
+		    const char *const *args)
+{
+	struct child c = CHILD_INIT;
+	int st;
+
+	snap_git_init(s, &c);
+	strvec_pushv(&c.args, args);
+	st = gitcmd_run(&c, out, gerr);
+	child_release(&c);
+	return st;
+}
+
 /* The stash entries, newest first, before `stash drop/clear`. */
 static void read_stashes(struct snap *s)
 {
+	static const char *const log[] = { "log", "-g", "--format=%H",
+					   "refs/stash", "--", NULL };
 	struct strbuf out = STRBUF_INIT;
 	char *p;
 
-	if (gitcmd_capture(s->o->real_git, s->top.buf, &out, NULL, "log",
-			   "-g", "--format=%H", "refs/stash", "--", NULL) == 0) {
+	if (snap_run(s, &out, NULL, log) == 0) {
 		p = out.buf;
 		while (*p) {
 			char *eol = strchrnul(p, '\n');
@@ -101,7 +117,7 @@ static int commit_tree(struct snap *s, const char *tree,
 	struct strbuf gerr = STRBUF_INIT;
 	int st;
 
-	gitcmd_init(&c, s->o->real_git, s->top.buf);
+	snap_git_init(s, &c);
 	strvec_pushl(&c.env_set, "GIT_AUTHOR_NAME=agentic-git",
 		     "GIT_AUTHOR_EMAIL=agentic-git@localhost",
 		     "GIT_COMMITTER_NAME=agentic-git",
@@ -181,9 +197,9 @@ static int create_ref(struct snap *s, struct strbuf *ref)
 		if (lr == LOOSE_REF_CREATED)
 			ret = 0;
 		else if (lr == LOOSE_REF_UNSUPPORTED &&
-			 gitcmd_capture(s->o->real_git, s->top.buf, NULL, &gerr,
-					"update-ref", "-m", msg.buf, ref->buf,
-					s->commit.buf, "", NULL) == 0)
+			 snap_run(s, NULL, &gerr, (const char *const[]){
+				 "update-ref", "-m", msg.buf, ref->buf,
+				 s->commit.buf, "", NULL }) == 0)
 			ret = 0;
 		else if (lr == LOOSE_REF_EXISTS)
 			strbuf_addf(&gerr, "%s exists", ref->buf);
@@ -410,12 +426,13 @@ static void move_to_quarantine(struct snap *s)
 	strbuf_release(&qerr);
 }
 
-int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
-		  struct strbuf *err)
+static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
+		struct strbuf *err)
 {
 	struct snap s = { .o = o, .who = snapshot_who(o->agent),
 			  .now = time(NULL), .err = err,
-			  .top = STRBUF_INIT, .index = STRBUF_INIT,
+			  .top = STRBUF_INIT, .gitdir = STRBUF_INIT,
+			  .index = STRBUF_INIT,
 			  .commondir = STRBUF_INIT,
 			  .head = STRBUF_INIT, .head_tree = STRBUF_INIT,
 			  .tmp_index = STRBUF_INIT, .wtree = STRBUF_INIT,
@@ -451,6 +468,32 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 out:
 	strbuf_release(&perr);
 	snap_release(&s);
+	return ret;
+}
+
+/*
+ * A relative `dir` is made absolute first: the capture hands paths to git
+ * children that may run elsewhere (a work tree apart from its .git).
+ */
+int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
+		  struct strbuf *err)
+{
+	struct snapshot_opts abs = *o;
+	char *dir = NULL;
+	int ret;
+
+	if (o->dir && o->dir[0] != '/') {
+		dir = real_path(o->dir);
+		if (!dir) {
+			strbuf_reset(ref_out);
+			strbuf_addf(err, "cannot resolve '%s': %s", o->dir,
+				    strerror(errno));
+			return -1;
+		}
+		abs.dir = dir;
+	}
+	ret = take(&abs, ref_out, err);
+	free(dir);
 	return ret;
 }
 

@@ -145,6 +145,35 @@ age_tree() {
 	refute_output --partial agentic-git-snapshot-index-
 }
 
+@test "a work tree outside the directory that holds .git (core.worktree) is snapshotted whole and restored" {
+	# r/.git is the repository, w (beside r, not inside it) its work tree
+	mkdir -p "$T/out/r" "$T/out/w"
+	"$REAL_GIT" init -q "$T/out/r"
+	"$REAL_GIT" -C "$T/out/r" config core.worktree "$T/out/w"
+	cd "$T/out/r"
+	echo one >"$T/out/w/f.txt"
+	"$REAL_GIT" add f.txt
+	"$REAL_GIT" commit -qm one
+	echo two >>"$T/out/w/f.txt"
+	echo new >"$T/out/w/n.txt"
+	run "$TEST_TOOL" snapshot "$T/out/r" reset
+	assert_success
+	refute_output --partial "snapshot failed"
+	ref=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ | tail -n1)
+	[ -n "$ref" ]
+	[ "$("$REAL_GIT" show "$ref:f.txt")" = "$(printf 'one\ntwo')" ]
+	[ "$("$REAL_GIT" show "$ref:n.txt")" = "new" ]
+	# the user's index is untouched
+	[ "$("$REAL_GIT" diff --cached --name-only)" = "" ]
+	# and the work comes back from where the user stands, beside .git
+	"$REAL_GIT" reset -q --hard
+	rm "$T/out/w/n.txt"
+	run "$AG_BIN" snapshots restore "$ref" --yes
+	assert_success
+	[ "$(cat "$T/out/w/f.txt")" = "$(printf 'one\ntwo')" ]
+	[ "$(cat "$T/out/w/n.txt")" = "new" ]
+}
+
 @test "the snapshot ref: a loose file git reads back; git update-ref when the layout is not plain files" {
 	echo "edit" >>README.md
 	run logged reset -q --hard
