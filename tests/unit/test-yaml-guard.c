@@ -95,25 +95,28 @@ static void test_explicit_keys(void **state)
 
 static void test_encoding(void **state)
 {
+	static const struct {
+		const char *s;
+		size_t len;
+		const char *why;
+		int line, col;
+	} bad[] = {
+		{ "a: 1\nb: \xff", 9, "not valid UTF-8 text", 2, 4 },
+		{ "a: 1\nbc\0d", 9, "contains a NUL byte", 2, 3 },
+		{ "a: 1\n\0", 6, "contains a NUL byte", 2, 1 },
+		/* a '?' after the NUL is never reached: the NUL is the reason */
+		{ "a\0? b", 5, "contains a NUL byte", 1, 2 },
+	};
 	int line, col;
-	const char *why;
 
 	(void)state;
-	why = guard("a: 1\nb: \xff", 9, &line, &col);
-	assert_string_equal(why, "not valid UTF-8 text");
-	assert_int_equal(line, 2);
-	assert_int_equal(col, 4);
-	why = guard("a: 1\nbc\0d", 9, &line, &col);
-	assert_string_equal(why, "contains a NUL byte");
-	assert_int_equal(line, 2);
-	assert_int_equal(col, 3);
-	why = guard("a: 1\n\0", 6, &line, &col);
-	assert_string_equal(why, "contains a NUL byte");
-	assert_int_equal(line, 2);
-	assert_int_equal(col, 1);
-	/* a '?' after the NUL is never reached: the NUL is the reason */
-	why = guard("a\0? b", 5, &line, &col);
-	assert_string_equal(why, "contains a NUL byte");
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *why = guard(bad[i].s, bad[i].len, &line, &col);
+		assert_non_null(why);
+		assert_string_equal(why, bad[i].why);
+		assert_int_equal(line, bad[i].line);
+		assert_int_equal(col, bad[i].col);
+	}
 	/* never reads past len: the '?' beyond it is not seen */
 	assert_null(guard("k: v\n? a", 5, &line, &col));
 }
