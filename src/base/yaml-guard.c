@@ -147,9 +147,9 @@ static bool scan_line(struct scan *sc)
 		adjacent = true;
 	} else if (sc->block && in_block(sc, indent)) {
 		return true;
-	}
-	if (indent == 0 && doc_marker(sc))
+	} else if (indent == 0 && doc_marker(sc)) {
 		p += 3;
+	}
 	/*
 	 * A block scalar's lines must be indented more than the node that
 	 * holds it. When that node is not known, the line's own indentation
