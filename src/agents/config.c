@@ -24,50 +24,21 @@ static const char *const top_keys[] = {
 enum { TK_AGENTS, TK_DEFAULT, TK_DISPATCH, TK_REPOS, TK_BACKEND,
        TK_FALLBACK, TK__COUNT };
 
-static void collect_diag(struct fy_diag *d, void *user, const char *buf,
-			 size_t len)
-{
-	strbuf_add(user, buf, len);
-}
-
 /*
- * Re-emits libfyaml's errors under our name. They are collected, not
+ * Re-emits libfyaml's errors under our name. They are collected, never
  * printed: libfyaml 0.7.12 can crash while it prints the offending line
- * (fy_diag_error_atom_display, docs/fuzzing.md finding 6). An error that
- * reaches the printed output all the same ("<input>:L:C: error: msg") is
- * taken from there.
+ * (fy_diag_error_atom_display, docs/fuzzing.md finding 6).
  */
-static void yaml_errors(struct cparse *cp, struct fy_diag *diag, const char *out)
+static void yaml_errors(struct cparse *cp, struct fy_diag *diag)
 {
 	struct fy_diag_error *de;
 	void *it = NULL;
-	const char *line = out;
 	int before = cp->nerr;
 
 	while ((de = fy_diag_errors_iterate(diag, &it))) {
 		strbuf_addf(cp->errs, "%s:%d:%d: invalid YAML: %s\n", cp->name,
 			    de->line, de->column, de->msg);
 		cp->nerr++;
-	}
-	while (*line) {
-		const char *eol = strchrnul(line, '\n'), *e;
-		e = strstr(line, ": error: ");
-		if (e && e < eol) {
-			const char *p = e;
-			unsigned long l = 0, c = 0, mul = 1;
-			while (p > line && p[-1] >= '0' && p[-1] <= '9')
-				c += mul * (unsigned long)(*--p - '0'), mul *= 10;
-			if (p > line && p[-1] == ':')
-				p--;
-			mul = 1;
-			while (p > line && p[-1] >= '0' && p[-1] <= '9')
-				l += mul * (unsigned long)(*--p - '0'), mul *= 10;
-			strbuf_addf(cp->errs, "%s:%lu:%lu: invalid YAML: %.*s\n",
-				    cp->name, l ? l : 1, c ? c : 1,
-				    (int)(eol - e - 9), e + 9);
-			cp->nerr++;
-		}
-		line = *eol ? eol + 1 : eol;
 	}
 	if (cp->nerr == before) {
 		strbuf_addf(cp->errs, "%s:1:1: invalid YAML\n", cp->name);
@@ -336,7 +307,6 @@ static int check_text(struct cparse *cp, const char *buf, size_t len)
 /* Parses the single document of `buf` and walks it. */
 static void parse_yaml(struct cparse *cp, const char *buf, size_t len)
 {
-	struct strbuf diagout = STRBUF_INIT;
 	struct fy_diag_cfg dc;
 	struct fy_diag *diag;
 	struct fy_parse_cfg pc = { 0 };
@@ -344,9 +314,7 @@ static void parse_yaml(struct cparse *cp, const char *buf, size_t len)
 	struct fy_document *doc = NULL, *doc2;
 
 	fy_diag_cfg_default(&dc);
-	dc.fp = NULL;
-	dc.output_fn = collect_diag;
-	dc.user = &diagout;
+	dc.fp = NULL;	/* nothing is printed: errors are collected */
 	dc.colorize = false;
 	diag = fy_diag_create(&dc);
 	if (diag)
@@ -365,8 +333,8 @@ static void parse_yaml(struct cparse *cp, const char *buf, size_t len)
 			 "only one YAML document is allowed in the config");
 		fy_parse_document_destroy(fyp, doc2);
 	}
-	if (fy_diag_got_error(diag) || strstr(diagout.buf, ": error: ")) {
-		yaml_errors(cp, diag, diagout.buf);
+	if (fy_diag_got_error(diag)) {
+		yaml_errors(cp, diag);
 	} else if (doc) {
 		check_plain(cp, fy_document_root(doc), 0);
 		if (!cp->nerr)
@@ -379,7 +347,6 @@ out:
 		fy_parser_destroy(fyp);
 	if (diag)
 		fy_diag_destroy(diag);
-	strbuf_release(&diagout);
 }
 
 struct eline {
