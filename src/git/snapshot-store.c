@@ -91,7 +91,6 @@ void snapshot_list_release(struct snapshot_list *l)
 	l->nr = l->alloc = 0;
 }
 
-/* Paths (top-relative, NUL-separated) that differ, minus newer files. */
 /*
  * Where a restore works: the work tree's top and git dir, and the caller's
  * place in the work tree (empty at its top, or when the caller stands in a
@@ -152,7 +151,8 @@ static int loc_run(const struct restore_opts *o, const struct restore_loc *l,
 	return st;
 }
 
-/* The paths under the caller's place that differ from the snapshot. */
+/* Paths (top-relative, NUL-separated) under the caller's place that differ
+ * from the snapshot, minus newer files. */
 static int changed_paths(const struct restore_opts *o,
 			 const struct restore_loc *l, struct strbuf *paths,
 			 size_t *n, struct strbuf *err)
