@@ -54,6 +54,11 @@ worker() {
 	for a in $(seq 1 $agents); do
 		ag_bind "ag$a" "feat/ag$a"
 	done
+	# Each snapshot with new blobs adds a small pack, so some commit here
+	# runs `gc --auto`. Detached, it may still hold gc.log.lock when the
+	# checks below run; in the foreground it still runs concurrently with
+	# the other agents, and is done when its worker is.
+	"$REAL_GIT" -C "$REPO" config gc.autoDetach false
 	unset AGENTIC_GIT_AGENT
 	for a in $(seq 1 $agents); do
 		worker "ag$a" "$n" &
