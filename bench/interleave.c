@@ -4,7 +4,8 @@
  * in turn, so a change in machine load hits all of them alike (hyperfine
  * runs one command's batch after another's). Prints, per command, the
  * median and the mean wall time and the median CPU time (user + system,
- * from wait4) in milliseconds; with -r, each round's wall times too, one
+ * from wait4) in milliseconds, and the median number of page faults
+ * (minor, from wait4: the process and whatever it execs); with -r, each round's wall times too, one
  * line per round, before them.
  *
  * usage: interleave [-p PREPARE] [-r] ROUNDS WARMUP CMD1 ARGS… -- CMD2 ARGS… [-- …]
@@ -23,7 +24,7 @@
 
 #define MAXCMD 8
 
-static double run_once(char **argv, double *cpu)
+static double run_once(char **argv, double *cpu, double *faults)
 {
 	struct timespec a, b;
 	struct rusage ru;
@@ -44,6 +45,8 @@ static double run_once(char **argv, double *cpu)
 		exit(1);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (faults)
+		*faults = (double)ru.ru_minflt;
 	if (cpu)
 		*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
 		       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
@@ -59,7 +62,7 @@ static int cmp(const void *x, const void *y)
 int main(int argc, char **argv)
 {
 	char **cmds[MAXCMD], *prep[2] = { NULL, NULL };
-	double *t[MAXCMD], *u[MAXCMD];
+	double *t[MAXCMD], *u[MAXCMD], *f[MAXCMD];
 	int n = 0, rounds, warm;
 	bool per_round = false;
 
@@ -90,16 +93,18 @@ int main(int argc, char **argv)
 	for (int c = 0; c < n; c++) {
 		t[c] = calloc((size_t)rounds, sizeof(double));
 		u[c] = calloc((size_t)rounds, sizeof(double));
+		f[c] = calloc((size_t)rounds, sizeof(double));
 	}
 	for (int r = -warm; r < rounds; r++) {
 		for (int c = 0; c < n; c++) {
-			double ms, cpu;
+			double ms, cpu, flt;
 			if (prep[0])
-				run_once(prep, NULL);
-			ms = run_once(cmds[c], &cpu);
+				run_once(prep, NULL, NULL);
+			ms = run_once(cmds[c], &cpu, &flt);
 			if (r >= 0) {
 				t[c][r] = ms;
 				u[c][r] = cpu;
+				f[c][r] = flt;
 			}
 		}
 		if (per_round && r >= 0) {
@@ -114,10 +119,12 @@ int main(int argc, char **argv)
 			sum += t[c][r];
 		qsort(t[c], (size_t)rounds, sizeof(double), cmp);
 		qsort(u[c], (size_t)rounds, sizeof(double), cmp);
-		printf("%.3f %.3f %.3f\n", t[c][rounds / 2], sum / rounds,
-		       u[c][rounds / 2]);
+		qsort(f[c], (size_t)rounds, sizeof(double), cmp);
+		printf("%.3f %.3f %.3f %.0f\n", t[c][rounds / 2], sum / rounds,
+		       u[c][rounds / 2], f[c][rounds / 2]);
 		free(t[c]);
 		free(u[c]);
+		free(f[c]);
 	}
 	return 0;
 }

@@ -18,12 +18,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-400}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-GIT=$(command -v git)
-export HOME=$W/home GIT_CONFIG_NOSYSTEM=1
-mkdir -p "$HOME"
-git config --global user.name b; git config --global user.email b@b
-git config --global init.defaultBranch main
-
+. "$ROOT/bench/shim-env.sh"
 # the physical limit, built both ways; the faster one is the yardstick
 cc -O2 -DREAL_GIT="\"$GIT\"" -o "$W/minexec" "$ROOT/bench/minexec.c"
 cc -O2 -static -DREAL_GIT="\"$GIT\"" -o "$W/minexec-static" "$ROOT/bench/minexec.c"
@@ -31,24 +26,6 @@ cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
 cc -O2 -o "$W/maxrss" "$ROOT/bench/maxrss.c"
 mkdir -p "$W/min" "$W/mins"; ln -s "$W/minexec" "$W/min/git"; ln -s "$W/minexec-static" "$W/mins/git"
 
-# a small repository and a bound worktree, provisioned like an orchestrator
-git init -q "$W/repo"
-( cd "$W/repo"; for i in $(seq 1 200); do echo "$i" >"f$i"; done
-  git add -A; git commit -qm init; git remote add origin "$W/origin.git" )
-export AGENTIC_GIT_HOME=$W/ag AGENTIC_GIT_AGENT=bench AGENTIC_GIT_REAL_GIT=$GIT
-mkdir -p "$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/runtime/bench"
-ln -s "$SHIM" "$AGENTIC_GIT_HOME/bin/git"
-"$ROOT/build/tests/helper/test-tool" key "$AGENTIC_GIT_HOME" 2>/dev/null ||
-	"$(dirname "$BIN")/../tests/helper/test-tool" key "$AGENTIC_GIT_HOME"
-WT=$AGENTIC_GIT_HOME/worktrees/bench/feat/bench
-git -C "$W/repo" worktree add -q -b feat/bench "$WT"
-# the session marker, as `agentic-git run` writes it (the sibling boundary)
-printf 'agent=bench\nleased_at=now\n' >"$WT/.agend-managed"
-echo /.agend-managed >>"$W/repo/.git/info/exclude"
-printf '{"version":1,"agent":"bench","task_id":"t","branch":"feat/bench","worktree":"%s"}' "$WT" \
-	>"$AGENTIC_GIT_HOME/runtime/bench/binding.json"
-TT=$(dirname "$BIN")/../tests/helper/test-tool
-"$TT" sign "$AGENTIC_GIT_HOME" "$AGENTIC_GIT_HOME/runtime/bench/binding.json"
 cd "$WT"
 git status >/dev/null # warm the index
 
@@ -56,7 +33,7 @@ git status >/dev/null # warm the index
 v=$("$BIN" check -- status | sed -n 's/^verdict: //p')
 [ "$v" = route ] || { echo "shim-bench: expected a bound route verdict, got '$v'" >&2; exit 1; }
 
-echo "shim hot path, $RUNS rounds (interleaved: git, min-exec dynamic, min-exec static, shim), median ms"
+echo "shim hot path, $RUNS rounds (interleaved: git, min-exec dynamic, min-exec static, shim), median ms (and median page faults of the whole call, git included)"
 printf '%-16s %9s %9s %9s %9s %9s %9s\n' command git min-dyn min-stat shim shim/min shim/git
 for cmd in "rev-parse HEAD" "status"; do
 	# shellcheck disable=SC2086
@@ -65,6 +42,7 @@ for cmd in "rev-parse HEAD" "status"; do
 	awk -v c="$cmd" 'NR == 1 { g = $1 } NR == 2 { md = $1 } NR == 3 { ms = $1 } NR == 4 { s = $1 }
 	END { m = md < ms ? md : ms
 		printf "%-16s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n", c, g, md, ms, s, s / m, s / g }' "$W/t"
+	awk '{ f[NR] = $4 } END { printf "%-16s %9d %9d %9d %9d\n", "  page faults", f[1], f[2], f[3], f[4] }' "$W/t"
 done
 echo "(shim/min divides by the faster minimal program; budget <= 1.05)"
 rss=$("$W/maxrss" "$AGENTIC_GIT_HOME/bin/git" rev-parse HEAD | tail -1)
