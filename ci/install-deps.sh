@@ -8,7 +8,7 @@ set -eu
 PKGS="build-essential clang meson ninja-build pkg-config git
 libsodium-dev libjansson-dev libfyaml-dev libseccomp-dev libcmocka-dev
 bats bats-assert bats-support bubblewrap jq strace procps util-linux
-libclang-rt-14-dev parallel nodejs npm e2fsprogs"
+libclang-rt-14-dev lld parallel nodejs npm e2fsprogs"
 
 missing=""
 for p in $PKGS; do
