@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/path.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 char *real_path(const char *path)
@@ -26,26 +27,52 @@ bool same_real_path(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * The kernel's name for an open directory, in a buffer of `size`: its
+ * length, or -1 (or >= size: did not fit).
+ */
+static ssize_t fd_dir_name(int fd, char *buf, size_t size)
+{
+	struct strbuf link = STRBUF_INIT;
+	ssize_t n;
+
+	strbuf_addstr(&link, "/proc/self/fd/");
+	strbuf_addu(&link, (unsigned long)fd);
+	n = readlink(link.buf, buf, size);
+	strbuf_release(&link);
+	return n;
+}
+
 char *real_dir_path(const char *path)
 {
 	static const char deleted[] = " (deleted)";
-	char link[32 + 3 * sizeof(int)], buf[PATH_MAX];
+	/* most names fit the small buffer, which keeps the shim's hot path
+	 * off a fresh stack page (docs/architecture.md) */
+	char small[256], *buf = small, *big = NULL;
+	size_t size = sizeof(small);
 	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	ssize_t n = -1;
 
 	if (fd >= 0) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		n = readlink(link, buf, sizeof(buf));
+		n = fd_dir_name(fd, buf, size);
+		if (n >= (ssize_t)size) {
+			buf = big = xmalloc(size = PATH_MAX);
+			n = fd_dir_name(fd, buf, size);
+		}
 		close(fd);
 	}
-	if (n <= 0 || (size_t)n >= sizeof(buf) || buf[0] != '/')
+	if (n <= 0 || (size_t)n >= size || buf[0] != '/' ||
+	    /* the kernel's mark for a removed directory; a directory really
+	     * named so is left to realpath */
+	    ((size_t)n >= sizeof(deleted) - 1 &&
+	     !memcmp(buf + n - (sizeof(deleted) - 1), deleted,
+		     sizeof(deleted) - 1))) {
+		free(big);
 		return realpath(path, NULL);
+	}
 	buf[n] = '\0';
-	/* the kernel's mark for a removed directory; a directory really
-	 * named so is left to realpath */
-	if ((size_t)n >= sizeof(deleted) - 1 &&
-	    !strcmp(buf + n - (sizeof(deleted) - 1), deleted))
-		return realpath(path, NULL);
+	if (big)
+		return big;
 	return xstrdup(buf);
 }
 
@@ -58,7 +85,14 @@ char *path_join(const char *a, const char *b)
 	la = strlen(a);
 	if (!b[0])
 		return xstrdup(a);
-	return xstrfmt("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, a);
+		if (a[la - 1] != '/')
+			strbuf_addch(&sb, '/');
+		strbuf_addstr(&sb, b);
+		return strbuf_detach(&sb, NULL);
+	}
 }
 
 void path_normalize(struct strbuf *sb)

@@ -85,6 +85,25 @@ void strbuf_addch(struct strbuf *sb, int c)
 	sb->buf[sb->len] = '\0';
 }
 
+void strbuf_addpath(struct strbuf *sb, const char *dir, const char *name)
+{
+	strbuf_addstr(sb, dir);
+	strbuf_addch(sb, '/');
+	strbuf_addstr(sb, name);
+}
+
+void strbuf_addu(struct strbuf *sb, unsigned long v)
+{
+	char digits[3 * sizeof(v)];
+	size_t n = sizeof(digits);
+
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, digits + n, sizeof(digits) - n);
+}
+
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
 {
 	strbuf_add(sb, other->buf, other->len);

@@ -38,6 +38,14 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+/*
+ * "dir/name", as strbuf_addf(sb, "%s/%s", dir, name) would add it, and an
+ * unsigned number in decimal: the shim's hot path builds its paths with
+ * these, so that it never runs printf's machinery (its code and its deep
+ * stack are page faults on every git call; docs/architecture.md).
+ */
+void strbuf_addpath(struct strbuf *sb, const char *dir, const char *name);
+void strbuf_addu(struct strbuf *sb, unsigned long v);
 AG_PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 AG_PRINTF(2, 0) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);

@@ -42,10 +42,11 @@ static void recursion_guard(unsigned depth)
 
 static void prepare_env(const struct verdict *v, const struct shim_facts *f)
 {
-	char depth[32];
+	struct strbuf depth = STRBUF_INIT;
 
-	snprintf(depth, sizeof(depth), "%u", f->env.depth + 1);
-	setenv("AGENTIC_GIT_SHIM_DEPTH", depth, 1);
+	strbuf_addu(&depth, f->env.depth + 1UL);
+	setenv("AGENTIC_GIT_SHIM_DEPTH", depth.buf, 1);
+	strbuf_release(&depth);
 	if (v->kind != V_ROUTE)
 		return;
 	unsetenv("GIT_DIR");

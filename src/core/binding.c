@@ -164,8 +164,7 @@ int ag_binding_encode(const struct ag_binding *b, char **out, size_t *len)
 enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 				      struct ag_binding *b)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, data = STRBUF_INIT,
-		      sig = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT, sig = STRBUF_INIT;
 	uint8_t key[AG_KEY_LEN];
 	bool have_key;
 	enum ag_binding_state st;
@@ -176,8 +175,8 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 	memset(b, 0, sizeof(*b));
 	if (!ag_agent_name_valid(agent, &why))
 		return AG_BINDING_BAD_AGENT;
-	strbuf_addf(&dir, "%s/runtime/%s", home, agent);
-	strbuf_addf(&path, "%s/binding.json", dir.buf);
+	strbuf_addpath(&path, home, "runtime/");
+	strbuf_addpath(&path, agent, "binding.json");
 	if (read_file_bounded(path.buf, AG_BINDING_MAX, RF_REGULAR, &data) < 0) {
 		st = errno == ENOENT ? AG_BINDING_NONE : AG_BINDING_MALFORMED;
 		goto out;
@@ -213,7 +212,6 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 out_release:
 	ag_binding_release(b);
 out:
-	strbuf_release(&dir);
 	strbuf_release(&path);
 	strbuf_release(&data);
 	strbuf_release(&sig);

@@ -33,7 +33,7 @@ int ag_key_load(const char *home, uint8_t key[AG_KEY_LEN])
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
 	int ret = -1, errsv;
 
-	strbuf_addf(&path, "%s/.config-integrity-key", home);
+	strbuf_addpath(&path, home, ".config-integrity-key");
 	if (read_file_bounded(path.buf, 4096, RF_REGULAR, &data) < 0) {
 		if (errno == EFBIG)
 			errno = EINVAL;
@@ -66,7 +66,7 @@ int ag_key_ensure(const char *home)
 		errno = EIO;
 		return -1;
 	}
-	strbuf_addf(&path, "%s/.config-integrity-key", home);
+	strbuf_addpath(&path, home, ".config-integrity-key");
 	if (!lstat(path.buf, &st)) {
 		if (S_ISREG(st.st_mode) && st.st_size == AG_KEY_LEN) {
 			ret = 0;

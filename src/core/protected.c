@@ -260,7 +260,7 @@ int ag_policy_load(const char *home, struct ag_protected *p, char *err,
 	bool have_key;
 	int ret = -1;
 
-	strbuf_addf(&path, "%s/policy.toml", home);
+	strbuf_addpath(&path, home, "policy.toml");
 	if (read_file_bounded(path.buf, AG_POLICY_MAX, RF_REGULAR, &data) < 0) {
 		if (errno == ENOENT) {
 			ret = 0;

@@ -172,7 +172,7 @@ static bool path_exists_below(const char *top, const char *rel)
 
 	if (!*rel)
 		return false;
-	strbuf_addf(&p, "%s/%s", top, rel);
+	strbuf_addpath(&p, top, rel);
 	while (!found && p.len > strlen(top)) {
 		size_t n = p.len;
 		char *slash;

@@ -74,6 +74,13 @@ static AG_PRINTF(4, 5) void deny(struct verdict *v, const char *event,
 	v->conflict_wrap = v->push_guards = false;
 }
 
+/* A constant reason: the hot path's verdicts run no printf (strbuf.h). */
+static void why_is(struct verdict *v, const char *reason)
+{
+	strbuf_reset(&v->why);
+	strbuf_addstr(&v->why, reason);
+}
+
 static AG_PRINTF(2, 3) void why(struct verdict *v, const char *fmt, ...)
 {
 	va_list ap;
@@ -126,8 +133,10 @@ static void route(struct verdict *v, const struct policy_input *in)
 	v->kind = V_ROUTE;
 	strbuf_reset(&v->route_dir);
 	strbuf_addstr(&v->route_dir, in->bind->worktree);
-	if (rel && *rel && in->repo->rel_exists_in_wt)
-		strbuf_addf(&v->route_dir, "/%s", rel);
+	if (rel && *rel && in->repo->rel_exists_in_wt) {
+		strbuf_addch(&v->route_dir, '/');
+		strbuf_addstr(&v->route_dir, rel);
+	}
 	strvec_clear(&v->args);
 	strvec_push(&v->args, "-C");
 	strvec_push(&v->args, v->route_dir.buf);
@@ -654,7 +663,9 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 	}
 	effects(v, in);
 	v->conflict_wrap = git_conflict_capable(in->ga->sub);
-	why(v, "bound to '%s': routed into the worktree", in->bind->branch ? in->bind->branch : "");
+	why_is(v, "bound to '");
+	strbuf_addstr(&v->why, in->bind->branch ? in->bind->branch : "");
+	strbuf_addstr(&v->why, "': routed into the worktree");
 }
 
 static void decide_bound(struct verdict *v, const struct policy_input *in)
@@ -666,7 +677,7 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 	if (!in->bind->worktree) {
 		if (ro) {
 			pass_verbatim(v, ga);
-			why(v, "bound without a worktree: read-only form passes through");
+			why_is(v, "bound without a worktree: read-only form passes through");
 			return;
 		}
 		deny(v, "deny", DS_BLOCK, "bound but no worktree path");
@@ -675,7 +686,7 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 	switch (in->repo->target) {
 	case TGT_NONE:
 		pass_verbatim(v, ga);
-		why(v, "not inside a repository: passes through");
+		why_is(v, "not inside a repository: passes through");
 		return;
 	case TGT_UNRESOLVED:
 		if (ro) {
@@ -706,7 +717,7 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		}
 		pass_verbatim(v, ga);
 		effects(v, in);
-		why(v, "another repository: passes through");
+		why_is(v, "another repository: passes through");
 		return;
 	case TGT_SAME:
 		decide_bound_same(v, in);
@@ -747,7 +758,7 @@ void policy_decide(const struct policy_input *in, struct verdict *v)
 	if (!*in->env->agent) {
 		pass_verbatim(v, ga);
 		effects(v, in);
-		why(v, "no agent identity: operator command passes through");
+		why_is(v, "no agent identity: operator command passes through");
 		return;
 	}
 	if (in->env->bypass) {
@@ -774,7 +785,7 @@ void policy_decide(const struct policy_input *in, struct verdict *v)
 	if (in->bind->state != BS_BOUND) {
 		if (git_form_read_only(ga)) {
 			pass_verbatim(v, ga);
-			why(v, "unbound agent: read-only form passes through");
+			why_is(v, "unbound agent: read-only form passes through");
 			return;
 		}
 		deny(v, "deny", DS_BLOCK, "unbound — no active task assignment (%s)",

@@ -67,7 +67,7 @@ char *realgit_locate(const char *home)
 	if (env && *env && (found = usable(env)))
 		return found;
 	if (home && *home)
-		strbuf_addf(&bin, "%s/bin", home);
+		strbuf_addpath(&bin, home, "bin");
 	while (path && *path && !found) {
 		const char *colon = strchr(path, ':');
 		size_t n = colon ? (size_t)(colon - path) : strlen(path);

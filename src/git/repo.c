@@ -79,7 +79,7 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	struct strbuf sb = STRBUF_INIT, p = STRBUF_INIT;
 	const char *ref;
 
-	strbuf_addf(&p, "%s/commondir", r->gitdir);
+	strbuf_addpath(&p, r->gitdir, "commondir");
 	if (!read_small(p.buf, &sb) && sb.len) {
 		r->commondir = resolve_commondir(r->gitdir, sb.buf);
 		if (!r->commondir)
@@ -88,7 +88,7 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 		r->commondir = xstrdup(r->gitdir);
 	}
 	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/HEAD", r->gitdir);
+	strbuf_addpath(&p, r->gitdir, "HEAD");
 	if (read_small(p.buf, &sb))
 		goto odd;
 	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* real_dir_path: the same answer as realpath(3), by a shorter way. */
+/* real_dir_path: the same answer as realpath(3), by a shorter way; and the
+ * printf-free string building the shim's hot path uses. */
 #include "base/common.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/path.h"
+#include "base/strbuf.h"
 #include "unit-tmpdir.h"
 
 static char dir[64];
@@ -114,12 +116,68 @@ static void test_same_real_path(void **state)
 	free(a), free(b), free(l), free(viadots), free(missing);
 }
 
+/* A name longer than real_dir_path's first buffer takes the second. */
+static void test_long_name(void **state)
+{
+	char comp[101];
+	char *p = in("");
+	size_t n;
+
+	(void)state;
+	memset(comp, 'd', sizeof(comp) - 1);
+	comp[sizeof(comp) - 1] = '\0';
+	for (int i = 0; i < 4; i++) {
+		char *next = path_join(p, comp);
+		assert_int_equal(mkdir(next, 0700), 0);
+		free(p);
+		p = next;
+	}
+	n = strlen(p);
+	assert_true(n > 400);
+	same_as_realpath(p);
+	free(p);
+}
+
+static void test_string_building(void **state)
+{
+	static const struct { const char *a, *b, *want; } joins[] = {
+		{ "a", "b", "a/b" },	{ "a/", "b", "a/b" },	{ "/", "b", "/b" },
+		{ "", "b", "b" },	{ "a", "/b", "/b" },	{ "a", "", "a" },
+		{ "a//", "b", "a//b" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(joins); i++) {
+		char *got = path_join(joins[i].a, joins[i].b);
+		assert_string_equal(got, joins[i].want);
+		free(got);
+	}
+	strbuf_addpath(&sb, "/home", "x.toml");
+	assert_string_equal(sb.buf, "/home/x.toml");
+	strbuf_reset(&sb);
+	strbuf_addpath(&sb, "", "");
+	assert_string_equal(sb.buf, "/");
+	strbuf_reset(&sb);
+	strbuf_addu(&sb, 0);
+	strbuf_addch(&sb, ' ');
+	strbuf_addu(&sb, 7);
+	strbuf_addch(&sb, ' ');
+	strbuf_addu(&sb, 1000000);
+	strbuf_addch(&sb, ' ');
+	strbuf_addu(&sb, ULONG_MAX);
+	assert_string_equal(sb.buf, "0 7 1000000 18446744073709551615");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dirs_links_files),
 		cmocka_unit_test(test_deleted_suffix),
 		cmocka_unit_test(test_same_real_path),
+		cmocka_unit_test(test_long_name),
+		cmocka_unit_test(test_string_building),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
