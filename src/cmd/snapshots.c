@@ -147,9 +147,9 @@ static int cmd_prune(struct snap_cli *c)
 	}
 	if (snapshot_list_refs(c->git.buf, c->repo, c->target_who, &refs,
 			       &err) < 0 ||
-	    snapshot_prune_refs(c->git.buf, c->repo, ag_getenv_str(AGE_HOME),
-				c->target_who, &refs, time(NULL), ttl, NULL,
-				&pruned, &err) < 0) {
+	    snapshot_prune_refs(c->git.buf, c->repo, NULL,
+				ag_getenv_str(AGE_HOME), c->target_who, &refs,
+				time(NULL), ttl, NULL, &pruned, &err) < 0) {
 		error("snapshots prune: %s", err.buf);
 		ret = 1;
 	} else {

@@ -244,7 +244,7 @@ static void sweep_quarantine(const char *home, const char *who, time_t now,
 }
 
 int snapshot_prune_refs(const char *real_git, const char *dir,
-			const char *home, const char *who,
+			const char *gitdir, const char *home, const char *who,
 			const struct strvec *refs, time_t now, long ttl,
 			const char *keep, struct strvec *pruned,
 			struct strbuf *err)
@@ -270,7 +270,10 @@ int snapshot_prune_refs(const char *real_git, const char *dir,
 		snapshot_name_release(&n);
 	}
 	if (gone.nr) {
-		gitcmd_init(&c, real_git, dir);
+		if (gitdir)
+			gitcmd_init_repo(&c, real_git, gitdir, dir);
+		else
+			gitcmd_init(&c, real_git, dir);
 		strvec_pushl(&c.args, "update-ref", "--stdin", NULL);
 		c.in = in.buf;
 		c.in_len = in.len;
@@ -461,9 +464,9 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	if (s.qdir.len)
 		move_to_quarantine(&s);
 	log_taken(&s, ref_out->buf);
-	snapshot_prune_refs(o->real_git, s.top.buf, o->home, s.who, &s.refs,
-			    s.now, SNAPSHOT_TTL_SECONDS, ref_out->buf, NULL,
-			    &perr);
+	snapshot_prune_refs(o->real_git, s.top.buf, s.gitdir.buf, o->home,
+			    s.who, &s.refs, s.now, SNAPSHOT_TTL_SECONDS,
+			    ref_out->buf, NULL, &perr);
 	ret = 0;
 out:
 	strbuf_release(&perr);

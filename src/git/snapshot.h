@@ -67,12 +67,13 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 /*
  * Deletes the snapshot refs among `refs` (full names) whose stamp is more
  * than `ttl` seconds before `now`, except `keep` (may be NULL), with one
- * `git update-ref --stdin`. The deleted names are appended to `pruned`
+ * `git update-ref --stdin`, run in `dir` (with GIT_DIR=`gitdir` when not
+ * NULL: a work tree apart from its .git). The deleted names go to `pruned`
  * when non-NULL. With a non-empty `home`, quarantines of `who` older than
  * the TTL are removed too. 0 or -1 (err set).
  */
 int snapshot_prune_refs(const char *real_git, const char *dir,
-			const char *home, const char *who,
+			const char *gitdir, const char *home, const char *who,
 			const struct strvec *refs, time_t now, long ttl,
 			const char *keep, struct strvec *pruned,
 			struct strbuf *err);

@@ -156,9 +156,14 @@ age_tree() {
 	"$REAL_GIT" commit -qm one
 	echo two >>"$T/out/w/f.txt"
 	echo new >"$T/out/w/n.txt"
+	# a snapshot past the TTL, which this one prunes (in this layout too)
+	old=refs/agentic-git/snapshots/$AGENTIC_GIT_AGENT/20200101T000000Z-0-reset
+	"$REAL_GIT" update-ref "$old" HEAD
 	run "$TEST_TOOL" snapshot "$T/out/r" reset
 	assert_success
 	refute_output --partial "snapshot failed"
+	run "$REAL_GIT" rev-parse --verify -q "$old"
+	assert_failure
 	ref=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ | tail -n1)
 	[ -n "$ref" ]
 	[ "$("$REAL_GIT" show "$ref:f.txt")" = "$(printf 'one\ntwo')" ]
