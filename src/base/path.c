@@ -45,7 +45,6 @@ static ssize_t fd_dir_name(int fd, char *buf, size_t size)
 
 char *real_dir_path(const char *path)
 {
-	static const char deleted[] = " (deleted)";
 	/* most names fit the small buffer, which keeps the shim's hot path
 	 * off a fresh stack page (docs/architecture.md) */
 	char small[256], *buf = small, *big = NULL;
@@ -61,19 +60,15 @@ char *real_dir_path(const char *path)
 		}
 		close(fd);
 	}
-	if (n <= 0 || (size_t)n >= size || buf[0] != '/' ||
-	    /* the kernel's mark for a removed directory; a directory really
-	     * named so is left to realpath */
-	    ((size_t)n >= sizeof(deleted) - 1 &&
-	     !memcmp(buf + n - (sizeof(deleted) - 1), deleted,
-		     sizeof(deleted) - 1))) {
-		free(big);
-		return realpath(path, NULL);
+	if (n > 0 && (size_t)n < size) {
+		buf[n] = '\0';
+		/* " (deleted)" is the kernel's mark for a removed directory; a
+		 * directory really named so is left to realpath */
+		if (buf[0] == '/' && !ends_with(buf, " (deleted)"))
+			return big ? big : xstrdup(buf);
 	}
-	buf[n] = '\0';
-	if (big)
-		return big;
-	return xstrdup(buf);
+	free(big);
+	return realpath(path, NULL);
 }
 
 char *path_join(const char *a, const char *b)
