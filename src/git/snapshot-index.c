@@ -3,24 +3,61 @@
  * The index file format (git's Documentation/gitformat-index.txt): a
  * 12-byte header ("DIRC", version, entry count), the entries, then
  * extensions (4-byte signature, 4-byte big-endian size, data), then a
- * hash of everything before it. We only walk far enough to find the TREE
- * extension's root entry: "" NUL, "<entry_count> <subtrees>\n", and when
- * entry_count >= 0, the root tree's raw object id.
+ * hash of everything before it.
+ *
+ * The TREE extension is git's cache of the index's trees, in pre-order:
+ * "<name>" NUL "<entry_count> <subtrees>\n", and when entry_count >= 0
+ * (the tree is valid) its raw object id; then its subtrees. A valid node
+ * covers exactly `entry_count` entries, in index order.
+ *
+ * Building a tree is git's write-tree (cache-tree.c update_one): walk
+ * the sorted entries one directory at a time; a directory whose cache
+ * node is valid is taken as it is, any other is formatted ("<mode>
+ * <name>" NUL <raw id> per entry, directories as "40000") and hashed.
  */
 #include "base/common.h"
 #include <string.h>
+#include "base/xalloc.h"
+#include "git/packw.h"
 #include "git/snapshot-index.h"
 
 #define HDR_LEN 12
 #define STAT_LEN 40 /* ctime, mtime, dev, ino, mode, uid, gid, size */
+#define MODE_OFF 24
 #define F_EXTENDED 0x4000
 #define F_STAGE 0x3000
 #define F_NAMEMASK 0x0fff
+#define XF_INTENT_TO_ADD 0x2000
+#define MAX_DEPTH 1024 /* deeper trees are left to git */
 
-struct cursor {
-	const unsigned char *p, *end;
+struct ientry {
+	size_t path;  /* offset in view.paths */
+	size_t len;   /* the path's length */
+	uint32_t mode;
+	bool ita;     /* intent-to-add: not in any tree */
+	const unsigned char *oid;
+};
+
+struct cnode {
+	const unsigned char *name;
+	size_t name_len;
+	long count; /* < 0: invalid */
+	const unsigned char *oid;
+	size_t kids, nkids; /* positions in view.kids */
+};
+
+struct view {
 	size_t hash_len;
 	unsigned version;
+	struct ientry *e;
+	size_t nr, alloc;
+	struct strbuf paths; /* every path, NUL-terminated */
+	struct cnode *ct;
+	size_t ct_nr, ct_alloc;
+	size_t *kids;
+	size_t kids_nr, kids_alloc;
+	const unsigned char *tree; /* the TREE extension's data, or NULL */
+	size_t tree_len;
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -34,126 +71,414 @@ static unsigned be16(const unsigned char *p)
 	return (unsigned)p[0] << 8 | p[1];
 }
 
-/* Steps over one entry. -1 when malformed or unmerged. */
-static int skip_entry(struct cursor *c)
+static const char *path_of(const struct view *v, size_t i)
 {
-	const unsigned char *start = c->p, *name, *nul;
-	size_t fixed = STAT_LEN + c->hash_len + 2, size;
-	unsigned flags;
+	return v->paths.buf + v->e[i].path;
+}
 
-	if ((size_t)(c->end - start) < fixed)
-		return -1;
-	flags = be16(start + STAT_LEN + c->hash_len);
-	if (flags & F_STAGE)
-		return -1; /* unmerged: git write-tree decides (and fails) */
-	if (flags & F_EXTENDED) {
-		if (c->version < 3)
-			return -1;
-		fixed += 2;
-		if ((size_t)(c->end - start) < fixed)
-			return -1;
+/* git's varint (varint.c): 7 bits a byte, each continuation adds one. */
+static const unsigned char *varint(const unsigned char *p,
+				   const unsigned char *end, size_t *out)
+{
+	size_t val;
+
+	if (p >= end)
+		return NULL;
+	val = *p & 127;
+	while (*p++ & 128) {
+		if (p >= end || val > (SIZE_MAX >> 8))
+			return NULL;
+		val = ((val + 1) << 7) | (*p & 127);
 	}
-	name = start + fixed;
-	if (c->version == 4) {
-		/* varint: bytes to strip from the previous name */
-		while (name < c->end && (*name & 0x80))
-			name++;
-		if (name >= c->end)
-			return -1;
-		name++;
+	*out = val;
+	return p;
+}
+
+/* The path of a version 4 entry: the previous one, `strip` bytes cut
+ * off its end, then the bytes up to the NUL. */
+static int v4_path(struct view *v, const unsigned char *name,
+		   const unsigned char *end, const unsigned char **nul)
+{
+	size_t strip, prev_off = 0, prev_len = 0;
+
+	name = varint(name, end, &strip);
+	if (!name || !(*nul = memchr(name, '\0', (size_t)(end - name))))
+		return -1;
+	if (v->nr) {
+		prev_off = v->e[v->nr - 1].path;
+		prev_len = v->e[v->nr - 1].len;
 	}
-	nul = memchr(name, '\0', (size_t)(c->end - name));
-	if (!nul)
+	if (strip > prev_len)
 		return -1;
-	if (c->version == 4) {
-		c->p = nul + 1;
-		return 0;
-	}
-	if ((flags & F_NAMEMASK) != F_NAMEMASK &&
-	    (size_t)(nul - name) != (flags & F_NAMEMASK))
-		return -1;
-	/* padded with 1 to 8 NULs to a multiple of 8 */
-	size = (fixed + (size_t)(nul - name) + 8) & ~(size_t)7;
-	if ((size_t)(c->end - start) < size)
-		return -1;
-	c->p = start + size;
+	/* the previous path is the arena's tail: copy within it */
+	strbuf_grow(&v->paths, prev_len - strip);
+	strbuf_add(&v->paths, v->paths.buf + prev_off, prev_len - strip);
+	strbuf_add(&v->paths, name, (size_t)(*nul - name));
 	return 0;
 }
 
-/* The root entry of a TREE extension's data. */
-static enum snapshot_index_tree tree_root(const unsigned char *d, size_t n,
-					  size_t hash_len, struct strbuf *hex)
+/* Reads one entry at *p. -1 when malformed or unmerged. */
+static int read_entry(struct view *v, const unsigned char **p,
+		      const unsigned char *end)
+{
+	const unsigned char *start = *p, *name, *nul;
+	size_t fixed = STAT_LEN + v->hash_len + 2, size, off = v->paths.len;
+	unsigned flags, xflags = 0;
+	struct ientry *e;
+
+	if ((size_t)(end - start) < fixed)
+		return -1;
+	flags = be16(start + STAT_LEN + v->hash_len);
+	if (flags & F_STAGE)
+		return -1; /* unmerged: git write-tree decides (and fails) */
+	if (flags & F_EXTENDED) {
+		if (v->version < 3 || (size_t)(end - start) < fixed + 2)
+			return -1;
+		xflags = be16(start + fixed);
+		fixed += 2;
+	}
+	name = start + fixed;
+	if (v->version == 4) {
+		if (v4_path(v, name, end, &nul) < 0)
+			return -1;
+		*p = nul + 1;
+	} else {
+		nul = memchr(name, '\0', (size_t)(end - name));
+		if (!nul || ((flags & F_NAMEMASK) != F_NAMEMASK &&
+			     (size_t)(nul - name) != (flags & F_NAMEMASK)))
+			return -1;
+		/* padded with 1 to 8 NULs to a multiple of 8 */
+		size = (fixed + (size_t)(nul - name) + 8) & ~(size_t)7;
+		if ((size_t)(end - start) < size)
+			return -1;
+		strbuf_add(&v->paths, name, (size_t)(nul - name));
+		*p = start + size;
+	}
+	strbuf_addch(&v->paths, '\0');
+	ALLOC_GROW(v->e, v->nr, v->alloc);
+	e = &v->e[v->nr++];
+	e->path = off;
+	e->len = v->paths.len - 1 - off;
+	e->mode = be32(start + MODE_OFF);
+	e->ita = xflags & XF_INTENT_TO_ADD;
+	e->oid = start + STAT_LEN;
+	return 0;
+}
+
+/* The extensions after the entries: remembers TREE; -1 on a split or
+ * sparse index (git reads those) or a malformed one. */
+static int read_extensions(struct view *v, const unsigned char *p,
+			   const unsigned char *end)
+{
+	while (p < end) {
+		uint32_t size;
+
+		if (end - p < 8)
+			return -1;
+		size = be32(p + 4);
+		if ((size_t)(end - p - 8) < size)
+			return -1;
+		if (!memcmp(p, "link", 4) || !memcmp(p, "sdir", 4))
+			return -1;
+		if (!memcmp(p, "TREE", 4)) {
+			v->tree = p + 8;
+			v->tree_len = size;
+		}
+		p += 8 + size;
+	}
+	return 0;
+}
+
+static int read_view(struct view *v, const unsigned char *buf, size_t len)
+{
+	const unsigned char *p, *end;
+	uint32_t nr;
+
+	if ((v->hash_len != 20 && v->hash_len != 32) ||
+	    len < HDR_LEN + v->hash_len || memcmp(buf, "DIRC", 4))
+		return -1;
+	v->version = be32(buf + 4);
+	nr = be32(buf + 8);
+	if (v->version < 2 || v->version > 4)
+		return -1;
+	p = buf + HDR_LEN;
+	end = buf + len - v->hash_len; /* the trailing checksum */
+	/* every entry takes more than 40 bytes: a count the file cannot
+	 * hold is refused before anything is allocated for it */
+	if (nr > (size_t)(end - p) / STAT_LEN)
+		return -1;
+	for (uint32_t i = 0; i < nr; i++)
+		if (read_entry(v, &p, end) < 0)
+			return -1;
+	return read_extensions(v, p, end);
+}
+
+/* A decimal, possibly "-1"; advances *i. */
+static int read_count(const unsigned char *d, size_t n, size_t *i, long *out)
+{
+	long val = 0;
+	bool neg = *i < n && d[*i] == '-';
+
+	if (neg)
+		(*i)++;
+	if (*i >= n || d[*i] < '0' || d[*i] > '9')
+		return -1;
+	while (*i < n && d[*i] >= '0' && d[*i] <= '9') {
+		if (val > 100000000L)
+			return -1;
+		val = val * 10 + (d[(*i)++] - '0');
+	}
+	*out = neg ? -val : val;
+	return 0;
+}
+
+/* One cache node and, recursively, its subtrees; its position in *pos. */
+static int read_cnode(struct view *v, size_t *i, unsigned depth, size_t *pos)
+{
+	const unsigned char *d = v->tree, *nul;
+	size_t n = v->tree_len, me = v->ct_nr;
+	long subs;
+	struct cnode c = { 0 };
+
+	if (depth > MAX_DEPTH || *i >= n ||
+	    !(nul = memchr(d + *i, '\0', n - *i)))
+		return -1;
+	c.name = d + *i;
+	c.name_len = (size_t)(nul - (d + *i));
+	*i = (size_t)(nul - d) + 1;
+	if (read_count(d, n, i, &c.count) || *i >= n || d[(*i)++] != ' ' ||
+	    read_count(d, n, i, &subs) || subs < 0 || *i >= n ||
+	    d[(*i)++] != '\n')
+		return -1;
+	if (c.count >= 0) {
+		if (n - *i < v->hash_len)
+			return -1;
+		c.oid = d + *i;
+		*i += v->hash_len;
+	}
+	c.kids = v->kids_nr;
+	c.nkids = (size_t)subs;
+	if (c.nkids > n - *i) /* each subtree takes bytes */
+		return -1;
+	ALLOC_GROW(v->ct, v->ct_nr, v->ct_alloc);
+	v->ct[v->ct_nr++] = c;
+	for (size_t k = 0; k < c.nkids; k++) {
+		ALLOC_GROW(v->kids, v->kids_nr, v->kids_alloc);
+		v->kids_nr++;
+	}
+	for (size_t k = 0; k < c.nkids; k++) {
+		size_t kid; /* v->kids may move while the subtree is read */
+		if (read_cnode(v, i, depth + 1, &kid))
+			return -1;
+		v->kids[c.kids + k] = kid;
+	}
+	*pos = me;
+	return 0;
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	unsigned char nz = 0;
+
+	for (size_t k = 0; k < n; k++)
+		nz |= p[k];
+	return !nz;
+}
+
+static void add_hex(struct strbuf *sb, const unsigned char *p, size_t n)
 {
 	static const char digits[] = "0123456789abcdef";
-	size_t i = 1, nz = 0;
-	unsigned long count = 0;
 
-	if (n < 1 || d[0] != '\0')
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	if (i < n && d[i] == '-')
-		return SNAPSHOT_INDEX_TREE_UNKNOWN; /* -1: invalidated */
-	if (i >= n || d[i] < '0' || d[i] > '9')
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	while (i < n && d[i] >= '0' && d[i] <= '9' && count < 100000000UL)
-		count = count * 10 + (unsigned long)(d[i++] - '0');
-	if (i >= n || d[i++] != ' ')
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	if (i >= n || d[i] < '0' || d[i] > '9')
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	while (i < n && d[i] >= '0' && d[i] <= '9')
-		i++;
-	if (i >= n || d[i++] != '\n' || n - i < hash_len)
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	for (size_t k = 0; k < hash_len; k++)
-		nz |= d[i + k];
-	if (!nz)
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	for (size_t k = 0; k < hash_len; k++) {
-		strbuf_addch(hex, digits[d[i + k] >> 4]);
-		strbuf_addch(hex, digits[d[i + k] & 15]);
+	for (size_t k = 0; k < n; k++) {
+		strbuf_addch(sb, digits[p[k] >> 4]);
+		strbuf_addch(sb, digits[p[k] & 15]);
 	}
+}
+
+/* The cache node of subdirectory `name` of node `parent` (NULL: none). */
+static const struct cnode *child(const struct view *v,
+				 const struct cnode *parent, const char *name,
+				 size_t len)
+{
+	if (!parent)
+		return NULL;
+	for (size_t k = 0; k < parent->nkids; k++) {
+		const struct cnode *c = &v->ct[v->kids[parent->kids + k]];
+		if (c->name_len == len && !memcmp(c->name, name, len))
+			return c;
+	}
+	return NULL;
+}
+
+static bool under(const struct view *v, size_t i, const char *prefix,
+		  size_t plen)
+{
+	return v->e[i].len > plen && !memcmp(path_of(v, i), prefix, plen);
+}
+
+/* A valid cache node for the directory `prefix` starting at entry *i:
+ * taken when its count covers exactly that directory's entries. */
+static bool take_cached(const struct view *v, size_t *i, const char *prefix,
+			size_t plen, const struct cnode *c, unsigned char *oid)
+{
+	size_t last;
+
+	if (!c || c->count <= 0 || all_zero(c->oid, v->hash_len) ||
+	    (size_t)c->count > v->nr - *i)
+		return false;
+	last = *i + (size_t)c->count - 1;
+	if (!under(v, last, prefix, plen) ||
+	    (last + 1 < v->nr && under(v, last + 1, prefix, plen)))
+		return false;
+	memcpy(oid, c->oid, v->hash_len);
+	*i = last + 1;
+	return true;
+}
+
+static const char *mode_str(uint32_t mode)
+{
+	switch (mode) {
+	case 0100644: return "100644";
+	case 0100755: return "100755";
+	case 0120000: return "120000";
+	case 0160000: return "160000";
+	default: return NULL;
+	}
+}
+
+struct walk {
+	struct view *v;
+	struct packw *pw;
+};
+
+static int build_dir(struct walk *w, size_t *i, const char *prefix,
+		     size_t plen, const struct cnode *c, unsigned depth,
+		     unsigned char *oid);
+
+/* One entry of the directory `prefix` (entry *i, under it) into `t`. */
+static int build_entry(struct walk *w, size_t *i, size_t plen,
+		       const struct cnode *c, unsigned depth,
+		       struct strbuf *t, const char **last, size_t *last_len)
+{
+	struct view *v = w->v;
+	const char *path = path_of(v, *i), *name = path + plen,
+		   *slash = memchr(name, '/', v->e[*i].len - plen), *mode;
+	size_t len = slash ? (size_t)(slash - name) : v->e[*i].len - plen;
+	unsigned char sub[20];
+
+	if (!len || (*last && len == *last_len && !memcmp(name, *last, len)))
+		return -1; /* an empty name, or both a file and a directory */
+	*last = name;
+	*last_len = len;
+	if (slash) {
+		if (build_dir(w, i, path, plen + len + 1,
+			      child(v, c, name, len), depth + 1, sub))
+			return -1;
+		strbuf_addstr(t, "40000 ");
+		strbuf_add(t, name, len);
+		strbuf_addch(t, '\0');
+		strbuf_add(t, sub, sizeof(sub));
+		return 0;
+	}
+	if (v->e[*i].ita || !(mode = mode_str(v->e[*i].mode)))
+		return -1; /* intent-to-add, an odd mode: git decides */
+	strbuf_addstr(t, mode);
+	strbuf_addch(t, ' ');
+	strbuf_add(t, name, len + 1); /* with its NUL */
+	strbuf_add(t, v->e[*i].oid, v->hash_len);
+	(*i)++;
+	return 0;
+}
+
+static int build_dir(struct walk *w, size_t *i, const char *prefix,
+		     size_t plen, const struct cnode *c, unsigned depth,
+		     unsigned char *oid)
+{
+	struct strbuf t = STRBUF_INIT;
+	const char *last = NULL;
+	size_t last_len = 0;
+	int ret = 0;
+
+	if (depth > MAX_DEPTH)
+		return -1;
+	if (take_cached(w->v, i, prefix, plen, c, oid))
+		return 0;
+	while (!ret && *i < w->v->nr && (!plen || under(w->v, *i, prefix, plen)))
+		ret = build_entry(w, i, plen, c, depth, &t, &last, &last_len);
+	if (!ret && plen && !t.len)
+		ret = -1; /* an empty subtree: not ours to decide */
+	if (!ret)
+		packw_add(w->pw, PACKW_TREE, t.buf, t.len, oid);
+	strbuf_release(&t);
+	return ret;
+}
+
+/* Strictly increasing paths (all at stage 0 here): git's own order, the
+ * one trees are built in. */
+static bool sorted(const struct view *v)
+{
+	for (size_t i = 1; i < v->nr; i++) {
+		size_t a = v->e[i - 1].len, b = v->e[i].len;
+		int cmp = memcmp(path_of(v, i - 1), path_of(v, i),
+				 a < b ? a : b);
+		if (cmp > 0 || (!cmp && a >= b))
+			return false;
+	}
+	return true;
+}
+
+static enum snapshot_index_tree build_root(struct view *v, struct packw *pw,
+					   const struct cnode *root,
+					   struct strbuf *tree_hex)
+{
+	struct walk w = { v, pw };
+	unsigned char oid[20];
+	size_t i = 0;
+
+	if (!pw || v->hash_len != sizeof(oid) || !sorted(v) ||
+	    build_dir(&w, &i, "", 0, root, 0, oid) || i != v->nr)
+		return SNAPSHOT_INDEX_TREE_UNKNOWN;
+	add_hex(tree_hex, oid, sizeof(oid));
 	return SNAPSHOT_INDEX_TREE_VALID;
+}
+
+static void view_release(struct view *v)
+{
+	free(v->e);
+	free(v->ct);
+	free(v->kids);
+	strbuf_release(&v->paths);
+}
+
+enum snapshot_index_tree snapshot_index_build(const unsigned char *buf,
+					      size_t len, size_t hash_len,
+					      struct packw *pw,
+					      struct strbuf *tree_hex)
+{
+	struct view v = { .hash_len = hash_len, .paths = STRBUF_INIT };
+	enum snapshot_index_tree r = SNAPSHOT_INDEX_TREE_UNKNOWN;
+	const struct cnode *root = NULL;
+	size_t i = 0, pos;
+
+	if (read_view(&v, buf, len) < 0)
+		goto out;
+	if (v.tree && !read_cnode(&v, &i, 0, &pos) && !v.ct[pos].name_len)
+		root = &v.ct[pos];
+	if (root && root->count >= 0 && !all_zero(root->oid, hash_len)) {
+		/* git's own answer: no entry need be looked at */
+		add_hex(tree_hex, root->oid, hash_len);
+		r = SNAPSHOT_INDEX_TREE_VALID;
+	} else {
+		r = build_root(&v, pw, root, tree_hex);
+	}
+out:
+	view_release(&v);
+	return r;
 }
 
 enum snapshot_index_tree snapshot_index_tree(const unsigned char *buf,
 					     size_t len, size_t hash_len,
 					     struct strbuf *tree_hex)
 {
-	struct cursor c = { .hash_len = hash_len };
-	const unsigned char *tree = NULL;
-	size_t tree_len = 0;
-	uint32_t nr;
-
-	if ((hash_len != 20 && hash_len != 32) || len < HDR_LEN + hash_len ||
-	    memcmp(buf, "DIRC", 4))
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	c.version = be32(buf + 4);
-	nr = be32(buf + 8);
-	if (c.version < 2 || c.version > 4)
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	c.p = buf + HDR_LEN;
-	c.end = buf + len - hash_len; /* the trailing checksum */
-	for (uint32_t i = 0; i < nr; i++)
-		if (skip_entry(&c) < 0)
-			return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	while (c.p < c.end) {
-		uint32_t size;
-
-		if (c.end - c.p < 8)
-			return SNAPSHOT_INDEX_TREE_UNKNOWN;
-		size = be32(c.p + 4);
-		if ((size_t)(c.end - c.p - 8) < size)
-			return SNAPSHOT_INDEX_TREE_UNKNOWN;
-		/* a split or sparse index: let git read it */
-		if (!memcmp(c.p, "link", 4) || !memcmp(c.p, "sdir", 4))
-			return SNAPSHOT_INDEX_TREE_UNKNOWN;
-		if (!memcmp(c.p, "TREE", 4)) {
-			tree = c.p + 8;
-			tree_len = size;
-		}
-		c.p += 8 + size;
-	}
-	if (!tree)
-		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	return tree_root(tree, tree_len, hash_len, tree_hex);
+	return snapshot_index_build(buf, len, hash_len, NULL, tree_hex);
 }

@@ -4,7 +4,8 @@
 
 /**
  * Reads the staged tree out of an index file's bytes, without running git
- * (pure: no I/O). The snapshot engine needs the tree of the index as it was
+ * (pure: no I/O; snapshot_index_build() also builds trees git has not
+ * cached). The snapshot engine needs the tree of the index as it was
  * before `git add -A`; when git's own cache (the TREE extension) says the
  * root tree is valid, that is exactly what `git write-tree` would print, so
  * the engine saves one git process per snapshot.
@@ -32,5 +33,21 @@ enum snapshot_index_tree {
 enum snapshot_index_tree snapshot_index_tree(const unsigned char *buf,
 					     size_t len, size_t hash_len,
 					     struct strbuf *tree_hex);
+
+/*
+ * The same, and when git's cached root is not valid, the tree built from
+ * the entries as `git write-tree` builds it (SHA-1 only): directories
+ * whose cache node is valid are taken from the cache, every other tree is
+ * formatted and handed to `pw` (git/packw.h), which the caller must write
+ * out before anything refers to the tree. Cases git must decide — an
+ * intent-to-add entry, an unknown mode, unsorted or duplicate paths, an
+ * empty name, trees deeper than 1024 — answer UNKNOWN, and `pw` may then
+ * hold trees nothing needs. pw NULL: snapshot_index_tree().
+ */
+struct packw;
+enum snapshot_index_tree snapshot_index_build(const unsigned char *buf,
+					      size_t len, size_t hash_len,
+					      struct packw *pw,
+					      struct strbuf *tree_hex);
 
 #endif

@@ -11,6 +11,10 @@
  *   test-tool hooks-install DIR EXE  write the session hook stubs
  *   test-tool event-stress HOME N AGENT
  *                                 append N events to HOME's event log
+ *   test-tool write-tree INDEX OBJDIR
+ *                                 the SHA-1 tree of INDEX as the snapshot
+ *                                 builds it, new trees packed into OBJDIR;
+ *                                 exit 3 when it leaves that to git
  */
 #include "base/common.h"
 #include <errno.h>
@@ -23,7 +27,9 @@
 #include "base/strbuf.h"
 #include "git/clean-args.h"
 #include "git/hooks.h"
+#include "git/packw.h"
 #include "git/refs-files.h"
+#include "git/snapshot-index.h"
 #include "git/snapshot.h"
 
 static int sign_file(const char *home, const char *file, bool write_sig)
@@ -117,8 +123,39 @@ static int refs_files(int argc, char **argv)
 	return rc ? 3 : 0;
 }
 
+static int write_tree(const char *index, const char *objdir)
+{
+	struct strbuf buf = STRBUF_INIT, hex = STRBUF_INIT, err = STRBUF_INIT;
+	struct packw pw = PACKW_INIT;
+	int rc = 1;
+
+	if (read_file_bounded(index, 1 << 30, RF_REGULAR, &buf) < 0) {
+		fprintf(stderr, "test-tool: %s: %s\n", index, strerror(errno));
+		goto out;
+	}
+	rc = 3;
+	if (snapshot_index_build((const unsigned char *)buf.buf, buf.len, 20,
+				 &pw, &hex) != SNAPSHOT_INDEX_TREE_VALID)
+		goto out;
+	rc = 1;
+	if (packw_finish(&pw, objdir, &err) < 0) {
+		fprintf(stderr, "test-tool: %s\n", err.buf);
+		goto out;
+	}
+	printf("%s %zu\n", hex.buf, packw_count(&pw));
+	rc = 0;
+out:
+	packw_release(&pw);
+	strbuf_release(&buf);
+	strbuf_release(&hex);
+	strbuf_release(&err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "write-tree"))
+		return write_tree(argv[2], argv[3]);
 	if ((argc == 4 && !strcmp(argv[1], "refs-list")) ||
 	    (argc >= 5 && !strcmp(argv[1], "refs-lookup")))
 		return refs_files(argc, argv);
@@ -136,6 +173,7 @@ int main(int argc, char **argv)
 		return sign_file(argv[2], argv[3], false);
 	fprintf(stderr, "usage: test-tool key HOME | sign HOME FILE | hmac HOME FILE"
 			" | snapshot DIR SLUG [ARGS] | event-stress HOME N AGENT"
-			" | refs-list GITDIR HEXLEN | refs-lookup GITDIR HEXLEN REF...\n");
+			" | refs-list GITDIR HEXLEN | refs-lookup GITDIR HEXLEN REF..."
+			" | write-tree INDEX OBJDIR\n");
 	return 2;
 }

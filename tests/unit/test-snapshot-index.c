@@ -5,12 +5,15 @@
 #include <stdarg.h>
 #include <cmocka.h>
 #include "base/xalloc.h"
+#include "git/packw.h"
 #include "git/snapshot-index.h"
 
 #define F_EXTENDED 0x4000
 
 struct entry {
 	const char *name;
+	uint32_t mode; /* 0 in the tests that need no tree built */
+	unsigned char oid_byte; /* 0: 0x11 */
 	unsigned stage;
 	bool extended;
 	unsigned namelen_field; /* 0: the real length */
@@ -46,8 +49,10 @@ static void put_entry(struct strbuf *sb, unsigned version, size_t hash_len,
 			  (nlen < 0xfff ? (unsigned)nlen : 0xfff)) |
 			 (e->stage << 12) | (e->extended ? F_EXTENDED : 0);
 
-	addchars(sb, 0, 40);
-	addchars(sb, 0x11, hash_len);
+	addchars(sb, 0, 24);
+	put32(sb, e->mode);
+	addchars(sb, 0, 12);
+	addchars(sb, e->oid_byte ? e->oid_byte : 0x11, hash_len);
 	strbuf_addch(sb, (char)(flags >> 8));
 	strbuf_addch(sb, (char)flags);
 	if (e->extended) {
@@ -241,10 +246,159 @@ static void test_truncations(void **state)
 	strbuf_release(&hex);
 }
 
+static enum snapshot_index_tree run_build(const struct entry *e, size_t ne,
+					  const struct ext *x, size_t nx,
+					  size_t hash_len, struct packw *pw,
+					  struct strbuf *hex)
+{
+	size_t len;
+	unsigned char *buf = build(2, hash_len, e, ne, x, nx, &len);
+	enum snapshot_index_tree r = snapshot_index_build(buf, len, hash_len,
+							  pw, hex);
+	free(buf);
+	return r;
+}
+
+/* "<mode> <name>" NUL and 20 bytes of `b` (or `oid`), appended. */
+static void tree_entry(struct strbuf *t, const char *mode, const char *name,
+		       int b, const unsigned char *oid)
+{
+	strbuf_addf(t, "%s %s", mode, name);
+	strbuf_addch(t, 0);
+	if (oid)
+		strbuf_add(t, oid, 20);
+	else
+		addchars(t, b, 20);
+}
+
+static const struct entry files[] = {
+	{ .name = "a", .mode = 0100644 },
+	{ .name = "d/b", .mode = 0100755, .oid_byte = 0x22 },
+};
+
+/* The trees formatted by hand: d holds b, the root a and d. */
+static void expected_root(const unsigned char *d_oid, struct strbuf *hex)
+{
+	struct packw ref = PACKW_INIT;
+	struct strbuf t = STRBUF_INIT;
+	unsigned char d[20], root[20];
+
+	if (!d_oid) {
+		tree_entry(&t, "100755", "b", 0x22, NULL);
+		packw_add(&ref, PACKW_TREE, t.buf, t.len, d);
+		d_oid = d;
+		strbuf_reset(&t);
+	}
+	tree_entry(&t, "100644", "a", 0x11, NULL);
+	tree_entry(&t, "40000", "d", 0, d_oid);
+	packw_add(&ref, PACKW_TREE, t.buf, t.len, root);
+	packw_hex(hex, root);
+	packw_release(&ref);
+	strbuf_release(&t);
+}
+
+static void test_build_without_cache(void **state)
+{
+	struct packw pw = PACKW_INIT;
+	struct strbuf hex = STRBUF_INIT, want = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(run_build(files, 2, NULL, 0, 20, &pw, &hex),
+			 SNAPSHOT_INDEX_TREE_VALID);
+	expected_root(NULL, &want);
+	assert_string_equal(hex.buf, want.buf);
+	assert_int_equal(packw_count(&pw), 2); /* d and the root */
+	/* no packw: only git's cached root would do */
+	strbuf_reset(&hex);
+	assert_int_equal(run_build(files, 2, NULL, 0, 20, NULL, &hex), 0);
+	/* SHA-256: left to git */
+	assert_int_equal(run_build(files, 2, NULL, 0, 32, &pw, &hex), 0);
+	assert_int_equal(hex.len, 0);
+	packw_release(&pw);
+	strbuf_release(&hex);
+	strbuf_release(&want);
+}
+
+static void test_build_takes_valid_subtrees(void **state)
+{
+	/* root invalid, d cached (1 entry, 0x77…) */
+	struct ext cached = { "TREE", NULL, 0, "-1 1\n", 0 };
+	/* d's cached count disagrees with the index: built again */
+	const char wrong[] = "\0-1 1\nd\0" "2 0\n"
+			     "wwwwwwwwwwwwwwwwwwww";
+	struct ext bad = { "TREE", wrong, sizeof(wrong) - 1, NULL, 0 };
+	struct packw pw = PACKW_INIT;
+	struct strbuf hex = STRBUF_INIT, want = STRBUF_INIT;
+	unsigned char d[20];
+
+	(void)state;
+	memset(d, 0x77, sizeof(d));
+	assert_int_equal(run_build(files, 2, &cached, 1, 20, &pw, &hex),
+			 SNAPSHOT_INDEX_TREE_VALID);
+	expected_root(d, &want);
+	assert_string_equal(hex.buf, want.buf);
+	assert_int_equal(packw_count(&pw), 1); /* the root only */
+	packw_release(&pw);
+	strbuf_reset(&hex);
+	strbuf_reset(&want);
+	assert_int_equal(run_build(files, 2, &bad, 1, 20, &pw, &hex),
+			 SNAPSHOT_INDEX_TREE_VALID);
+	expected_root(NULL, &want);
+	assert_string_equal(hex.buf, want.buf);
+	assert_int_equal(packw_count(&pw), 2);
+	packw_release(&pw);
+	strbuf_release(&hex);
+	strbuf_release(&want);
+}
+
+/* What write-tree would refuse or decide otherwise is left to git. */
+static void test_build_refusals(void **state)
+{
+	static const struct entry file_and_dir[] = {
+		{ .name = "a", .mode = 0100644 },
+		{ .name = "a/b", .mode = 0100644 } };
+	static const struct entry empty_part[] = {
+		{ .name = "a//b", .mode = 0100644 } };
+	static const struct entry leading[] = {
+		{ .name = "/a", .mode = 0100644 } };
+	static const struct entry odd_mode[] = {
+		{ .name = "a", .mode = 0100600 } };
+	static const struct entry unsorted[] = {
+		{ .name = "b", .mode = 0100644 },
+		{ .name = "a", .mode = 0100644 } };
+	static const struct entry twice[] = {
+		{ .name = "a", .mode = 0100644 },
+		{ .name = "a", .mode = 0100644 } };
+	static const struct entry ita[] = {
+		{ .name = "a", .mode = 0100644, .extended = true } };
+	static const struct { const struct entry *e; size_t n; } cases[] = {
+		{ file_and_dir, 2 }, { empty_part, 1 }, { leading, 1 },
+		{ odd_mode, 1 }, { unsorted, 2 }, { twice, 2 },
+	};
+	struct packw pw = PACKW_INIT;
+	struct strbuf hex = STRBUF_INIT;
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(run_build(cases[i].e, cases[i].n, NULL, 0, 20,
+					   &pw, &hex), 0);
+	buf = build(3, 20, ita, 1, NULL, 0, &len);
+	assert_int_equal(snapshot_index_build(buf, len, 20, &pw, &hex), 0);
+	free(buf);
+	assert_int_equal(hex.len, 0);
+	packw_release(&pw);
+	strbuf_release(&hex);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_root),
+		cmocka_unit_test(test_build_without_cache),
+		cmocka_unit_test(test_build_takes_valid_subtrees),
+		cmocka_unit_test(test_build_refusals),
 		cmocka_unit_test(test_other_extensions_skipped),
 		cmocka_unit_test(test_unknown_cases),
 		cmocka_unit_test(test_bad_header),
