@@ -5,6 +5,7 @@
  * index). Everything here reads the work tree; nothing here records.
  */
 #include "base/common.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -79,6 +80,58 @@ static int parse_locate(struct snap *s, char *p, bool born)
 	return 0;
 }
 
+/* a repository's config larger than this is not read: git writes */
+#define SNAPSHOT_CONFIG_MAX ((size_t)1 << 20)
+
+/*
+ * Whether the snapshot may format its trees and commits itself and write
+ * them as one pack (git/packw.h): a SHA-1 repository (HEAD's id has 40
+ * digits; unborn, we cannot tell) whose config sets no object format (a
+ * SHA-256 or compat-format one needs git's own bookkeeping) and whose
+ * objects are not shared with a group (git adjusts the permissions of what
+ * it writes there: core.sharedRepository, or the setgid bit git gives a
+ * shared repository's directories). Anything else: git write-tree and
+ * commit-tree.
+ */
+static bool objects_ours(struct snap *s)
+{
+	struct strbuf cfg = STRBUF_INIT, path = STRBUF_INIT;
+	struct stat st;
+	bool ok = false;
+
+	if (s->head.len != 40)
+		return false;
+	strbuf_addpath(&path, s->commondir.buf, "objects");
+	if (stat(path.buf, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    (st.st_mode & S_ISGID))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addpath(&path, s->commondir.buf, "config");
+	if (read_file_bounded(path.buf, SNAPSHOT_CONFIG_MAX, RF_REGULAR, &cfg) < 0)
+		goto out;
+	for (size_t i = 0; i < cfg.len; i++)
+		cfg.buf[i] = (char)tolower((unsigned char)cfg.buf[i]);
+	ok = !strstr(cfg.buf, "objectformat") &&
+	     !strstr(cfg.buf, "sharedrepository");
+out:
+	strbuf_release(&cfg);
+	strbuf_release(&path);
+	return ok;
+}
+
+int snap_flush_objects(struct snap *s)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int ret;
+
+	if (!packw_count(&s->pw))
+		return 0;
+	strbuf_addpath(&dir, s->commondir.buf, "objects");
+	ret = packw_finish(&s->pw, dir.buf, s->err);
+	strbuf_release(&dir);
+	return ret;
+}
+
 /*
  * The work tree's top, its index file, HEAD (commit and tree) and the
  * names of the agent's snapshot refs (for the seq and the TTL prune), in
@@ -120,8 +173,10 @@ static int locate_end(struct snap *s, int st, struct strbuf *out,
 		strbuf_reset(gerr);
 		st = locate_run(s, false, out, gerr);
 	}
-	if (st == 0 && !parse_locate(s, out->buf, born))
+	if (st == 0 && !parse_locate(s, out->buf, born)) {
+		s->own_objects = objects_ours(s);
 		return 0;
+	}
 	return snap_fail(s, st < 0 ? "cannot run git" : "not in a git work tree",
 			 gerr);
 }
@@ -200,37 +255,46 @@ static int copy_index(struct snap *s)
 }
 
 /*
- * git's cached staged tree, from the temp index's bytes (mapped, not
- * read: no copy). The file is ours and git replaces it by rename, never
- * truncates it, so the mapping stays whole while we read it.
+ * The tree of the index file at `path` without git (git/snapshot-index.h):
+ * git's cached root, or, when the snapshot writes its own objects, the
+ * trees built from the entries. The bytes are mapped, not read: no copy.
+ * The file is ours and git replaces it by rename, never truncates it, so
+ * the mapping stays whole while we read it. 1: `tree` holds it; 0: git
+ * must tell; -1: the file cannot be read.
  */
-static void read_cached_tree(struct snap *s, int fd, const struct stat *st)
-{
-	size_t len = (size_t)st->st_size;
-	void *map;
-
-	if (!s->head.len || st->st_size <= 0 ||
-	    (uint64_t)st->st_size > SNAPSHOT_INDEX_MAX)
-		return;
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return;
-	if (snapshot_index_tree(map, len, s->head.len / 2, &s->itree) ==
-	    SNAPSHOT_INDEX_TREE_VALID)
-		s->itree_known = true;
-	munmap(map, len);
-}
-
-/* read_cached_tree() on the index file at `path`, which must be a regular
- * file we can read. */
-static int cached_tree_of(struct snap *s, const char *path)
+static int index_tree(struct snap *s, const char *path, struct strbuf *tree)
 {
 	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
+	size_t len;
+	void *map;
+	int ret;
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	len = (size_t)st.st_size;
+	if (!s->head.len || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SNAPSHOT_INDEX_MAX)
+		return 0;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return 0;
+	ret = snapshot_index_build(map, len, s->head.len / 2,
+				   s->own_objects ? &s->pw : NULL, tree) ==
+	      SNAPSHOT_INDEX_TREE_VALID;
+	munmap(map, len);
+	return ret;
+}
+
+/* The staged tree from the index file at `path` when it can be read
+ * without git (s->itree_known). */
+static int cached_tree_of(struct snap *s, const char *path)
+{
+	int r = index_tree(s, path, &s->itree);
+
+	if (r < 0)
 		return snap_fail(s, "cannot read the index", NULL);
-	read_cached_tree(s, fd, &st);
+	s->itree_known = r > 0;
 	return 0;
 }
 
@@ -342,6 +406,9 @@ static int worktree_tree(struct snap *s, int st, struct strbuf *gerr,
 		strbuf_addbuf(&s->wtree, &s->itree);
 		return 0;
 	}
+	if (s->own_objects && index_tree(s, s->tmp_index.buf, &s->wtree) > 0)
+		return 0;
+	strbuf_reset(&s->wtree);
 	strbuf_reset(gerr);
 	if (git_index(s, s->tmp_index.buf, &s->wtree, gerr, write_tree) != 0 ||
 	    !s->wtree.len)

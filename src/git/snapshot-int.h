@@ -13,6 +13,7 @@
 #include "base/strbuf.h"
 #include "base/spawn.h"
 #include "base/strvec.h"
+#include "git/packw.h"
 #include "git/quarantine.h"
 #include "git/snapshot.h"
 
@@ -23,6 +24,10 @@ struct snap {
 	struct strbuf top, gitdir, index, commondir, head, head_tree, tmp_index;
 	struct strbuf wtree, itree, icommit, commit, qdir;
 	bool itree_known; /* itree read from the index's cache-tree */
+	/* trees and commits are formatted here and written as one pack
+	 * (git/packw.h) instead of by git write-tree / commit-tree */
+	bool own_objects;
+	struct packw pw;
 	struct strvec stashes, refs;
 	struct quarantine_plan qp;
 	struct strbuf *err;
@@ -31,6 +36,9 @@ struct snap {
 /* Removes the private index and empties every buffer and list (not `o`,
  * `who`, `now`, `err`): `s` can be filled again. */
 void snap_release(struct snap *s);
+
+/* Writes the objects s->pw holds into the repository; 0 or -1. */
+int snap_flush_objects(struct snap *s);
 
 /* Appends `what` and the first line of git's stderr to the error; -1. */
 int snap_fail(struct snap *s, const char *what, struct strbuf *gerr);

@@ -47,6 +47,8 @@ void snap_release(struct snap *s)
 	strvec_clear(&s->stashes);
 	strvec_clear(&s->refs);
 	quarantine_plan_release(&s->qp);
+	packw_release(&s->pw);
+	s->own_objects = false;
 }
 
 #define EMPTY_TREE_SHA1 "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -108,6 +110,37 @@ static bool nothing_to_lose(const struct snap *s)
 	       quarantine_plan_empty(&s->qp) && !s->stashes.nr;
 }
 
+#define SNAPSHOT_IDENT "agentic-git <agentic-git@localhost>"
+
+/*
+ * The commit object `git commit-tree` would write for the same input
+ * (no signature, no encoding header: the message is ours), kept in s->pw.
+ * A parent named twice is kept once, as git does.
+ */
+static void format_commit(struct snap *s, const char *tree,
+			  const struct strvec *parents, const char *msg,
+			  struct strbuf *out)
+{
+	struct strbuf c = STRBUF_INIT;
+	unsigned char oid[20];
+
+	strbuf_addf(&c, "tree %s\n", tree);
+	for (size_t i = 0; i < parents->nr; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = !strcmp(parents->v[k], parents->v[i]);
+		if (!dup)
+			strbuf_addf(&c, "parent %s\n", parents->v[i]);
+	}
+	strbuf_addf(&c, "author " SNAPSHOT_IDENT " %lld +0000\n",
+		    (long long)s->now);
+	strbuf_addf(&c, "committer " SNAPSHOT_IDENT " %lld +0000\n\n%s",
+		    (long long)s->now, msg);
+	packw_add(&s->pw, PACKW_COMMIT, c.buf, c.len, oid);
+	packw_hex(out, oid);
+	strbuf_release(&c);
+}
+
 /* Invariant 3: the identity and date never come from the environment. */
 static int commit_tree(struct snap *s, const char *tree,
 		       const struct strvec *parents, const char *msg,
@@ -117,6 +150,10 @@ static int commit_tree(struct snap *s, const char *tree,
 	struct strbuf gerr = STRBUF_INIT;
 	int st;
 
+	if (s->own_objects) {
+		format_commit(s, tree, parents, msg, out);
+		return 0;
+	}
 	snap_git_init(s, &c);
 	strvec_pushl(&c.env_set, "GIT_AUTHOR_NAME=agentic-git",
 		     "GIT_AUTHOR_EMAIL=agentic-git@localhost",
@@ -442,7 +479,7 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 			  .itree = STRBUF_INIT, .icommit = STRBUF_INIT,
 			  .commit = STRBUF_INIT, .qdir = STRBUF_INIT,
 			  .stashes = STRVEC_INIT, .refs = STRVEC_INIT,
-			  .qp = QUARANTINE_PLAN_INIT };
+			  .qp = QUARANTINE_PLAN_INIT, .pw = PACKW_INIT };
 	struct strbuf perr = STRBUF_INIT;
 	int ret = -1;
 
@@ -456,7 +493,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	if (save_index_commit(&s) ||
 	    (!quarantine_plan_empty(&s.qp) && claim_quarantine(&s)))
 		goto out;
-	if (save_commit(&s) || create_ref(&s, ref_out)) {
+	if (save_commit(&s) || snap_flush_objects(&s) ||
+	    create_ref(&s, ref_out)) {
 		if (s.qdir.len)
 			rmdir(s.qdir.buf);
 		goto out;

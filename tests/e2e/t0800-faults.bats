@@ -121,7 +121,9 @@ in_ns() {
 	ag_bind ag1 feat/one
 	cd "$WT"
 	echo "precious edit" >>README.md
-	for step in add commit-tree; do
+	# (after add -A the snapshot runs no git: its trees, commit and ref
+	# are written in-process, pack first, ref last; see the next test)
+	for step in rev-parse add; do
 		rm -rf "$T/killed"
 		KILL_ON=$step AGENTIC_GIT_REAL_GIT=$KILLER run agit reset --hard
 		[ "$status" -eq 137 ]
@@ -151,6 +153,32 @@ in_ns() {
 	ref=${lines[${#lines[@]}-1]}
 	run "$REAL_GIT" show "$ref:README.md"
 	assert_output --partial "precious edit"
+}
+
+@test "t0800: the snapshot's pack cannot be written: no ref, a warning and an event, the op still runs" {
+	load snapshot-lib
+	ag_bind ag1 feat/one
+	cd "$WT"
+	# work whose blobs all exist (a deletion), so add -A writes no pack and
+	# the first write to objects/pack is the snapshot's own trees
+	# (files older than the index: add -A hashes none of them again)
+	"$REAL_GIT" ls-files -z | xargs -0 touch -d "@$(($(date +%s) - 100))"
+	"$REAL_GIT" add -u
+	rm src/main.c
+	pack=$("$REAL_GIT" rev-parse --git-common-dir)/objects/pack
+	no_links "$pack"
+	run agit reset -q --hard
+	allow_links "$pack"
+	assert_success
+	assert_output --partial "pre-op snapshot FAILED (cannot"
+	[ -f src/main.c ] # the reset ran
+	run "$REAL_GIT" for-each-ref refs/agentic-git/
+	assert_output ""
+	run sh -c "jq -r 'select(.event == \"snapshot_failed\") | .reason' '$AGENTIC_GIT_HOME/fleet_events.jsonl'"
+	assert_output --partial "cannot"
+	run ls "$pack"
+	refute_output --partial tmp_
+	repo_sane "$WT"
 }
 
 @test "t0800: a read-only AGENTIC_GIT_HOME: commits still run, denies still deny, nothing is lost" {
