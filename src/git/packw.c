@@ -28,7 +28,9 @@ struct packw_obj {
 #define STORED_MAX 65535	  /* a stored deflate block's largest LEN */
 #define OBJ_MAX UINT32_MAX	  /* largest object kept (packw.h) */
 #define IDX_OFFSET_MAX 0x7fffffffu /* a v2 index's 4-byte offsets */
-#define FLUSH_AT (256 * 1024)	  /* pack bytes buffered before write() */
+/* pack bytes buffered before write(): small, so the same few pages are
+ * reused (fresh pages are page faults, which cost more than the calls) */
+#define FLUSH_AT (16 * 1024)
 
 /* CRC-32 of zlib and IEEE 802.3 (reflected polynomial 0xedb88320). */
 static const uint32_t crc_table[256] = {
@@ -173,8 +175,10 @@ static void grow_slots(struct packw *pw)
 		*find_slot(pw, pw->obj[i].oid) = i + 1;
 }
 
-void packw_add(struct packw *pw, enum packw_type type, const void *buf,
-	       size_t len, unsigned char oid[20])
+/* Hashes the object; keeps it unless kept already or too big, taking
+ * `owned` (buf's own allocation) or else a copy. True when kept. */
+static bool add(struct packw *pw, enum packw_type type, const void *buf,
+		size_t len, unsigned char oid[20], void *owned)
 {
 	struct sha1_ctx c;
 	struct strbuf hdr = STRBUF_INIT;
@@ -191,21 +195,41 @@ void packw_add(struct packw *pw, enum packw_type type, const void *buf,
 	strbuf_release(&hdr);
 	if (len > OBJ_MAX) {
 		pw->too_big = len;
-		return;
+		return false;
 	}
 	grow_slots(pw);
 	slot = find_slot(pw, oid);
 	if (*slot)
-		return;
+		return false;
 	ALLOC_GROW(pw->obj, pw->nr, pw->alloc);
 	o = &pw->obj[pw->nr];
 	memcpy(o->oid, oid, 20);
 	o->type = type;
 	o->len = len;
-	o->data = xmalloc(len);
-	if (len)
-		memcpy(o->data, buf, len);
+	if (owned) {
+		o->data = owned;
+	} else {
+		o->data = xmalloc(len);
+		if (len)
+			memcpy(o->data, buf, len);
+	}
 	*slot = ++pw->nr;
+	return true;
+}
+
+void packw_add(struct packw *pw, enum packw_type type, const void *buf,
+	       size_t len, unsigned char oid[20])
+{
+	add(pw, type, buf, len, oid, NULL);
+}
+
+void packw_add_strbuf(struct packw *pw, enum packw_type type,
+		      struct strbuf *sb, unsigned char oid[20])
+{
+	/* a strbuf that never grew owns no allocation: copied */
+	if (add(pw, type, sb->buf, sb->len, oid, sb->alloc ? sb->buf : NULL) &&
+	    sb->alloc)
+		strbuf_detach(sb, NULL);
 }
 
 size_t packw_count(const struct packw *pw)

@@ -49,6 +49,11 @@ struct packw {
  */
 void packw_add(struct packw *pw, enum packw_type type, const void *buf,
 	       size_t len, unsigned char oid[20]);
+/* The same with the bytes of `sb`, whose buffer the packw takes when it
+ * keeps the object (`sb` is then empty, STRBUF_INIT); the caller still
+ * releases `sb`. No copy: for trees built in a strbuf. */
+void packw_add_strbuf(struct packw *pw, enum packw_type type,
+		      struct strbuf *sb, unsigned char oid[20]);
 /* Number of objects kept. */
 size_t packw_count(const struct packw *pw);
 /*

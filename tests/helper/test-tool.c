@@ -18,8 +18,12 @@
  */
 #include "base/common.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "agentic-git/core.h"
 #include "base/fileio.h"
 #include "base/envvar.h"
@@ -123,19 +127,25 @@ static int refs_files(int argc, char **argv)
 	return rc ? 3 : 0;
 }
 
+/* mapped, as the snapshot maps it (an empty file: an empty buffer) */
 static int write_tree(const char *index, const char *objdir)
 {
-	struct strbuf buf = STRBUF_INIT, hex = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf hex = STRBUF_INIT, err = STRBUF_INIT;
 	struct packw pw = PACKW_INIT;
+	cleanup_fd int fd = open(index, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *map = NULL;
 	int rc = 1;
 
-	if (read_file_bounded(index, 1 << 30, RF_REGULAR, &buf) < 0) {
+	if (fd < 0 || fstat(fd, &st) < 0 ||
+	    (st.st_size && (map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				       MAP_PRIVATE, fd, 0)) == MAP_FAILED)) {
 		fprintf(stderr, "test-tool: %s: %s\n", index, strerror(errno));
-		goto out;
+		return 1;
 	}
 	rc = 3;
-	if (snapshot_index_build((const unsigned char *)buf.buf, buf.len, 20,
-				 &pw, &hex) != SNAPSHOT_INDEX_TREE_VALID)
+	if (snapshot_index_build(map ? map : "", (size_t)st.st_size, 20, &pw,
+				 &hex) != SNAPSHOT_INDEX_TREE_VALID)
 		goto out;
 	rc = 1;
 	if (packw_finish(&pw, objdir, &err) < 0) {
@@ -145,8 +155,9 @@ static int write_tree(const char *index, const char *objdir)
 	printf("%s %zu\n", hex.buf, packw_count(&pw));
 	rc = 0;
 out:
+	if (map)
+		munmap(map, (size_t)st.st_size);
 	packw_release(&pw);
-	strbuf_release(&buf);
 	strbuf_release(&hex);
 	strbuf_release(&err);
 	return rc;

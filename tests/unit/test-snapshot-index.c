@@ -392,6 +392,37 @@ static void test_build_refusals(void **state)
 	strbuf_release(&hex);
 }
 
+/*
+ * Version 4 paths only grow by their suffix: n entries of suffix "a"
+ * decompress to "a", "aa", … — n * n / 2 bytes from about 65 * n. Past
+ * eight times the file's size the reader refuses (git decides) rather
+ * than allocate without end.
+ */
+static void test_build_v4_growth_capped(void **state)
+{
+	struct packw pw = PACKW_INIT;
+	struct strbuf hex = STRBUF_INIT;
+	size_t ns[] = { 100, 1100 }, len;
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(ns); k++) {
+		struct entry *e = xcalloc(ns[k], sizeof(*e));
+		unsigned char *buf;
+
+		for (size_t i = 0; i < ns[k]; i++)
+			e[i] = (struct entry){ .name = "a", .mode = 0100644 };
+		buf = build(4, 20, e, ns[k], NULL, 0, &len);
+		strbuf_reset(&hex);
+		assert_int_equal(snapshot_index_build(buf, len, 20, &pw, &hex),
+				 k == 0 ? SNAPSHOT_INDEX_TREE_VALID
+					: SNAPSHOT_INDEX_TREE_UNKNOWN);
+		free(buf);
+		free(e);
+	}
+	packw_release(&pw);
+	strbuf_release(&hex);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_build_without_cache),
 		cmocka_unit_test(test_build_takes_valid_subtrees),
 		cmocka_unit_test(test_build_refusals),
+		cmocka_unit_test(test_build_v4_growth_capped),
 		cmocka_unit_test(test_other_extensions_skipped),
 		cmocka_unit_test(test_unknown_cases),
 		cmocka_unit_test(test_bad_header),
