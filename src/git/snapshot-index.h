@@ -3,20 +3,21 @@
 #define AG_SNAPSHOT_INDEX_H
 
 /**
- * Reads the staged tree out of an index file's bytes, without running git
- * (pure: no I/O; snapshot_index_build() also builds trees git has not
- * cached). The snapshot engine needs the tree of the index as it was
- * before `git add -A`; when git's own cache (the TREE extension) says the
- * root tree is valid, that is exactly what `git write-tree` would print, so
- * the engine saves one git process per snapshot.
+ * The tree of an index file's bytes, without running git (pure: no I/O).
+ * The snapshot engine needs the tree of the index as it was before `git
+ * add -A` (the staged tree) and after it (the work tree's). When git's own
+ * cache (the TREE extension) says the root tree is valid, that is exactly
+ * what `git write-tree` would print; snapshot_index_build() also builds
+ * the trees git has not cached, so the engine runs no write-tree at all.
  *
  * Only the cases we can read with certainty answer "valid": index versions
  * 2, 3 and 4, no split index (`link`), no sparse directory entries, no
  * unmerged entry, a root TREE entry with a non-negative entry count. Every
  * other case, and every malformed or truncated buffer, answers "unknown"
  * and the caller runs `git write-tree` as before. The trailing checksum is
- * not verified here: the same bytes are handed to git right after, which
- * does verify it and fails the snapshot on a corrupt index.
+ * not verified here: the staged index's bytes are the very file `add -A`
+ * reads, which does verify it and fails the snapshot on a corrupt index;
+ * the work tree's index is the one `add -A` has just written.
  *
  * `tree_hex` is appended to (lowercase hex, 2 * hash_len characters) only
  * on SNAPSHOT_INDEX_TREE_VALID.

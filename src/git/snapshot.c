@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The snapshot engine (invariants in snapshot.h). One snapshot costs, when
- * there is work to save: rev-parse (which also lists the agent's refs),
- * add -A, write-tree, commit-tree, update-ref; plus a write-tree first when
- * the index's cached root tree is not valid (staged changes), a second
- * commit-tree when the staged tree must be kept, and clean -n/check-ignore
- * before a clean or a reflog read before a stash drop. When there is
- * nothing to lose it stops after add -A (which then leaves the index copy
- * untouched): the `add -A` into the index copy is the only scan of the
+ * there is work to save: rev-parse (which also lists the agent's refs) and
+ * add -A, at the same time; the trees and commits are then formatted here
+ * and written as one pack (git/packw.h), and the ref as a loose file
+ * (git/loose-ref.h). Where git's bookkeeping is needed (SHA-256, a shared
+ * repository, an index the builder leaves to git) write-tree, commit-tree
+ * and update-ref run instead. Before a clean: clean -n/check-ignore; before
+ * a stash drop: a reflog read. When there is nothing to lose it stops
+ * after add -A: the `add -A` into the index copy is the only scan of the
  * work tree. docs/snapshots.md, "Cost", says where the time goes.
  */
 #include "base/common.h"
