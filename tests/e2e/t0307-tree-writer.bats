@@ -38,6 +38,22 @@ loose() {
 	(cd "$REPO/.git/objects" && find ?? -type f 2>/dev/null | tr -d / | sort)
 }
 
+# same_as_commit_tree COMMIT: git commit-tree, given COMMIT's tree,
+# parents, identity, date and message, writes COMMIT's very id.
+same_as_commit_tree() {
+	local c=$1 when p args=()
+	"$REAL_GIT" cat-file commit "$c" >"$T/c"
+	when=$(sed -n 's/^committer .* \([0-9]*\) +0000$/\1/p' "$T/c")
+	sed '1,/^$/d' "$T/c" >"$T/msg"
+	for p in $(sed -n 's/^parent //p' "$T/c"); do args+=(-p "$p"); done
+	run env GIT_AUTHOR_NAME=agentic-git GIT_AUTHOR_EMAIL=agentic-git@localhost \
+		GIT_COMMITTER_NAME=agentic-git GIT_COMMITTER_EMAIL=agentic-git@localhost \
+		GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_DATE="@$when +0000" \
+		"$REAL_GIT" commit-tree --no-gpg-sign "$c^{tree}" "${args[@]}" -F "$T/msg"
+	assert_success
+	assert_output "$("$REAL_GIT" rev-parse "$c")"
+}
+
 odd_tree() {
 	mkdir -p "a" "a b" "é/ü" deep/1/2/3/4/5 sub
 	echo 1 >a-b; echo 2 >a.b; echo 3 >a/b; echo 4 >a0; echo 5 >"a b/c d"
@@ -166,6 +182,10 @@ odd_tree() {
 	grep -qx "author agentic-git <agentic-git@localhost> [0-9]* +0000" "$T/commit"
 	grep -qx "committer agentic-git <agentic-git@localhost> [0-9]* +0000" "$T/commit"
 	assert_equal "$(grep -c '^parent ' "$T/commit")" 2
+	# byte for byte what git commit-tree writes for the same input: the
+	# snapshot and its index commit
+	same_as_commit_tree "$ref"
+	same_as_commit_tree "$ref^2"
 	assert_equal "$("$REAL_GIT" cat-file -p "$ref^2:README.md")" "$(printf 'hello\nchanged')"
 	# and it restores
 	run "$AG_BIN" snapshots restore --yes
