@@ -111,7 +111,10 @@ static bool nothing_to_lose(const struct snap *s)
 	       quarantine_plan_empty(&s->qp) && !s->stashes.nr;
 }
 
-#define SNAPSHOT_IDENT "agentic-git <agentic-git@localhost>"
+/* the snapshot commits' author and committer, whatever the environment */
+#define SNAPSHOT_NAME "agentic-git"
+#define SNAPSHOT_EMAIL "agentic-git@localhost"
+#define SNAPSHOT_IDENT SNAPSHOT_NAME " <" SNAPSHOT_EMAIL ">"
 
 /*
  * The commit object `git commit-tree` would write for the same input
@@ -156,10 +159,10 @@ static int commit_tree(struct snap *s, const char *tree,
 		return 0;
 	}
 	snap_git_init(s, &c);
-	strvec_pushl(&c.env_set, "GIT_AUTHOR_NAME=agentic-git",
-		     "GIT_AUTHOR_EMAIL=agentic-git@localhost",
-		     "GIT_COMMITTER_NAME=agentic-git",
-		     "GIT_COMMITTER_EMAIL=agentic-git@localhost", NULL);
+	strvec_pushl(&c.env_set, "GIT_AUTHOR_NAME=" SNAPSHOT_NAME,
+		     "GIT_AUTHOR_EMAIL=" SNAPSHOT_EMAIL,
+		     "GIT_COMMITTER_NAME=" SNAPSHOT_NAME,
+		     "GIT_COMMITTER_EMAIL=" SNAPSHOT_EMAIL, NULL);
 	strvec_pushf(&c.env_set, "GIT_AUTHOR_DATE=@%lld +0000",
 		     (long long)s->now);
 	strvec_pushf(&c.env_set, "GIT_COMMITTER_DATE=@%lld +0000",
