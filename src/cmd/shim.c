@@ -112,6 +112,9 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
 	if (!o.dir)
 		return 0;
+	/* a routed command runs without them; any other names its own */
+	if (v->kind != V_ROUTE)
+		facts_caller_repo(ga, &o.git_dir, &o.work_tree);
 	/* what will really run: a routed clean keeps the session marker */
 	if (!strcmp(v->snapshot_slug, "clean"))
 		o.clean_args = v->kind == V_ROUTE

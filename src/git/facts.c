@@ -199,13 +199,19 @@ static void copy_loc(struct repo_loc *dst, const struct repo_loc *src,
 	dst->rel = xstrdup(rel);
 }
 
+void facts_caller_repo(const struct git_argv *ga, const char **git_dir,
+		       const char **work_tree)
+{
+	*git_dir = ga->git_dir ? ga->git_dir : getenv("GIT_DIR");
+	*work_tree = ga->work_tree ? ga->work_tree : getenv("GIT_WORK_TREE");
+}
+
 static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 {
-	const char *gd = ga->git_dir ? ga->git_dir : getenv("GIT_DIR");
-	const char *wt = ga->work_tree ? ga->work_tree : getenv("GIT_WORK_TREE");
-	const char *rel;
+	const char *gd, *wt, *rel;
 	enum repo_found r;
 
+	facts_caller_repo(ga, &gd, &wt);
 	if (f->bind.worktree &&
 	    repo_discover_canonical(f->bind.worktree, &f->wt) == REPO_FOUND) {
 		f->have_wt = true;

@@ -48,4 +48,10 @@ struct policy_input facts_input(const struct shim_facts *f,
 				const struct git_argv *ga);
 void facts_release(struct shim_facts *f);
 
+/* The repository the caller names itself, as git reads it: --git-dir /
+ * --work-tree, else GIT_DIR / GIT_WORK_TREE (NULL or "" when unnamed;
+ * relative to the effective working directory). */
+void facts_caller_repo(const struct git_argv *ga, const char **git_dir,
+		       const char **work_tree);
+
 #endif

@@ -189,14 +189,30 @@ static int move_path(const char *src, const char *dst)
 
 /* The ignored untracked paths, sorted; directories end in '/' and hold
  * nothing but ignored files (git ls-files --directory). */
-static int ignored_set(const char *real_git, const char *top,
-		       struct strvec *set, struct strbuf *err)
+/* git run in `dir`, in the repository at `gitdir` and `top` (git/gitcmd.h;
+ * gitdir NULL: found from dir). */
+static void repo_child(struct child *c, const char *real_git,
+		       const char *gitdir, const char *top, const char *dir)
+{
+	if (gitdir)
+		gitcmd_init_repo(c, real_git, gitdir, top);
+	else
+		gitcmd_init(c, real_git, top);
+	c->dir = dir;
+}
+
+static int ignored_set(const char *real_git, const char *gitdir,
+		       const char *top, struct strvec *set, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
 	int st;
 
-	st = gitcmd_capture(real_git, top, &out, err, "ls-files", "-z", "-o",
-			    "-i", "--exclude-standard", "--directory", NULL);
+	repo_child(&c, real_git, gitdir, top, top);
+	strvec_pushl(&c.args, "ls-files", "-z", "-o", "-i", "--exclude-standard",
+		     "--directory", NULL);
+	st = gitcmd_run(&c, &out, err);
+	child_release(&c);
 	if (st != 0) {
 		if (!err->len)
 			strbuf_addstr(err, "git ls-files failed");
@@ -295,15 +311,16 @@ static int parse_dry_run(const char *out, const char *dir, const char *top,
 	return 0;
 }
 
-static int dry_run(const char *real_git, const char *dir,
-		   const char *const *clean_args, struct strbuf *out,
-		   struct strbuf *err)
+static int dry_run(const char *real_git, const char *gitdir, const char *top,
+		   const char *dir, const char *const *clean_args,
+		   struct strbuf *out, struct strbuf *err)
 {
 	struct child c = CHILD_INIT;
 	unsigned flags;
 	int st;
 
-	gitcmd_init(&c, real_git, dir);
+	/* in dir: clean's pathspecs and its output are relative to it */
+	repo_child(&c, real_git, gitdir, top, dir);
 	strvec_pushl(&c.args, "-c", "core.quotePath=false", "clean", "-n",
 		     NULL);
 	if (clean_dry_run_args(clean_args, &c.args, &flags) < 0) {
@@ -318,19 +335,20 @@ static int dry_run(const char *real_git, const char *dir,
 	return st == 0 ? 0 : -1;
 }
 
-int quarantine_plan_clean(const char *real_git, const char *dir,
-			  const char *top, const char *const *clean_args,
-			  bool ignored, struct quarantine_plan *qp,
-			  struct strbuf *err)
+int quarantine_plan_clean(const char *real_git, const char *gitdir,
+			  const char *dir, const char *top,
+			  const char *const *clean_args, bool ignored,
+			  struct quarantine_plan *qp, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct strvec entries = STRVEC_INIT, set = STRVEC_INIT;
 	int ret = -1;
 
-	if (dry_run(real_git, dir, clean_args, &out, err) < 0 ||
+	if (dry_run(real_git, gitdir, top, dir, clean_args, &out, err) < 0 ||
 	    parse_dry_run(out.buf, dir, top, &entries) < 0)
 		goto out;
-	if (ignored && entries.nr && ignored_set(real_git, top, &set, err) < 0)
+	if (ignored && entries.nr &&
+	    ignored_set(real_git, gitdir, top, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < entries.nr; i++) {
 		size_t n = strlen(entries.v[i]);

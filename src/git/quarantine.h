@@ -31,14 +31,15 @@ struct quarantine_plan {
 #define QUARANTINE_PLAN_INIT { STRVEC_INIT, STRVEC_INIT }
 
 /*
- * Asks `git clean -n` (run in `dir`, below `top`, with the same selection
- * as `clean_args`) what it would delete. `ignored` (clean -x/-X) adds the
+ * Asks `git clean -n` (run in `dir`, below `top`, in the repository whose
+ * git dir is `gitdir` — NULL: the one git finds from dir — with the same
+ * selection as `clean_args`) what it would delete. `ignored` (clean -x/-X) adds the
  * ignored paths to `moves`; every directory it would delete is recorded.
  */
-int quarantine_plan_clean(const char *real_git, const char *dir,
-			  const char *top, const char *const *clean_args,
-			  bool ignored, struct quarantine_plan *qp,
-			  struct strbuf *err);
+int quarantine_plan_clean(const char *real_git, const char *gitdir,
+			  const char *dir, const char *top,
+			  const char *const *clean_args, bool ignored,
+			  struct quarantine_plan *qp, struct strbuf *err);
 bool quarantine_plan_empty(const struct quarantine_plan *qp);
 void quarantine_plan_release(struct quarantine_plan *qp);
 

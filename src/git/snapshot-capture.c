@@ -141,6 +141,13 @@ int snap_flush_objects(struct snap *s)
 static void locate_child(struct snap *s, struct child *c, bool born)
 {
 	gitcmd_init(c, s->o->real_git, s->o->dir);
+	/* the repository the operation names itself (its git dir, its work
+	 * tree), as the operation will see it: from here on every call is
+	 * given the git dir and top this call finds */
+	if (s->o->git_dir && *s->o->git_dir)
+		strvec_pushf(&c->env_set, "GIT_DIR=%s", s->o->git_dir);
+	if (s->o->work_tree && *s->o->work_tree)
+		strvec_pushf(&c->env_set, "GIT_WORK_TREE=%s", s->o->work_tree);
 	strvec_pushl(&c->args, "rev-parse", "--show-toplevel", "--git-path",
 		     "index", "--git-common-dir", "--absolute-git-dir", NULL);
 	if (born)
@@ -456,7 +463,10 @@ static int capture_overlapped(struct snap *s)
 	size_t err_len = s->err->len;
 	int ret = 1, rps = -1;
 
-	if (repo_discover(s->o->dir, &loc) != REPO_FOUND || !loc.top)
+	/* a repository named by the operation is not the one around dir */
+	if ((s->o->git_dir && *s->o->git_dir) ||
+	    (s->o->work_tree && *s->o->work_tree) ||
+	    repo_discover(s->o->dir, &loc) != REPO_FOUND || !loc.top)
 		goto out;
 	strbuf_addf(&index, "%s/index", loc.gitdir);
 	snapshot_tmp_sweep(loc.gitdir);

@@ -416,6 +416,27 @@ static int check_opts(const struct snapshot_opts *o, const char *who,
 	return 0;
 }
 
+/*
+ * What clean would delete, asked from where it runs: the operation's
+ * directory, or the top when that lies outside the work tree (a named
+ * --work-tree: git then runs on the whole tree, from its top).
+ */
+static int plan_clean(struct snap *s)
+{
+	const struct snapshot_opts *o = s->o;
+	char *real = real_path(o->dir);
+	const char *rel;
+	bool inside = real && path_inside(real, s->top.buf, &rel);
+	int ret;
+
+	ret = quarantine_plan_clean(o->real_git, s->gitdir.buf,
+				    inside ? o->dir : s->top.buf, s->top.buf,
+				    o->clean_args, o->quarantine_ignored,
+				    &s->qp, s->err);
+	free(real);
+	return ret;
+}
+
 /* What the snapshot must also hold besides the work tree. */
 static int plan_extras(struct snap *s)
 {
@@ -431,9 +452,7 @@ static int plan_extras(struct snap *s)
 			warning("no AGENTIC_GIT_HOME: the ignored files clean deletes are not quarantined");
 		return 0;
 	}
-	return quarantine_plan_clean(o->real_git, o->dir, s->top.buf,
-				     o->clean_args, o->quarantine_ignored,
-				     &s->qp, s->err);
+	return plan_clean(s);
 }
 
 static void log_taken(const struct snap *s, const char *ref)

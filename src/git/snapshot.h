@@ -40,6 +40,11 @@
 struct snapshot_opts {
 	const char *real_git;	/* absolute path of real git (never the shim) */
 	const char *dir;	/* the work tree the operation runs in */
+	/* the repository the operation names itself (GIT_DIR / --git-dir,
+	 * GIT_WORK_TREE / --work-tree; NULL: git finds it from `dir`), and
+	 * so the one to capture; absolute, or relative to `dir` */
+	const char *git_dir;
+	const char *work_tree;
 	const char *agent;	/* agent name, "" or NULL => "noagent" */
 	const char *home;	/* $AGENTIC_GIT_HOME, may be "" (then no quarantine dir, no events) */
 	const char *slug;	/* operation slug: reset, checkout, restore, ... */
