@@ -104,6 +104,18 @@ void strbuf_addu(struct strbuf *sb, unsigned long v)
 	strbuf_add(sb, digits + n, sizeof(digits) - n);
 }
 
+void strbuf_addhex(struct strbuf *sb, const unsigned char *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	strbuf_grow(sb, st_mult(n, 2));
+	for (size_t k = 0; k < n; k++) {
+		sb->buf[sb->len++] = digits[p[k] >> 4];
+		sb->buf[sb->len++] = digits[p[k] & 15];
+	}
+	sb->buf[sb->len] = '\0';
+}
+
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
 {
 	strbuf_add(sb, other->buf, other->len);

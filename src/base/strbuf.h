@@ -46,6 +46,8 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
  */
 void strbuf_addpath(struct strbuf *sb, const char *dir, const char *name);
 void strbuf_addu(struct strbuf *sb, unsigned long v);
+/* `n` bytes as lowercase hex, two digits each (git's object ids). */
+void strbuf_addhex(struct strbuf *sb, const unsigned char *p, size_t n);
 AG_PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 AG_PRINTF(2, 0) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);

@@ -123,17 +123,6 @@ static void add_be32(struct strbuf *sb, uint32_t v)
 	strbuf_add(sb, b, sizeof(b));
 }
 
-void packw_hex(struct strbuf *sb, const unsigned char oid[20])
-{
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 20; i++) {
-		strbuf_addch(sb, hex[oid[i] >> 4]);
-		strbuf_addch(sb, hex[oid[i] & 15]);
-	}
-}
-
 /* ---- the objects kept ------------------------------------------------ */
 
 static const char *type_name(enum packw_type type)
@@ -511,7 +500,7 @@ static int put_in_place(struct strbuf *tmp, const char *dir,
 	int rc = 0;
 
 	strbuf_addpath(&name, dir, "pack-");
-	packw_hex(&name, sum);
+	strbuf_addhex(&name, sum, 20);
 	strbuf_addstr(&name, ext);
 	if (rename(tmp->buf, name.buf) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", tmp->buf,

@@ -71,7 +71,5 @@ size_t packw_count(const struct packw *pw);
 int packw_finish(struct packw *pw, const char *objdir, struct strbuf *err);
 /* Frees the kept objects; pw is PACKW_INIT again. */
 void packw_release(struct packw *pw);
-/* Lowercase hex of a raw id, appended. */
-void packw_hex(struct strbuf *sb, const unsigned char oid[20]);
 
 #endif

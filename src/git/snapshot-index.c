@@ -315,16 +315,6 @@ static bool all_zero(const unsigned char *p, size_t n)
 	return !nz;
 }
 
-static void add_hex(struct strbuf *sb, const unsigned char *p, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t k = 0; k < n; k++) {
-		strbuf_addch(sb, digits[p[k] >> 4]);
-		strbuf_addch(sb, digits[p[k] & 15]);
-	}
-}
-
 /* The cache node of subdirectory `name` of node `parent` (NULL: none). */
 static const struct cnode *child(const struct view *v,
 				 const struct cnode *parent, const char *name,
@@ -468,7 +458,7 @@ static enum snapshot_index_tree build_root(struct view *v, struct packw *pw,
 	if (!pw || v->hash_len != sizeof(oid) || !sorted(v) ||
 	    build_dir(&w, &i, "", 0, root, 0, oid) || i != v->nr)
 		return SNAPSHOT_INDEX_TREE_UNKNOWN;
-	add_hex(tree_hex, oid, sizeof(oid));
+	strbuf_addhex(tree_hex, oid, sizeof(oid));
 	return SNAPSHOT_INDEX_TREE_VALID;
 }
 
@@ -496,7 +486,7 @@ enum snapshot_index_tree snapshot_index_build(const unsigned char *buf,
 		root = &v.ct[pos];
 	if (root && root->count >= 0 && !all_zero(root->oid, hash_len)) {
 		/* git's own answer: no entry need be looked at */
-		add_hex(tree_hex, root->oid, hash_len);
+		strbuf_addhex(tree_hex, root->oid, hash_len);
 		r = SNAPSHOT_INDEX_TREE_VALID;
 	} else {
 		r = build_root(&v, pw, root, tree_hex);

@@ -141,7 +141,7 @@ static void format_commit(struct snap *s, const char *tree,
 	strbuf_addf(&c, "committer " SNAPSHOT_IDENT " %lld +0000\n\n%s",
 		    (long long)s->now, msg);
 	packw_add(&s->pw, PACKW_COMMIT, c.buf, c.len, oid);
-	packw_hex(out, oid);
+	strbuf_addhex(out, oid, sizeof(oid));
 	strbuf_release(&c);
 }
 

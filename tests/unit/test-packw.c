@@ -65,7 +65,7 @@ static void hex_of(const unsigned char *raw, char out[41])
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	packw_hex(&sb, raw);
+	strbuf_addhex(&sb, raw, 20);
 	assert_int_equal(sb.len, 40);
 	memcpy(out, sb.buf, 41);
 	strbuf_release(&sb);
@@ -317,7 +317,7 @@ static void add_repo_objects(struct packw *pw, struct repo_objs *r)
 	packw_add(pw, PACKW_TREE, tree.buf, tree.len, r->tree);
 	strbuf_init(&r->commit_text, 0);
 	strbuf_addstr(&r->commit_text, "tree ");
-	packw_hex(&r->commit_text, r->tree);
+	strbuf_addhex(&r->commit_text, r->tree, 20);
 	strbuf_addstr(&r->commit_text, "\nauthor a <a@a> 1 +0000\n"
 		      "committer a <a@a> 1 +0000\n\nmsg\n");
 	packw_add(pw, PACKW_COMMIT, r->commit_text.buf, r->commit_text.len,
@@ -400,7 +400,7 @@ static void check_git_prints(const char *repo, const char *how,
 {
 	struct strbuf out = STRBUF_INIT, hex = STRBUF_INIT;
 
-	packw_hex(&hex, oid);
+	strbuf_addhex(&hex, oid, 20);
 	assert_int_equal(run_git(repo, &out, "cat-file", how, hex.buf, NULL),
 			 0);
 	assert_int_equal(out.len, len);
@@ -418,16 +418,16 @@ static void check_with_git(const char *repo, const char *packdir,
 	strbuf_addf(&path, "%s/%s", packdir, idxname);
 	assert_int_equal(run_git(repo, &out, "verify-pack", "-v", path.buf,
 				 NULL), 0);
-	packw_hex(&hex, r->commit);
+	strbuf_addhex(&hex, r->commit, 20);
 	strbuf_addstr(&hex, " commit ");
 	assert_non_null(strstr(out.buf, hex.buf));
 	strbuf_reset(&hex);
-	packw_hex(&hex, r->big);
+	strbuf_addhex(&hex, r->big, 20);
 	strbuf_addstr(&hex, " blob   131080 ");
 	assert_non_null(strstr(out.buf, hex.buf));
 	assert_non_null(strstr(out.buf, "non delta: 6 objects"));
 	strbuf_reset(&hex);
-	packw_hex(&hex, r->commit);
+	strbuf_addhex(&hex, r->commit, 20);
 	assert_int_equal(run_git(repo, NULL, "update-ref", "refs/heads/main",
 				 hex.buf, NULL), 0);
 	assert_int_equal(run_git(repo, NULL, "fsck", "--strict", "--full",

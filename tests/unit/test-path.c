@@ -167,6 +167,10 @@ static void test_string_building(void **state)
 	strbuf_addch(&sb, ' ');
 	strbuf_addu(&sb, ULONG_MAX);
 	assert_string_equal(sb.buf, "0 7 1000000 18446744073709551615");
+	strbuf_reset(&sb);
+	strbuf_addhex(&sb, (const unsigned char *)"\x00\x0f\xa5\xff", 4);
+	strbuf_addhex(&sb, (const unsigned char *)"", 0);
+	assert_string_equal(sb.buf, "000fa5ff");
 	strbuf_release(&sb);
 }
 

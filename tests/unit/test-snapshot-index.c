@@ -292,7 +292,7 @@ static void expected_root(const unsigned char *d_oid, struct strbuf *hex)
 	tree_entry(&t, "100644", "a", 0x11, NULL);
 	tree_entry(&t, "40000", "d", 0, d_oid);
 	packw_add(&ref, PACKW_TREE, t.buf, t.len, root);
-	packw_hex(hex, root);
+	strbuf_addhex(hex, root, 20);
 	packw_release(&ref);
 	strbuf_release(&t);
 }
