@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* SHA-1 as FIPS 180-4 section 6.1 states it (sha1.h). */
 #include "base/common.h"
+#include "base/bigendian.h"
 #include "base/sha1.h"
 
 static inline uint32_t rol(uint32_t x, int n)
 {
 	return (x << n) | (x >> (32 - n));
-}
-
-static inline uint32_t get_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
 /*

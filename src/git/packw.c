@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include "base/bigendian.h"
 #include "base/fileio.h"
 #include "base/die.h"
 #include "base/sha1.h"
@@ -105,14 +106,6 @@ static uint32_t adler32_update(uint32_t adler, const unsigned char *p,
 		s2 %= 65521;
 	}
 	return s2 << 16 | s1;
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
 }
 
 static void add_be32(struct strbuf *sb, uint32_t v)

@@ -17,6 +17,7 @@
  */
 #include "base/common.h"
 #include <string.h>
+#include "base/bigendian.h"
 #include "base/xalloc.h"
 #include "git/packw.h"
 #include "git/snapshot-index.h"
@@ -66,17 +67,6 @@ struct view {
 	size_t tree_len;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static unsigned be16(const unsigned char *p)
-{
-	return (unsigned)p[0] << 8 | p[1];
-}
-
 static const char *path_of(const struct view *v, size_t i)
 {
 	return v->names + v->e[i].path;
@@ -84,7 +74,7 @@ static const char *path_of(const struct view *v, size_t i)
 
 static uint32_t mode_of(const struct view *v, size_t i)
 {
-	return be32(v->buf + v->e[i].at + MODE_OFF);
+	return get_be32(v->buf + v->e[i].at + MODE_OFF);
 }
 
 static const unsigned char *oid_of(const struct view *v, size_t i)
@@ -97,7 +87,7 @@ static bool ita_of(const struct view *v, size_t i)
 {
 	const unsigned char *f = v->buf + v->e[i].at + STAT_LEN + v->hash_len;
 
-	return (be16(f) & F_EXTENDED) && (be16(f + 2) & XF_INTENT_TO_ADD);
+	return (get_be16(f) & F_EXTENDED) && (get_be16(f + 2) & XF_INTENT_TO_ADD);
 }
 
 /* git's varint (varint.c): 7 bits a byte, each continuation adds one. */
@@ -156,7 +146,7 @@ static int read_entry(struct view *v, const unsigned char **p,
 
 	if ((size_t)(end - start) < fixed)
 		return -1;
-	flags = be16(start + STAT_LEN + v->hash_len);
+	flags = get_be16(start + STAT_LEN + v->hash_len);
 	if (flags & F_STAGE)
 		return -1; /* unmerged: git write-tree decides (and fails) */
 	if (flags & F_EXTENDED) {
@@ -200,7 +190,7 @@ static int read_extensions(struct view *v, const unsigned char *p,
 
 		if (end - p < 8)
 			return -1;
-		size = be32(p + 4);
+		size = get_be32(p + 4);
 		if ((size_t)(end - p - 8) < size)
 			return -1;
 		if (!memcmp(p, "link", 4) || !memcmp(p, "sdir", 4))
@@ -224,8 +214,8 @@ static int read_view(struct view *v, const unsigned char *buf, size_t len)
 	    memcmp(buf, "DIRC", 4))
 		return -1;
 	v->buf = buf;
-	v->version = be32(buf + 4);
-	nr = be32(buf + 8);
+	v->version = get_be32(buf + 4);
+	nr = get_be32(buf + 8);
 	if (v->version < 2 || v->version > 4)
 		return -1;
 	p = buf + HDR_LEN;
