@@ -189,18 +189,6 @@ static int move_path(const char *src, const char *dst)
 
 /* The ignored untracked paths, sorted; directories end in '/' and hold
  * nothing but ignored files (git ls-files --directory). */
-/* git run in `dir`, in the repository at `gitdir` and `top` (git/gitcmd.h;
- * gitdir NULL: found from dir). */
-static void repo_child(struct child *c, const char *real_git,
-		       const char *gitdir, const char *top, const char *dir)
-{
-	if (gitdir)
-		gitcmd_init_repo(c, real_git, gitdir, top);
-	else
-		gitcmd_init(c, real_git, top);
-	c->dir = dir;
-}
-
 static int ignored_set(const char *real_git, const char *gitdir,
 		       const char *top, struct strvec *set, struct strbuf *err)
 {
@@ -208,7 +196,7 @@ static int ignored_set(const char *real_git, const char *gitdir,
 	struct child c = CHILD_INIT;
 	int st;
 
-	repo_child(&c, real_git, gitdir, top, top);
+	gitcmd_init_repo(&c, real_git, gitdir, top);
 	strvec_pushl(&c.args, "ls-files", "-z", "-o", "-i", "--exclude-standard",
 		     "--directory", NULL);
 	st = gitcmd_run(&c, &out, err);
@@ -319,8 +307,8 @@ static int dry_run(const char *real_git, const char *gitdir, const char *top,
 	unsigned flags;
 	int st;
 
-	/* in dir: clean's pathspecs and its output are relative to it */
-	repo_child(&c, real_git, gitdir, top, dir);
+	gitcmd_init_repo(&c, real_git, gitdir, top);
+	c.dir = dir; /* clean's pathspecs and its output are relative to it */
 	strvec_pushl(&c.args, "-c", "core.quotePath=false", "clean", "-n",
 		     NULL);
 	if (clean_dry_run_args(clean_args, &c.args, &flags) < 0) {

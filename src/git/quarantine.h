@@ -32,8 +32,8 @@ struct quarantine_plan {
 
 /*
  * Asks `git clean -n` (run in `dir`, below `top`, in the repository whose
- * git dir is `gitdir` — NULL: the one git finds from dir — with the same
- * selection as `clean_args`) what it would delete. `ignored` (clean -x/-X) adds the
+ * git dir is `gitdir` and work tree `top`, with the same selection as
+ * `clean_args`) what it would delete. `ignored` (clean -x/-X) adds the
  * ignored paths to `moves`; every directory it would delete is recorded.
  */
 int quarantine_plan_clean(const char *real_git, const char *gitdir,
