@@ -73,21 +73,17 @@ char *real_dir_path(const char *path)
 
 char *path_join(const char *a, const char *b)
 {
-	size_t la;
+	struct strbuf sb = STRBUF_INIT;
 
 	if (b[0] == '/' || !a[0])
 		return xstrdup(b);
-	la = strlen(a);
 	if (!b[0])
 		return xstrdup(a);
-	{
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, a);
-		if (a[la - 1] != '/')
-			strbuf_addch(&sb, '/');
-		strbuf_addstr(&sb, b);
-		return strbuf_detach(&sb, NULL);
-	}
+	strbuf_addstr(&sb, a);
+	if (!ends_with(a, "/"))
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, b);
+	return strbuf_detach(&sb, NULL);
 }
 
 void path_normalize(struct strbuf *sb)
