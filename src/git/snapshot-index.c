@@ -485,10 +485,3 @@ out:
 	view_release(&v);
 	return r;
 }
-
-enum snapshot_index_tree snapshot_index_tree(const unsigned char *buf,
-					     size_t len, size_t hash_len,
-					     struct strbuf *tree_hex)
-{
-	return snapshot_index_build(buf, len, hash_len, NULL, tree_hex);
-}

@@ -7,8 +7,8 @@
  * The snapshot engine needs the tree of the index as it was before `git
  * add -A` (the staged tree) and after it (the work tree's). When git's own
  * cache (the TREE extension) says the root tree is valid, that is exactly
- * what `git write-tree` would print; snapshot_index_build() also builds
- * the trees git has not cached, so the engine runs no write-tree at all.
+ * what `git write-tree` would print; given a pack writer, the trees git
+ * has not cached are built too, so the engine runs no write-tree at all.
  *
  * Only the cases we can read with certainty answer "valid": index versions
  * 2, 3 and 4, no split index (`link`), no sparse directory entries, no
@@ -27,23 +27,21 @@
 
 enum snapshot_index_tree {
 	SNAPSHOT_INDEX_TREE_UNKNOWN = 0, /* run git write-tree */
-	SNAPSHOT_INDEX_TREE_VALID = 1,	 /* tree_hex holds the staged tree */
+	SNAPSHOT_INDEX_TREE_VALID = 1,	 /* tree_hex holds the tree */
 };
 
-/* hash_len: 20 (SHA-1) or 32 (SHA-256); anything else is UNKNOWN. */
-enum snapshot_index_tree snapshot_index_tree(const unsigned char *buf,
-					     size_t len, size_t hash_len,
-					     struct strbuf *tree_hex);
-
 /*
- * The same, and when git's cached root is not valid, the tree built from
- * the entries as `git write-tree` builds it (SHA-1 only): directories
+ * hash_len: 20 (SHA-1) or 32 (SHA-256); anything else is UNKNOWN.
+ *
+ * pw NULL: git's cached root only. Otherwise, when that is not valid, the
+ * tree built from the entries as `git write-tree` builds it (SHA-1 only):
+ * directories
  * whose cache node is valid are taken from the cache, every other tree is
  * formatted and handed to `pw` (git/packw.h), which the caller must write
  * out before anything refers to the tree. Cases git must decide — an
  * intent-to-add entry, an unknown mode, unsorted or duplicate paths, an
  * empty name, trees deeper than 1024 — answer UNKNOWN, and `pw` may then
- * hold trees nothing needs. pw NULL: snapshot_index_tree().
+ * hold trees nothing needs.
  */
 struct packw;
 enum snapshot_index_tree snapshot_index_build(const unsigned char *buf,

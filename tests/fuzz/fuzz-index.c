@@ -35,10 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct packw pw = PACKW_INIT;
 	enum snapshot_index_tree rc, rb, ra;
 
-	rc = snapshot_index_tree(data, size, 32, &cached);
+	rc = snapshot_index_build(data, size, 32, NULL, &cached);
 	check_hex(&cached, 32, rc);
 	strbuf_reset(&cached);
-	rc = snapshot_index_tree(data, size, 20, &cached);
+	rc = snapshot_index_build(data, size, 20, NULL, &cached);
 	check_hex(&cached, 20, rc);
 	rb = snapshot_index_build(data, size, 20, &pw, &built);
 	check_hex(&built, 20, rb);

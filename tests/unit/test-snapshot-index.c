@@ -127,8 +127,8 @@ static enum snapshot_index_tree run(unsigned version, size_t hash_len,
 {
 	size_t len;
 	unsigned char *buf = build(version, hash_len, e, ne, x, nx, &len);
-	enum snapshot_index_tree r = snapshot_index_tree(buf, len, hash_len,
-							 hex);
+	enum snapshot_index_tree r = snapshot_index_build(buf, len, hash_len,
+							  NULL, hex);
 	free(buf);
 	return r;
 }
@@ -215,10 +215,10 @@ static void test_bad_header(void **state)
 	unsigned char *buf = build(2, 20, two, 2, &tree_ok, 1, &len);
 
 	buf[0] = 'X';
-	assert_int_equal(snapshot_index_tree(buf, len, 20, &hex), 0);
+	assert_int_equal(snapshot_index_build(buf, len, 20, NULL, &hex), 0);
 	buf[0] = 'D';
 	buf[11] = 200; /* more entries than the file holds */
-	assert_int_equal(snapshot_index_tree(buf, len, 20, &hex), 0);
+	assert_int_equal(snapshot_index_build(buf, len, 20, NULL, &hex), 0);
 	assert_int_equal(hex.len, 0);
 	free(buf);
 	strbuf_release(&hex);
@@ -236,7 +236,7 @@ static void test_truncations(void **state)
 		for (size_t n = 0; n < len; n++) {
 			unsigned char *cut = xmalloc(n ? n : 1);
 			memcpy(cut, full, n);
-			assert_int_equal(snapshot_index_tree(cut, n, 20, &hex),
+			assert_int_equal(snapshot_index_build(cut, n, 20, NULL, &hex),
 					 SNAPSHOT_INDEX_TREE_UNKNOWN);
 			free(cut);
 		}
