@@ -16,13 +16,10 @@
 
 void agent_config_default_path(struct strbuf *out)
 {
-	const char *home = ag_getenv(AGE_HOME);
+	char *home = ag_home_dir();
 
-	if (home && *home)
-		strbuf_addf(out, "%s/config.yaml", home);
-	else
-		strbuf_addf(out, "%s/.agentic-git/config.yaml",
-			    getenv("HOME") ? getenv("HOME") : ".");
+	strbuf_addf(out, "%s/config.yaml", home ? home : ".agentic-git");
+	free(home);
 }
 
 /* Opens `path` O_NOFOLLOW and checks the fd; one-line reason in errs. */

@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/envvar.h"
+#include "base/path.h"
+#include "base/strbuf.h"
 
 static const char *const names[AGE__COUNT][2] = {
 	[AGE_HOME] = { "AGENTIC_GIT_HOME", "AGEND_HOME" },
@@ -41,6 +44,36 @@ const char *ag_getenv_str(enum ag_env e)
 {
 	const char *v = ag_getenv(e);
 	return v ? v : "";
+}
+
+char *ag_home_dir(void)
+{
+	const char *h = ag_getenv(AGE_HOME);
+	struct strbuf sb = STRBUF_INIT;
+	char cwd[4096];
+
+	if (h && *h) {
+		strbuf_addstr(&sb, h);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || !*home)
+			return NULL;
+		strbuf_addf(&sb, "%s/.agentic-git", home);
+	}
+	if (sb.buf[0] != '/') {
+		/* a relative home would break once the agent is in its worktree */
+		char *abs;
+		if (!getcwd(cwd, sizeof(cwd))) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		abs = path_join(cwd, sb.buf);
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, abs);
+		free(abs);
+	}
+	path_normalize(&sb);
+	return strbuf_detach(&sb, NULL);
 }
 
 bool ag_env_is_one(const char *v)

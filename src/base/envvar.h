@@ -30,6 +30,14 @@ const char *ag_getenv(enum ag_env e);
 /* Value, or "" when unset. */
 const char *ag_getenv_str(enum ag_env e);
 
+/*
+ * The state root every command uses: $AGENTIC_GIT_HOME (legacy
+ * $AGEND_HOME), else $HOME/.agentic-git; made absolute against the cwd
+ * and normalised. Malloc'd, or NULL when neither is usable. Nothing is
+ * created.
+ */
+char *ag_home_dir(void);
+
 /* True when the value, trimmed, is exactly "1". */
 bool ag_env_is_one(const char *v);
 

@@ -379,19 +379,19 @@ static void print_dry_run(const struct plan *p, bool json)
 	strbuf_release(&o);
 }
 
-/* The state root: $AGENTIC_GIT_HOME, else $HOME/.agentic-git; absolute. */
+/* The state root (ag_home_dir()), made and canonical. */
 static char *prepare_home(void)
 {
-	const char *h = ag_getenv(AGE_HOME), *home = getenv("HOME");
+	char *h = ag_home_dir();
 	struct strbuf sb = STRBUF_INIT, bin = STRBUF_INIT;
 	char *abs = NULL;
 
-	if (h && *h)
-		strbuf_addstr(&sb, h);
-	else if (home && *home)
-		strbuf_addf(&sb, "%s/.agentic-git", home);
-	else
-		strbuf_addstr(&sb, ".agentic-git");
+	if (!h) {
+		error("cannot find the home: set AGENTIC_GIT_HOME or HOME");
+		return NULL;
+	}
+	strbuf_addstr(&sb, h);
+	free(h);
 	strbuf_addf(&bin, "%s/bin", sb.buf);
 	if (mkdir_p(bin.buf, 0700) < 0 || !(abs = real_path(sb.buf))) {
 		error_errno("cannot create '%s'", bin.buf);

@@ -7,6 +7,7 @@
  * The branch and the snapshots are always kept. A binding that does not
  * verify is never acted on.
  */
+#include "base/envvar.h"
 #include "base/common.h"
 #include <errno.h>
 #include <stdio.h>
@@ -172,6 +173,31 @@ static int remove_session(struct end_ctx *c)
 	return rc;
 }
 
+/*
+ * How to get the session back, as commands that work as printed: the
+ * branch into a worktree at the session's own path, where the snapshot
+ * was taken, so the restore needs no --any-worktree.
+ */
+static void report_get_back(const struct end_ctx *c)
+{
+	const struct session_info *si = &c->si;
+	struct strbuf src = STRBUF_INIT, wt = STRBUF_INIT, br = STRBUF_INIT;
+
+	strbuf_add_shell_quoted(&src, si->source_repo ? si->source_repo : ".");
+	strbuf_add_shell_quoted(&wt, si->worktree);
+	strbuf_add_shell_quoted(&br, si->branch);
+	printf("  kept:      branch '%s' and its snapshots (agentic-git snapshots list --repo %s --all --agent %s)\n",
+	       si->branch, src.buf, si->agent);
+	printf("  get back:  git -C %s worktree add %s %s\n", src.buf, wt.buf,
+	       br.buf);
+	if (c->snap.len)
+		printf("             then: agentic-git snapshots restore --repo %s %s\n",
+		       wt.buf, c->snap.buf);
+	strbuf_release(&src);
+	strbuf_release(&wt);
+	strbuf_release(&br);
+}
+
 static void report(const struct end_ctx *c, bool forced)
 {
 	const struct session_info *si = &c->si;
@@ -192,13 +218,7 @@ static void report(const struct end_ctx *c, bool forced)
 	printf("  removed:   %s/runtime/%s\n", c->home, si->agent);
 	if (!si->branch)
 		return;
-	printf("  kept:      branch '%s' and its snapshots (agentic-git snapshots list --repo %s)\n",
-	       si->branch, si->source_repo ? si->source_repo : ".");
-	printf("  get back:  git -C %s worktree add <dir> %s\n",
-	       si->source_repo ? si->source_repo : ".", si->branch);
-	if (c->snap.len)
-		printf("             then: agentic-git snapshots restore %s --repo <dir> --yes\n",
-		       c->snap.buf);
+	report_get_back(c);
 }
 
 static int refuse_untrusted(const struct end_ctx *c)
@@ -276,7 +296,7 @@ int cmd_end(int argc, const char **argv)
 		error("end: invalid agent name '%s': %s", agent, why);
 		return AG_EXIT_USAGE;
 	}
-	home = session_home();
+	home = ag_home_dir();
 	if (!home)
 		die("end: cannot find the home: set AGENTIC_GIT_HOME");
 	git = realgit_locate(home);

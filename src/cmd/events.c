@@ -24,7 +24,8 @@
 static const char usage_text[] =
 	"usage: agentic-git events [--agent A] [--event E[,E…]] [--disposition D[,D…]]\n"
 	"                          [--since T] [--until T] [--follow] [--json]\n\n"
-	"Show the audit log, $AGENTIC_GIT_HOME/fleet_events.jsonl: a table, or\n"
+	"Show the audit log, <home>/fleet_events.jsonl (<home>: $AGENTIC_GIT_HOME,\n"
+	"else ~/.agentic-git): a table, or\n"
 	"the matching JSON lines with --json. T is RFC 3339 (2026-11-29T21:07:02Z)\n"
 	"or an age: 30s, 10m, 2h, 3d, 1w. --follow keeps printing new events.\n";
 
@@ -240,7 +241,7 @@ static int read_log(struct events_cli *e, const char *path)
 int cmd_events(int argc, const char **argv)
 {
 	struct events_cli e = { .line = STRBUF_INIT };
-	const char *home = ag_getenv_str(AGE_HOME);
+	char *home = NULL;
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
@@ -250,11 +251,13 @@ int cmd_events(int argc, const char **argv)
 		fputs(usage_text, stderr);
 		return AG_EXIT_USAGE;
 	}
-	if (!*home) {
-		error("events: AGENTIC_GIT_HOME is not set (the audit log lives in $AGENTIC_GIT_HOME/fleet_events.jsonl)");
+	home = ag_home_dir();
+	if (!home) {
+		error("events: cannot find the home: set AGENTIC_GIT_HOME or HOME (the audit log is <home>/fleet_events.jsonl)");
 		return 1;
 	}
 	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
+	free(home);
 	ret = read_log(&e, path.buf) < 0 ? 1 : 0;
 	if (!ret && !e.matched && !e.json)
 		printf("(no events)\n");

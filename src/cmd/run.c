@@ -176,7 +176,7 @@ static int prepare(struct session *s, const struct run_opts *o,
 {
 	struct strbuf err = STRBUF_INIT;
 	unsigned char rnd[6] = { 0 };
-	char *home = session_home();
+	char *home = ag_home_dir();
 	int rc;
 
 	if (!o->agent && getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))

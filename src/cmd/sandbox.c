@@ -20,6 +20,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/sandbox-int.h"
+#include "git/realgit.h"
 #include "fleet/workspace.h"
 
 const char sbx_usage[] =
@@ -120,19 +121,20 @@ static int cmd_probe(int argc, const char **argv)
 	return 0;
 }
 
-/* The real git: $AGENTIC_GIT_REAL_GIT when absolute, else a fixed list. */
+/* The real git (git/realgit.h), found once; dies when there is none. */
 const char *sbx_real_git(void)
 {
-	static const char *const cands[] = { "/usr/bin/git", "/usr/local/bin/git",
-					     "/bin/git" };
-	const char *g = ag_getenv(AGE_REAL_GIT);
+	static char *git; /* owned */
+	char *home;
 
-	if (g && g[0] == '/' && !access(g, X_OK))
-		return g;
-	for (size_t i = 0; i < ARRAY_SIZE(cands); i++)
-		if (!access(cands[i], X_OK))
-			return cands[i];
-	die("sandbox: cannot find git; set AGENTIC_GIT_REAL_GIT to its absolute path");
+	if (git)
+		return git;
+	home = ag_home_dir();
+	git = realgit_locate(home);
+	free(home);
+	if (!git)
+		die("sandbox: cannot find git; set AGENTIC_GIT_REAL_GIT to its absolute path");
+	return git;
 }
 
 /* Resolves cmd through PATH from the child's environment. */

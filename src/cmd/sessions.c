@@ -3,6 +3,7 @@
  * agentic-git sessions [--json]: one row per session under
  * <home>/runtime/ (agent, branch, worktree, state, snapshots, last event).
  */
+#include "base/envvar.h"
 #include "base/common.h"
 #include <stdio.h>
 #include <string.h>
@@ -95,7 +96,7 @@ int cmd_sessions(int argc, const char **argv)
 		}
 		json = true;
 	}
-	home = session_home();
+	home = ag_home_dir();
 	if (!home)
 		die("sessions: cannot find the home: set AGENTIC_GIT_HOME");
 	git = realgit_locate(home);

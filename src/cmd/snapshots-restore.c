@@ -31,8 +31,14 @@ static int resolve_explicit(struct snap_cli *c, struct snapshot_list *l)
 		snapshot_name_release(&n);
 		return 1;
 	}
+	if (c->target_who && strcmp(n.agent, c->target_who)) {
+		error("snapshots %s: `%s` belongs to agent '%s', not to '%s' (--agent)",
+		      c->sub, c->ref, n.agent, c->target_who);
+		snapshot_name_release(&n);
+		return 1;
+	}
 	snapshot_name_release(&n);
-	if (snapshot_list_load(c->git.buf, c->repo, c->ref, l, &err) < 0) {
+	if (snapshot_list_load(c->git, c->repo, c->ref, l, &err) < 0) {
 		error("snapshots %s: %s", c->sub, err.buf);
 		strbuf_release(&err);
 		return 1;
@@ -45,21 +51,29 @@ static int resolve_explicit(struct snap_cli *c, struct snapshot_list *l)
 	return 0;
 }
 
-static void refuse_to_guess(const struct snapshot_list *l, size_t n,
+static void refuse_to_guess(const struct snap_cli *c,
+			    const struct snapshot_list *l, size_t n,
 			    const size_t *idx)
 {
+	struct strbuf yes = STRBUF_INIT, named = STRBUF_INIT;
+
 	fprintf(stderr,
 		"agentic-git: snapshots restore: %zu snapshots exist — refusing to guess.\n",
 		n);
 	for (size_t i = 0; i < n && i < 3; i++) {
 		struct strbuf when = STRBUF_INIT;
 		time_rfc3339_seconds(l->v[idx[i]].when, &when);
-		fprintf(stderr, "  %s  %s  (%s)\n", l->v[idx[i]].ref, when.buf,
-			l->v[idx[i]].name.slug);
+		fprintf(stderr, "  %s  %s  (%s, agent %s)\n", l->v[idx[i]].ref,
+			when.buf, l->v[idx[i]].name.slug, l->v[idx[i]].name.agent);
 		strbuf_release(&when);
 	}
+	snapshots_hint_cmd(&yes, "restore", c->top.buf, "--yes");
+	snapshots_hint_cmd(&named, "restore", c->top.buf, "<ref>");
 	fprintf(stderr,
-		"  restore the newest with --yes, or name one: agentic-git snapshots restore <ref>\n");
+		"  restore the newest: %s\n  or name one: %s\n  or undo a burst: add --since 1h\n",
+		yes.buf, named.buf);
+	strbuf_release(&yes);
+	strbuf_release(&named);
 }
 
 /* `<N>m`, `<N>h` or `<N>d` into seconds. */
@@ -81,44 +95,29 @@ static int parse_window(const char *v, long long *secs)
 	return -1;
 }
 
-/* The newest snapshot of the caller's agent taken in this work tree. */
+/* The newest snapshot of the scope (snapshots-cli.h) taken here. */
 static int resolve_default(struct snap_cli *c, struct snapshot_list *l,
 			   size_t *pick)
 {
-	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT, pat = STRBUF_INIT;
-	size_t *idx = NULL, n = 0;
-	int ret = 1;
+	size_t idx[3];
 
-	strbuf_addf(&pat, "%s%s/", SNAPSHOT_REF_PREFIX, c->caller_who);
-	if (gitcmd_capture(c->git.buf, c->repo, &top, &err, "rev-parse",
-			   "--show-toplevel", NULL) != 0 ||
-	    snapshot_list_load(c->git.buf, c->repo, pat.buf, l, &err) < 0) {
-		error("snapshots restore: %s",
-		      err.len ? err.buf : "not in a git work tree");
-		goto out;
+	if (snapshots_load_here(c, l) < 0)
+		return 1;
+	if (!l->nr) {
+		error("snapshots restore: no snapshots to restore from (%s%s%s, work tree '%s'); see: agentic-git snapshots list --all",
+		      c->target_who ? "agent '" : "any agent",
+		      c->target_who ? c->target_who : "",
+		      c->target_who ? "'" : "", c->top.buf);
+		return 1;
 	}
-	gitcmd_chomp(&top);
-	idx = xcalloc(l->nr + 1, sizeof(*idx));
-	for (size_t i = 0; i < l->nr; i++)
-		if (l->v[i].meta.worktree &&
-		    !strcmp(l->v[i].meta.worktree, top.buf))
-			idx[n++] = i;
-	if (!n) {
-		error("snapshots restore: no snapshots to restore from (agent '%s', work tree '%s')",
-		      c->caller_who, top.buf);
-	} else if (n > 1 && !c->yes) {
-		refuse_to_guess(l, n, idx);
-		ret = AG_EXIT_USAGE;
-	} else {
-		*pick = idx[0];
-		ret = 0;
+	if (l->nr > 1 && !c->yes) {
+		for (size_t i = 0; i < ARRAY_SIZE(idx); i++)
+			idx[i] = i;
+		refuse_to_guess(c, l, l->nr, idx);
+		return AG_EXIT_USAGE;
 	}
-out:
-	free(idx);
-	strbuf_release(&err);
-	strbuf_release(&top);
-	strbuf_release(&pat);
-	return ret;
+	*pick = 0;
+	return 0;
 }
 
 static void print_restored(const struct snap_cli *c,
@@ -142,27 +141,57 @@ static void print_restored(const struct snap_cli *c,
 		       r->stashes, r->stashes == 1 ? "y" : "ies");
 	if (r->unstage_failed)
 		warning("snapshots restore: could not unstage the restored paths; they are staged");
-	if (r->pre_ref.len)
+	if (r->pre_ref.len) {
+		struct strbuf undo = STRBUF_INIT;
+		snapshots_hint_cmd(&undo, "restore", c->top.buf, r->pre_ref.buf);
 		printf("  ↩ your pre-restore state was saved — undo with:\n"
-		       "      agentic-git snapshots restore %s\n",
-		       r->pre_ref.buf);
+		       "      %s\n", undo.buf);
+		strbuf_release(&undo);
+	}
 	strbuf_release(&when);
 }
 
-static int snapshots_restore_one_ref(struct snap_cli *c);
+/* A snapshot goes back into the work tree it was taken in (or asked). */
+static int check_worktree(struct snap_cli *c, const struct snapshot_info *s)
+{
+	struct strbuf there = STRBUF_INIT;
 
-static int restore_one(struct snap_cli *c, const struct snapshot_info *s)
+	if (snapshots_locate_top(c) < 0)
+		return 1;
+	if (c->any_worktree || !s->meta.worktree ||
+	    !strcmp(s->meta.worktree, c->top.buf))
+		return 0;
+	snapshots_hint_cmd(&there, "restore", s->meta.worktree, s->ref);
+	error("snapshots restore: `%s` was taken in work tree '%s', not in '%s'; nothing was changed. Restore it there: %s (or pass --any-worktree to write it here)",
+	      s->ref, s->meta.worktree, c->top.buf, there.buf);
+	strbuf_release(&there);
+	return 1;
+}
+
+static struct restore_opts restore_opts_of(const struct snap_cli *c,
+					   const struct snapshot_info *s)
+{
+	struct restore_opts o = {
+		.real_git = c->git, .dir = c->repo,
+		.agent = c->caller_is_agent ? c->caller_who : "",
+		.home = c->home, .snap = s, .staged = c->staged,
+	};
+	return o;
+}
+
+/* `saved`: the current state was saved for the whole batch already. */
+static int restore_one(struct snap_cli *c, const struct snapshot_info *s,
+		       bool saved)
 {
 	struct restore_result r = RESTORE_RESULT_INIT;
 	struct strbuf err = STRBUF_INIT;
-	struct restore_opts o = {
-		.real_git = c->git.buf, .dir = c->repo,
-		.agent = c->caller_is_agent ? c->caller_who : "",
-		.home = ag_getenv_str(AGE_HOME), .snap = s,
-		.staged = c->staged,
-	};
-	int ret = 0;
+	struct restore_opts o = restore_opts_of(c, s);
+	int ret;
 
+	o.saved = saved;
+
+	if ((ret = check_worktree(c, s)))
+		return ret;
 	if (snapshot_restore(&o, &r, &err) < 0) {
 		error("snapshots restore: %s", err.buf);
 		ret = 1;
@@ -178,6 +207,47 @@ static int restore_one(struct snap_cli *c, const struct snapshot_info *s)
 }
 
 /*
+ * The snapshots of `l` (newest first, this work tree's) taken since
+ * `cutoff`, after one save of the current state for the whole batch, so
+ * that one undo takes the work tree back to where it was.
+ */
+static int restore_window(struct snap_cli *c, const struct snapshot_list *l,
+			  long long cutoff)
+{
+	struct strbuf pre = STRBUF_INIT, err = STRBUF_INIT, undo = STRBUF_INIT;
+	struct restore_opts o;
+	size_t n = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < l->nr; i++)
+		n += l->v[i].when >= cutoff;
+	if (!n) {
+		printf("No snapshot taken in this work tree within %s.\n",
+		       c->since);
+		return 0;
+	}
+	o = restore_opts_of(c, &l->v[0]);
+	if (snapshot_restore_save(&o, &pre, &err) < 0) {
+		error("snapshots restore: %s", err.buf);
+		ret = 1;
+	}
+	for (size_t i = 0; i < l->nr && !ret; i++)
+		if (l->v[i].when >= cutoff)
+			ret = restore_one(c, &l->v[i], true);
+	if (!ret && pre.len) {
+		snapshots_hint_cmd(&undo, "restore", c->top.buf, pre.buf);
+		printf("↩ the state before this restore was saved — undo all of it with:\n"
+		       "      %s\n", undo.buf);
+	} else if (!ret) {
+		printf("(before this restore the work tree had no unsaved changes)\n");
+	}
+	strbuf_release(&pre);
+	strbuf_release(&err);
+	strbuf_release(&undo);
+	return ret;
+}
+
+/*
  * restore --since <window>: every snapshot of the caller taken in this work
  * tree within the window, newest first, so that where two snapshots hold
  * the same path the oldest (the state before the first destructive
@@ -189,7 +259,7 @@ static int restore_since(struct snap_cli *c)
 {
 	struct snapshot_list l = SNAPSHOT_LIST_INIT;
 	long long window;
-	size_t pick = 0;
+	size_t pick;
 	bool yes = c->yes;
 	int ret;
 
@@ -205,60 +275,23 @@ static int restore_since(struct snap_cli *c)
 	c->yes = true;
 	ret = resolve_default(c, &l, &pick);
 	c->yes = yes;
-	if (!ret) {
-		long long cutoff = (long long)time(NULL) - window;
-		size_t n = 0;
-		/* l is newest first; pick is the newest in this tree */
-		const char *wt = l.v[pick].meta.worktree;
-		for (size_t i = 0; i < l.nr && !ret; i++) {
-			if (l.v[i].when < cutoff || !l.v[i].meta.worktree ||
-			    strcmp(l.v[i].meta.worktree, wt))
-				continue;
-			ret = restore_one(c, &l.v[i]);
-			n++;
-		}
-		if (!ret && !n)
-			printf("No snapshot of yours in this work tree within %s.\n", c->since);
-	}
+	if (!ret)
+		ret = restore_window(c, &l, (long long)time(NULL) - window);
 	snapshot_list_release(&l);
 	return ret;
 }
 
 int snapshots_restore(struct snap_cli *c)
 {
-	if (c->since)
-		return restore_since(c);
-	return snapshots_restore_one_ref(c);
-}
-
-static int snapshots_restore_one_ref(struct snap_cli *c)
-{
 	struct snapshot_list l = SNAPSHOT_LIST_INIT;
-	struct restore_result r = RESTORE_RESULT_INIT;
-	struct strbuf err = STRBUF_INIT;
 	size_t pick = 0;
 	int ret;
 
+	if (c->since)
+		return restore_since(c);
 	ret = c->ref ? resolve_explicit(c, &l) : resolve_default(c, &l, &pick);
-	if (!ret) {
-		struct restore_opts o = {
-			.real_git = c->git.buf, .dir = c->repo,
-			.agent = c->caller_is_agent ? c->caller_who : "",
-			.home = ag_getenv_str(AGE_HOME), .snap = &l.v[pick],
-			.staged = c->staged,
-		};
-		if (snapshot_restore(&o, &r, &err) < 0) {
-			error("snapshots restore: %s", err.buf);
-			ret = 1;
-		} else if (!r.paths && !r.quarantined && !r.stashes) {
-			printf("Working tree already matches %s — nothing to restore.\n",
-			       l.v[pick].ref);
-		} else {
-			print_restored(c, &l.v[pick], &r);
-		}
-	}
-	restore_result_release(&r);
-	strbuf_release(&err);
+	if (!ret)
+		ret = restore_one(c, &l.v[pick], false);
 	snapshot_list_release(&l);
 	return ret;
 }
@@ -270,7 +303,7 @@ static int run_git_out(struct snap_cli *c, const char *const *args)
 	int st;
 
 	fflush(stdout);
-	gitcmd_init(&ch, c->git.buf, c->repo);
+	gitcmd_init(&ch, c->git, c->repo);
 	strvec_pushv(&ch.args, args);
 	st = gitcmd_run(&ch, NULL, &err);
 	child_release(&ch);

@@ -17,23 +17,29 @@
 #include "cmd/cmd.h"
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
+#include "git/realgit.h"
 #include "git/snapshot-store.h"
 #include "git/snapshot.h"
 
 static const char usage_text[] =
 	"usage: agentic-git snapshots <command> [<options>]\n\n"
 	"Recovery snapshots taken before destructive git operations.\n\n"
-	"  list    [--repo P] [--agent A | --all] [--json]\n"
+	"  list    [--repo P] [--agent A] [--all] [--json]\n"
 	"  show    <ref> [--repo P]\n"
 	"  diff    <ref> [--repo P]\n"
-	"  restore [<ref>] [--repo P] [--yes|-y] [--staged]\n"
-	"  restore --since <N>m|<N>h|<N>d [--repo P] [--staged]\n"
-	"          every snapshot of yours in this work tree from that window,\n"
+	"  restore [<ref>] [--repo P] [--agent A] [--yes|-y] [--staged]\n"
+	"          [--any-worktree]\n"
+	"  restore --since <N>m|<N>h|<N>d [--repo P] [--agent A] [--staged]\n"
+	"          every snapshot taken in this work tree in that window,\n"
 	"          newest first, so the oldest state wins (undoes a burst of\n"
 	"          destructive commands in one go)\n"
 	"  prune   [--older-than <N>d] [--repo P] [--agent A]\n\n"
-	"Without --agent, only the calling agent's snapshots are used\n"
-	"($AGENTIC_GIT_AGENT, or \"noagent\"). See docs/snapshots.md.\n";
+	"Who sees what: the operator (AGENTIC_GIT_AGENT unset) uses the\n"
+	"snapshots taken in the work tree at --repo (default .), whichever agent\n"
+	"took them; --agent A narrows to one agent, list --all shows every work\n"
+	"tree's. An agent only ever sees and restores its own. A snapshot is\n"
+	"restored only into the work tree it was taken in, unless --any-worktree.\n"
+	"See docs/snapshots.md.\n";
 
 static void print_table(const struct snapshot_list *l)
 {
@@ -95,23 +101,114 @@ static void print_json(const struct snapshot_list *l)
 	strbuf_release(&j);
 }
 
+/*
+ * After an empty list of this work tree: says where the scope's snapshots
+ * are, or that the named agent has none at all (an error). Returns how
+ * many exist in other work trees.
+ */
+static size_t hint_elsewhere(struct snap_cli *c)
+{
+	struct snapshot_list all = SNAPSHOT_LIST_INIT;
+	struct strbuf err = STRBUF_INIT, pat = STRBUF_INIT, cmd = STRBUF_INIT,
+		      rest = STRBUF_INIT;
+	size_t n = 0;
+
+	strbuf_addstr(&pat, SNAPSHOT_REF_PREFIX);
+	strbuf_addstr(&rest, "--all");
+	if (c->target_who) {
+		strbuf_addf(&pat, "%s/", c->target_who);
+		strbuf_addf(&rest, " --agent %s", c->target_who);
+	}
+	if (snapshot_list_load(c->git, c->repo, pat.buf, &all, &err) == 0)
+		n = all.nr;
+	snapshots_hint_cmd(&cmd, "list", c->top.buf, rest.buf);
+	if (n)
+		fprintf(stderr,
+			"agentic-git: snapshots list: none taken in this work tree; %zu in other work trees of the repository: %s\n",
+			n, cmd.buf);
+	else if (c->target_who)
+		error("snapshots list: agent '%s' has no snapshots in this repository",
+		      c->target_who);
+	snapshot_list_release(&all);
+	strbuf_release(&err);
+	strbuf_release(&pat);
+	strbuf_release(&cmd);
+	strbuf_release(&rest);
+	return n;
+}
+
+void snapshots_hint_cmd(struct strbuf *sb, const char *sub, const char *repo,
+			const char *rest)
+{
+	strbuf_addf(sb, "agentic-git snapshots %s --repo ", sub);
+	strbuf_add_shell_quoted(sb, repo);
+	if (rest && *rest)
+		strbuf_addf(sb, " %s", rest);
+}
+
 static int cmd_list(struct snap_cli *c)
 {
 	struct snapshot_list l = SNAPSHOT_LIST_INIT;
 	struct strbuf err = STRBUF_INIT, pat = STRBUF_INIT;
 	int ret = 0;
 
-	strbuf_addstr(&pat, SNAPSHOT_REF_PREFIX);
-	if (!c->all)
-		strbuf_addf(&pat, "%s/", c->target_who);
-	if (snapshot_list_load(c->git.buf, c->repo, pat.buf, &l, &err) < 0) {
-		error("snapshots list: %s", err.buf);
+	if (c->all || c->caller_is_agent) {
+		/* every work tree: all agents', or the calling agent's own */
+		strbuf_addstr(&pat, SNAPSHOT_REF_PREFIX);
+		if (c->target_who)
+			strbuf_addf(&pat, "%s/", c->target_who);
+		if (snapshot_list_load(c->git, c->repo, pat.buf, &l, &err) < 0) {
+			error("snapshots list: %s", err.buf);
+			ret = 1;
+		}
+	} else if (snapshots_load_here(c, &l) < 0) {
 		ret = 1;
-	} else if (c->json)
+	} else if (!l.nr && !hint_elsewhere(c) && c->target_who) {
+		ret = 1;
+	}
+	if (!ret && c->json)
 		print_json(&l);
-	else
+	else if (!ret)
 		print_table(&l);
 	snapshot_list_release(&l);
+	strbuf_release(&err);
+	strbuf_release(&pat);
+	return ret;
+}
+
+int snapshots_locate_top(struct snap_cli *c)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (c->top.len)
+		return 0;
+	if (gitcmd_capture(c->git, c->repo, &c->top, &err, "rev-parse",
+			   "--show-toplevel", NULL) != 0 || c->top.buf[0] != '/') {
+		error("snapshots %s: '%s' is not a git work tree%s%s", c->sub,
+		      c->repo, err.len ? ": " : "", err.buf);
+		strbuf_reset(&c->top);
+		ret = -1;
+	}
+	gitcmd_chomp(&c->top);
+	strbuf_release(&err);
+	return ret;
+}
+
+int snapshots_load_here(struct snap_cli *c, struct snapshot_list *l)
+{
+	struct strbuf err = STRBUF_INIT, pat = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addstr(&pat, SNAPSHOT_REF_PREFIX);
+	if (c->target_who)
+		strbuf_addf(&pat, "%s/", c->target_who);
+	if (snapshots_locate_top(c) < 0)
+		ret = -1;
+	else if (snapshot_list_load(c->git, c->repo, pat.buf, l, &err) < 0)
+		ret = error("snapshots %s: %s", c->sub, err.buf);
+	if (!ret)
+		snapshot_list_keep_worktree(l, c->top.buf);
 	strbuf_release(&err);
 	strbuf_release(&pat);
 	return ret;
@@ -137,6 +234,8 @@ static int cmd_prune(struct snap_cli *c)
 {
 	struct strvec refs = STRVEC_INIT, pruned = STRVEC_INIT;
 	struct strbuf err = STRBUF_INIT;
+	/* the operator prunes its own ("noagent") unless --agent names one */
+	const char *who = c->target_who ? c->target_who : c->caller_who;
 	long ttl = SNAPSHOT_TTL_SECONDS;
 	int ret = 0;
 
@@ -145,10 +244,8 @@ static int cmd_prune(struct snap_cli *c)
 		      c->older);
 		return AG_EXIT_USAGE;
 	}
-	if (snapshot_list_refs(c->git.buf, c->repo, c->target_who, &refs,
-			       &err) < 0 ||
-	    snapshot_prune_refs(c->git.buf, c->repo, NULL,
-				ag_getenv_str(AGE_HOME), c->target_who, &refs,
+	if (snapshot_list_refs(c->git, c->repo, who, &refs, &err) < 0 ||
+	    snapshot_prune_refs(c->git, c->repo, NULL, c->home, who, &refs,
 				time(NULL), ttl, NULL, &pruned, &err) < 0) {
 		error("snapshots prune: %s", err.buf);
 		ret = 1;
@@ -189,7 +286,7 @@ static const struct {
 	{ "--repo", NULL, O_VALUE, offsetof(struct snap_cli, repo),
 	  S_LIST | S_SHOW | S_DIFF | S_RESTORE | S_PRUNE },
 	{ "--agent", NULL, O_VALUE, offsetof(struct snap_cli, agent_opt),
-	  S_LIST | S_PRUNE },
+	  S_LIST | S_SHOW | S_DIFF | S_RESTORE | S_PRUNE },
 	{ "--older-than", NULL, O_VALUE, offsetof(struct snap_cli, older),
 	  S_PRUNE },
 	{ "--all", NULL, O_FLAG, offsetof(struct snap_cli, all), S_LIST },
@@ -199,6 +296,8 @@ static const struct {
 	  S_RESTORE },
 	{ "--since", NULL, O_VALUE, offsetof(struct snap_cli, since),
 	  S_RESTORE },
+	{ "--any-worktree", NULL, O_FLAG,
+	  offsetof(struct snap_cli, any_worktree), S_RESTORE },
 };
 
 /* Returns how many argv elements were used, or -1 (message printed). */
@@ -259,7 +358,10 @@ static int parse_args(struct snap_cli *c, unsigned bit, bool takes_ref,
 	return 0;
 }
 
-/* Two agents never see each other's snapshots (docs/snapshots.md). */
+/*
+ * Who may see what (docs/snapshots.md): an agent only its own snapshots;
+ * the operator every agent's, or the one --agent names.
+ */
 static int check_scope(struct snap_cli *c)
 {
 	const char *why;
@@ -272,30 +374,32 @@ static int check_scope(struct snap_cli *c)
 		      c->sub, agent);
 		return -1;
 	}
-	c->target_who = c->agent_opt ? c->agent_opt : c->caller_who;
 	if (c->agent_opt && !snapshot_who_valid(c->agent_opt)) {
 		ag_agent_name_valid(c->agent_opt, &why);
 		error("snapshots %s: invalid agent name '%s': %s", c->sub,
 		      c->agent_opt, why);
 		return -1;
 	}
-	if (c->all && c->agent_opt) {
-		error("snapshots %s: --agent and --all are mutually exclusive",
-		      c->sub);
-		return -1;
-	}
 	if (c->caller_is_agent &&
-	    (c->all || strcmp(c->target_who, c->caller_who))) {
+	    (c->all || (c->agent_opt && strcmp(c->agent_opt, c->caller_who)))) {
 		error("snapshots %s: agent '%s' may only see its own snapshots (unset AGENTIC_GIT_AGENT to act as the operator)",
 		      c->sub, c->caller_who);
 		return -1;
 	}
+	c->target_who = c->caller_is_agent ? c->caller_who : c->agent_opt;
 	return 0;
+}
+
+static void snap_cli_release(struct snap_cli *c)
+{
+	free(c->git);
+	free(c->home);
+	strbuf_release(&c->top);
 }
 
 int cmd_snapshots(int argc, const char **argv)
 {
-	struct snap_cli c = { .repo = ".", .git = STRBUF_INIT };
+	struct snap_cli c = { .repo = ".", .top = STRBUF_INIT };
 	int ret;
 
 	if (argc < 2 || (cmd_wants_help(2, argv, usage_text))) {
@@ -318,13 +422,16 @@ int cmd_snapshots(int argc, const char **argv)
 		}
 		if (check_scope(&c) < 0)
 			return AG_EXIT_USAGE;
-		if (gitcmd_find_real_git(&c.git) < 0) {
+		c.home = ag_home_dir();
+		c.git = realgit_locate(c.home);
+		if (!c.git) {
 			error("snapshots %s: cannot find real git (set AGENTIC_GIT_REAL_GIT)",
 			      c.sub);
+			snap_cli_release(&c);
 			return 1;
 		}
 		ret = subs[i].fn(&c);
-		strbuf_release(&c.git);
+		snap_cli_release(&c);
 		return ret;
 	}
 	error("snapshots: unknown subcommand `%s`", argv[1]);

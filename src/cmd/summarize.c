@@ -278,18 +278,6 @@ out:
 	return rc;
 }
 
-static char *state_home(void)
-{
-	const char *h = ag_getenv(AGE_HOME), *home = getenv("HOME");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (h && *h)
-		strbuf_addstr(&sb, h);
-	else
-		strbuf_addf(&sb, "%s/.agentic-git", home ? home : ".");
-	return strbuf_detach(&sb, NULL);
-}
-
 int cmd_summarize(int argc, const char **argv)
 {
 	struct sopts o = { { NULL } };
@@ -298,12 +286,16 @@ int cmd_summarize(int argc, const char **argv)
 	struct agent_config cfg = AGENT_CONFIG_INIT;
 	struct agent_launch l;
 	struct agent_sandbox box = AGENT_SANDBOX_INIT;
-	char *home = state_home(), *scratch = NULL;
+	char *home = ag_home_dir(), *scratch = NULL;
 	int rest = argc, rc = 1, rc_call;
 
 	if (cmd_wants_help(argc, argv, usage)) {
 		free(home);
 		return 0;
+	}
+	if (!home) {
+		error("cannot find the home: set AGENTIC_GIT_HOME or HOME");
+		return 1;
 	}
 	agent_launch_init(&l);
 	if (argtable_parse(argc, argv, specs, on_opt, &o, &rest) < 0)

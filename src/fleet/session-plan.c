@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The pure half of sessions: names, paths, the agent's environment.
- * Nothing here touches the filesystem or spawns (except session_home(),
- * which reads the environment and the cwd).
+ * Nothing here touches the filesystem or spawns.
  */
 #include "base/common.h"
 #include <string.h>
@@ -21,35 +20,6 @@ static const char *const bypass_vars[] = {
 	"AGEND_GIT_BYPASS_AGENT", "AGEND_GIT_BYPASS_UNTIL",
 	"AGENTIC_GIT_ALLOW_CANONICAL_MUTATE", "AGEND_GIT_ALLOW_CANONICAL_MUTATE",
 };
-
-char *session_home(void)
-{
-	const char *h = ag_getenv(AGE_HOME);
-	struct strbuf sb = STRBUF_INIT;
-	char cwd[4096];
-
-	if (h && *h) {
-		strbuf_addstr(&sb, h);
-	} else {
-		const char *home = getenv("HOME");
-		if (!home || !*home)
-			return NULL;
-		strbuf_addf(&sb, "%s/.agentic-git", home);
-	}
-	if (sb.buf[0] != '/') {
-		/* A relative home would break once the agent is in its worktree. */
-		if (!getcwd(cwd, sizeof(cwd))) {
-			strbuf_release(&sb);
-			return NULL;
-		}
-		char *abs = path_join(cwd, sb.buf);
-		strbuf_reset(&sb);
-		strbuf_addstr(&sb, abs);
-		free(abs);
-	}
-	path_normalize(&sb);
-	return strbuf_detach(&sb, NULL);
-}
 
 static int plan_names(struct session *s, const char *agent, const char *branch,
 		      time_t now, const unsigned char rnd[6], struct strbuf *err)

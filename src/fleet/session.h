@@ -25,7 +25,7 @@
  *     SIGQUIT received by the parent are forwarded to that whole group, and
  *     the parent exits with the agent's status (128+signal when killed).
  *
- * Call order: session_home() → session_plan() (pure) →
+ * Call order: ag_home_dir() (base/envvar.h) → session_plan() (pure) →
  * session_inspect_repo() → session_check_existing() → session_provision()
  * → session_launch(). Every char * in struct session is owned by it and
  * freed by session_release(). Functions return 0, or an exit code (1, 2 or
@@ -54,12 +54,6 @@ struct session {
 	bool private_ws;   /* a private workspace (sandboxed profile), not a
 			      linked worktree */
 };
-
-/*
- * The home: $AGENTIC_GIT_HOME, $AGEND_HOME, else $HOME/.agentic-git; made
- * absolute against the cwd. Malloc'd, or NULL when nothing is usable.
- */
-char *session_home(void);
 
 /*
  * Pure: fills the names and paths of `s` from the options (NULL = default)

@@ -84,39 +84,3 @@ void gitcmd_chomp(struct strbuf *sb)
 	if (sb->len && sb->buf[sb->len - 1] == '\n')
 		strbuf_setlen(sb, sb->len - 1);
 }
-
-static bool usable_git(const char *path)
-{
-	char *rp;
-	bool ok;
-
-	if (path[0] != '/' || access(path, X_OK) < 0)
-		return false;
-	rp = real_path(path);
-	ok = rp && (!self_exe() || strcmp(rp, self_exe()));
-	free(rp);
-	return ok;
-}
-
-int gitcmd_find_real_git(struct strbuf *out)
-{
-	const char *env = ag_getenv_str(AGE_REAL_GIT);
-	const char *path = getenv("PATH");
-
-	strbuf_reset(out);
-	if (*env && usable_git(env)) {
-		strbuf_addstr(out, env);
-		return 0;
-	}
-	while (path && *path) {
-		const char *colon = strchrnul(path, ':');
-		strbuf_reset(out);
-		strbuf_add(out, path, (size_t)(colon - path));
-		strbuf_addstr(out, "/git");
-		if (usable_git(out->buf))
-			return 0;
-		path = *colon ? colon + 1 : colon;
-	}
-	strbuf_reset(out);
-	return -1;
-}

@@ -35,12 +35,6 @@ int gitcmd_run(struct child *c, struct strbuf *out, struct strbuf *err);
 int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,
 		   struct strbuf *err, ...);
 /*
- * Finds real git for the CLI: $AGENTIC_GIT_REAL_GIT when it is an absolute
- * executable that is not this program, else the first `git` on PATH that
- * is not this program. 0 with `out` set, or -1.
- */
-int gitcmd_find_real_git(struct strbuf *out);
-/*
  * For a git child that writes many objects (add, write-tree, commit-tree):
  * sets GLIBC_TUNABLES so glibc's malloc keeps freed memory instead of
  * trimming the heap after every object (each zlib stream allocates and

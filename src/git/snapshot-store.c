@@ -78,14 +78,31 @@ int snapshot_list_load(const char *real_git, const char *dir,
 	return 0;
 }
 
+static void info_release(struct snapshot_info *si)
+{
+	free(si->ref);
+	free(si->commit);
+	snapshot_name_release(&si->name);
+	snapshot_meta_release(&si->meta);
+}
+
+void snapshot_list_keep_worktree(struct snapshot_list *l, const char *top)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		if (l->v[i].meta.worktree && !strcmp(l->v[i].meta.worktree, top))
+			l->v[keep++] = l->v[i];
+		else
+			info_release(&l->v[i]);
+	}
+	l->nr = keep;
+}
+
 void snapshot_list_release(struct snapshot_list *l)
 {
-	for (size_t i = 0; i < l->nr; i++) {
-		free(l->v[i].ref);
-		free(l->v[i].commit);
-		snapshot_name_release(&l->v[i].name);
-		snapshot_meta_release(&l->v[i].meta);
-	}
+	for (size_t i = 0; i < l->nr; i++)
+		info_release(&l->v[i]);
 	free(l->v);
 	l->v = NULL;
 	l->nr = l->alloc = 0;
@@ -244,8 +261,8 @@ static size_t quarantine_pending(const char *qdir, const char *top)
 }
 
 /* Taken where the caller stands: git finds the repository from there. */
-static int save_current(const struct restore_opts *o, struct restore_result *r,
-			struct strbuf *err)
+int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
+			  struct strbuf *err)
 {
 	struct snapshot_opts so = { .real_git = o->real_git, .dir = o->dir,
 				    .agent = o->agent, .home = o->home,
@@ -254,7 +271,7 @@ static int save_current(const struct restore_opts *o, struct restore_result *r,
 	int ret = 0;
 
 	/* invariant 2: fail closed */
-	if (snapshot_take(&so, &r->pre_ref, &serr) < 0) {
+	if (snapshot_take(&so, ref, &serr) < 0) {
 		strbuf_addf(err,
 			    "could not save the current state before restoring (%s); aborted to avoid overwriting unsaved work",
 			    serr.buf);
@@ -320,7 +337,7 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 		ret = 0;
 		goto out;
 	}
-	if (save_current(o, r, err))
+	if (!o->saved && snapshot_restore_save(o, &r->pre_ref, err))
 		goto out;
 	put_back_extras(o, &l, &stashes, r);
 	if (n) {

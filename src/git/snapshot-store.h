@@ -45,6 +45,8 @@ struct snapshot_list {
 int snapshot_list_load(const char *real_git, const char *dir,
 		       const char *pattern, struct snapshot_list *l,
 		       struct strbuf *err);
+/* Keeps only the snapshots taken in work tree `top`, order unchanged. */
+void snapshot_list_keep_worktree(struct snapshot_list *l, const char *top);
 void snapshot_list_release(struct snapshot_list *l);
 
 struct restore_opts {
@@ -54,6 +56,8 @@ struct restore_opts {
 	const char *home;
 	const struct snapshot_info *snap;
 	bool staged;
+	bool saved; /* the caller saved the current state already
+		       (snapshot_restore_save(), once for a batch) */
 };
 
 struct restore_result {
@@ -65,6 +69,14 @@ struct restore_result {
 	struct strbuf pre_ref; /* the pre-restore snapshot, "" if none */
 };
 #define RESTORE_RESULT_INIT { .pre_ref = STRBUF_INIT }
+
+/*
+ * Invariant 2 on its own: saves the current state where o->dir stands as
+ * a snapshot of o->agent. 0 with `ref` set ("" when there was nothing to
+ * save), or -1 with `err` set.
+ */
+int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
+			  struct strbuf *err);
 
 /* 0 (r->paths etc. say what happened; all zero: nothing to do) or -1. */
 int snapshot_restore(const struct restore_opts *o, struct restore_result *r,

@@ -28,7 +28,7 @@ setup() {
 	assert_output --partial "may only see its own snapshots"
 	must_fail "$AG_BIN" snapshots list --agent ag2
 	local ref2
-	ref2=$(AGENTIC_GIT_AGENT= "$AG_BIN" snapshots list --agent ag2 --json | jq -r '.[0].ref')
+	ref2=$(AGENTIC_GIT_AGENT= "$AG_BIN" snapshots list --repo "$wt2" --agent ag2 --json | jq -r '.[0].ref')
 	[[ "$ref2" == refs/agentic-git/snapshots/ag2/* ]]
 	must_fail "$AG_BIN" snapshots restore "$ref2"
 	assert_output --partial "belongs to agent 'ag2'"
@@ -111,10 +111,14 @@ seq_of() { basename "$1" | cut -d- -f2; }
 	assert_success
 	assert_output --partial "undo with:"
 	undo=$(echo "$output" | sed -n 's/^ *agentic-git snapshots restore //p')
-	[[ "$undo" == refs/agentic-git/snapshots/ag1/*-restore ]]
+	[[ "$undo" == "--repo $WT refs/agentic-git/snapshots/ag1/"*-restore ]]
 	# the restore is non-destructive: b-only.txt (newer) is still there
 	[ -f b-only.txt ]
-	run "$AG_BIN" snapshots restore "$undo"
+	# the undo hint works as printed, from any directory
+	cd "$T"
+	# shellcheck disable=SC2086
+	run "$AG_BIN" snapshots restore $undo
+	cd "$WT"
 	assert_success
 	# forced.log came back with the first restore and, restores being
 	# non-destructive, the undo leaves it

@@ -30,8 +30,9 @@ setup() {
 	assert_output --partial '--older-than value "7x" must look like `<N>d`'
 	run "$AG_BIN" snapshots list --agent ../x
 	assert_equal "$status" 2
-	run "$AG_BIN" snapshots list --agent a --all
+	AGENTIC_GIT_AGENT=a run "$AG_BIN" snapshots list --agent b
 	assert_equal "$status" 2
+	assert_output --partial "may only see its own snapshots"
 	AGENTIC_GIT_AGENT="bad name" run "$AG_BIN" snapshots list
 	assert_equal "$status" 2
 	run "$AG_BIN" snapshots show

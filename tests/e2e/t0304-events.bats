@@ -78,9 +78,16 @@ JSONL
 	run "$AG_BIN" events --frob
 	assert_equal "$status" 2
 	assert_output --partial "unknown option '--frob'"
-	AGENTIC_GIT_HOME= run "$AG_BIN" events
+	# no AGENTIC_GIT_HOME: the home is ~/.agentic-git, as for run
+	mkdir -p "$HOME/.agentic-git"
+	printf '%s\n' '{"ts":"2026-01-01T00:00:00.000000000Z","event":"deny","agent":"dflt","subcommand":"checkout"}' >"$HOME/.agentic-git/fleet_events.jsonl"
+	AGENTIC_GIT_HOME= AGEND_HOME= run "$AG_BIN" events --agent dflt --json
+	assert_success
+	assert_output --partial '"agent":"dflt"'
+	# and no HOME either: one clear line
+	AGENTIC_GIT_HOME= AGEND_HOME= HOME= run "$AG_BIN" events
 	assert_equal "$status" 1
-	assert_output --partial "AGENTIC_GIT_HOME is not set"
+	assert_output --partial "cannot find the home: set AGENTIC_GIT_HOME or HOME"
 	run "$AG_BIN" events
 	assert_success
 	assert_output "(no events)"

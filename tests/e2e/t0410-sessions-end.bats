@@ -199,9 +199,25 @@ wcommit() {
 	assert_success
 	assert_output --regexp "snapshot:  refs/agentic-git/snapshots/ag1/[^ ]+-end"
 	[ ! -e "$WT" ]
-	ref=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/)
-	"$REAL_GIT" worktree add -q "$T/back" feat/one
-	AGENTIC_GIT_AGENT=ag1 run "$AG_BIN" snapshots restore "$ref" --repo "$T/back" --yes
+	# the two "get back" commands end printed work exactly as printed,
+	# as the operator, from any directory
+	local add restore
+	add=$(echo "$output" | sed -n 's/^  get back:  //p')
+	restore=$(echo "$output" | sed -n 's/^ *then: //p')
+	[[ "$add" == "git -C $REPO worktree add $WT feat/one" ]]
+	[[ "$restore" == "agentic-git snapshots restore --repo $WT refs/agentic-git/snapshots/ag1/"*-end ]]
+	cd "$T"
+	# shellcheck disable=SC2086
+	$add -q
+	# shellcheck disable=SC2086
+	run "$AG_BIN" ${restore#agentic-git }
 	assert_success
-	assert_equal "$(cat "$T/back/.env")" "API_TOKEN=secret"
+	assert_equal "$(cat "$WT/.env")" "API_TOKEN=secret"
+	# into another checkout only when asked
+	"$REAL_GIT" -C "$REPO" worktree add -q --detach "$T/back" feat/one
+	run "$AG_BIN" snapshots restore --repo "$T/back" "${restore##* }"
+	assert_failure 1
+	assert_output --partial "was taken in work tree '$WT', not in '$T/back'; nothing was changed"
+	[ ! -e "$T/back/.env" ]
+	assert_equal "$("$REAL_GIT" -C "$T/back" status --porcelain)" ""
 }
