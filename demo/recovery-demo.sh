@@ -108,11 +108,12 @@ nsnap=$("$REAL_GIT" -C "$WT" for-each-ref --format='%(refname)' \
 check "the shim took snapshots before each wipe ($nsnap)" [ "$nsnap" -ge 2 ]
 "$AG" sessions | sed 's/^/   | /'
 
-say "one command: AGENTIC_GIT_AGENT=demo agentic-git snapshots restore --repo <worktree> --since 1h"
-# Every snapshot of this agent in this work tree from the last hour, newest
-# first: the clean snapshot (the new file; its quarantine holds the ignored
-# .env), then the reset snapshot (the tracked edits), whose older state wins.
-AGENTIC_GIT_AGENT=demo "$AG" snapshots restore --repo "$WT" --since 1h 2>&1 | sed 's/^/   | /'
+say "the operator, one command: agentic-git snapshots restore --repo $WT --since 1h"
+# As the operator (no agent variable): every snapshot taken in this work
+# tree in the last hour, newest first: the clean snapshot (the new file; its
+# quarantine holds the ignored .env), then the reset snapshot (the tracked
+# edits), whose older state wins.
+"$AG" snapshots restore --repo "$WT" --since 1h 2>&1 | sed 's/^/   | /'
 cd "$WT"
 for f in README.md src/app.c notes/plan.md .env; do
 	if [ -f "$f" ]; then

@@ -137,17 +137,30 @@ static void log_event(const struct session *s, const char *name, int code,
 
 static void summary(const struct session *s, int code, bool snaps)
 {
+	struct strbuf wt = STRBUF_INIT, br = STRBUF_INIT;
+
+	strbuf_add_shell_quoted(&wt, s->worktree);
+	strbuf_add_shell_quoted(&br, s->branch);
 	fprintf(stderr,
 		"agentic-git: session ended (exit %d).\n"
 		"  worktree:  %s\n"
-		"  branch:    %s\n"
-		"  snapshots: %s\n"
+		"  branch:    %s\n",
+		code, s->worktree, s->branch);
+	if (snaps)
+		fprintf(stderr,
+			"  snapshots: safety net ON (destructive git ops were snapshotted; AGENTIC_GIT_SNAPSHOTS=0 to disable)\n"
+			"    list:    agentic-git snapshots list --repo %s\n"
+			"    restore: agentic-git snapshots restore --repo %s --since 1h\n",
+			wt.buf, wt.buf);
+	else
+		fprintf(stderr,
+			"  snapshots: safety net OFF (AGENTIC_GIT_SNAPSHOTS was set to something other than 1)\n");
+	fprintf(stderr,
 		"  re-enter:  agentic-git run --agent %s --branch %s -- <cmd>   (or: cd %s && git status)\n"
 		"  remove:    agentic-git end --agent %s   (refuses while work is unsaved; the branch is kept)\n",
-		code, s->worktree, s->branch,
-		snaps ? "safety net ON (destructive git ops were snapshotted; list: agentic-git snapshots list --repo <worktree>; AGENTIC_GIT_SNAPSHOTS=0 to disable)"
-		      : "safety net OFF (AGENTIC_GIT_SNAPSHOTS was set to something other than 1)",
-		s->agent, s->branch, s->worktree, s->agent);
+		s->agent, br.buf, wt.buf, s->agent);
+	strbuf_release(&wt);
+	strbuf_release(&br);
 }
 
 /* Nothing is created until the command is known to exist. */

@@ -42,7 +42,12 @@ repo_state() { # the operator's checkout, byte for byte
 	run agentic-git run --agent ag1 --branch feat/login -- "$T/agent.sh"
 	assert_success
 	[ -d "$WT" ] && [ ! -e "$WT/notes.txt" ] && [ ! -e "$WT/local.env" ]
-	local before_repo
+	# run's own hints are the README's commands, with the real path
+	local list_hint restore_hint before_repo
+	list_hint=$(echo "$output" | sed -n 's/^    list:    //p')
+	restore_hint=$(echo "$output" | sed -n 's/^    restore: //p')
+	assert_equal "$list_hint" "agentic-git snapshots list --repo $WT"
+	assert_equal "$restore_hint" "agentic-git snapshots restore --repo $WT --since 1h"
 	before_repo=$(repo_state)
 	run agentic-git sessions
 	assert_success
@@ -52,8 +57,9 @@ repo_state() { # the operator's checkout, byte for byte
 	assert_success
 	assert_line --regexp "^refs/agentic-git/snapshots/ag1/[^ ]+-reset .* reset +ag1 +$WT\$"
 	assert_line --regexp "^refs/agentic-git/snapshots/ag1/[^ ]+-clean .* clean +ag1 +$WT\$"
-	# the README's command, run from the operator's checkout
-	run agentic-git snapshots restore --repo "$WT" --since 1h
+	# the README's command as run printed it, from the operator's checkout
+	# shellcheck disable=SC2086
+	run $restore_hint
 	assert_success
 	(cd "$WT" && sha256sum -c --quiet "$T/before.sum")
 	# restores land unstaged
