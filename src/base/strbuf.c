@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/die.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 
 char strbuf_slopbuf[1];
@@ -179,10 +180,21 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s)
 		case '\b': strbuf_addstr(sb, "\\b"); break;
 		case '\f': strbuf_addstr(sb, "\\f"); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				strbuf_addf(sb, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				strbuf_addch(sb, *p);
+			} else {
+				/* a JSON string is UTF-8: a byte that is not
+				 * becomes U+FFFD, so no reader drops the record */
+				size_t k = utf8_seq_len(p, strnlen((const char *)p, 4));
+				if (k) {
+					strbuf_add(sb, p, k);
+					p += k - 1;
+				} else {
+					strbuf_addstr(sb, "\\ufffd");
+				}
+			}
 		}
 	}
 	strbuf_addch(sb, '"');

@@ -52,7 +52,11 @@ AG_PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 AG_PRINTF(2, 0) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);
 void strbuf_rtrim(struct strbuf *sb);
-/* Appends s as a JSON string literal (with quotes), escaping as needed. */
+/*
+ * Appends s as a JSON string literal (with quotes), escaping as needed;
+ * always valid UTF-8: each byte of s that is not part of a valid UTF-8
+ * sequence is written as \ufffd (U+FFFD).
+ */
 void strbuf_add_json_str(struct strbuf *sb, const char *s);
 /* Appends s quoted for a POSIX shell (single quotes), for display only. */
 void strbuf_add_shell_quoted(struct strbuf *sb, const char *s);

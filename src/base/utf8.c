@@ -9,8 +9,7 @@
  */
 #include "base/utf8.h"
 
-/* Length of the valid sequence at s (at most n bytes), or 0. */
-static size_t seq_len(const unsigned char *s, size_t n)
+size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	size_t need;
@@ -49,7 +48,7 @@ bool utf8_valid(const char *buf, size_t len, int *line, int *col)
 	int ln = 1;
 
 	while (i < len) {
-		size_t k = seq_len(s + i, len - i);
+		size_t k = utf8_seq_len(s + i, len - i);
 		if (!k) {
 			if (line)
 				*line = ln;

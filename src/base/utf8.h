@@ -6,7 +6,7 @@
  * Strict UTF-8 validation (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF). Pure, no allocation.
  *
- * Part of base/yaml-guard.c's check before libfyaml: libfyaml 0.7.12 loops
+ * Used by the JSON writer (base/strbuf.h) and by base/yaml-guard.c's check before libfyaml: libfyaml 0.7.12 loops
  * forever on some invalid sequences (a `%` directive followed by a lone 0x95
  * byte, found by tests/fuzz/fuzz-config).
  */
@@ -18,5 +18,8 @@
  * bytes) of the first invalid byte.
  */
 bool utf8_valid(const char *buf, size_t len, int *line, int *col);
+
+/* Length of the one valid sequence at s (at most n bytes, n >= 1), or 0. */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
 
 #endif

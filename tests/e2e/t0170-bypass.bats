@@ -165,3 +165,22 @@ probe_not_done() {
 	assert_denied bound
 	assert_equal "$(branch_of "$REPO")" main
 }
+
+@test "a bypass whose argv is not UTF-8 is still one valid record that events shows" {
+	local bad=$'x\xffy'
+	AGENTIC_GIT_BYPASS=1 run agit -C "$WT" branch "$bad"
+	assert_success
+	assert_events 1
+	# valid JSON, the byte as U+FFFD
+	run jq -r '.argv | join(" ")' <<<"$(events)"
+	assert_success
+	assert_output "-C $WT branch x"$'\xef\xbf\xbd'"y"
+	# and the reader keeps it: no "skipping malformed line"
+	run "$AG_BIN" events --agent ag1 --event bypass_mutating_op --json
+	assert_success
+	refute_output --partial "malformed"
+	assert_equal "$(echo "$output" | jq -s length)" 1
+	run "$AG_BIN" events --agent ag1
+	assert_success
+	assert_output --partial "bypass_mutating_op"
+}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Unit tests for base/utf8.c (strict UTF-8 before libfyaml). */
+/* Unit tests for base/utf8.c and the JSON writer that relies on it. */
 #include "base/common.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
+#include "base/strbuf.h"
 #include "base/utf8.h"
 
 static void test_valid(void **state)
@@ -45,11 +47,43 @@ static void test_invalid_with_position(void **state)
 	assert_false(utf8_valid("\xc3\xa9", 1, NULL, NULL));
 }
 
+/* The audit log never holds a record a JSON reader must drop. */
+static void test_json_str_always_utf8(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char all[256];
+	json_error_t jerr;
+	json_t *j;
+
+	(void)state;
+	strbuf_add_json_str(&sb, "a\xff" "b\xc3(c\xe2\x82\xac\xed\xa0\x80.");
+	assert_string_equal(sb.buf,
+			    "\"a\\ufffdb\\ufffd(c\xe2\x82\xac\\ufffd\\ufffd\\ufffd.\"");
+	j = json_loads(sb.buf, JSON_DECODE_ANY, &jerr);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(j),
+			    "a\xef\xbf\xbd" "b\xef\xbf\xbd(c\xe2\x82\xac"
+			    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd.");
+	json_decref(j);
+	/* every byte value: valid UTF-8, and jansson reads it back */
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	strbuf_reset(&sb);
+	strbuf_add_json_str(&sb, all);
+	assert_true(utf8_valid(sb.buf, sb.len, NULL, NULL));
+	j = json_loads(sb.buf, JSON_DECODE_ANY, &jerr);
+	assert_non_null(j);
+	json_decref(j);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_invalid_with_position),
+		cmocka_unit_test(test_json_str_always_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
