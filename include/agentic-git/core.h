@@ -98,7 +98,18 @@ struct ag_binding {
 	char *source_repo;
 	char *issued_at;
 	char *extra_json; /* unknown keys, as a JSON object text, or NULL */
+	/*
+	 * Whether the operator allowed the bypass variables for this agent:
+	 * AG_BYPASS_ALLOWED or AG_BYPASS_DENIED (any other value counts as
+	 * denied), or NULL when the binding does not say (an embedder's
+	 * binding: the original contract, bypass honoured). Written by
+	 * agentic-git's own sessions and dispatch. Added in 0.4.
+	 */
+	char *bypass;
 };
+
+#define AG_BYPASS_ALLOWED "allowed"
+#define AG_BYPASS_DENIED "denied"
 
 enum ag_binding_state {
 	AG_BINDING_BOUND = 0,	/* verified, v1, task_id present, worktree ok */

@@ -27,8 +27,21 @@ static void unbound_remedy(FILE *out)
 	      out);
 }
 
-static void bypass_lines(FILE *out)
+/*
+ * The bypass is named only where it would work: a session whose signed
+ * binding says the operator did not allow it gets "ask the operator".
+ */
+static void bypass_lines(FILE *out, const struct shim_facts *f)
 {
+	if (f->env.bypass_refused)
+		fputs(IND "AGENTIC_GIT_BYPASS* was set but is ignored: the operator did not allow a bypass in this session (recorded)\n",
+		      out);
+	if (f->bind.state == BS_BOUND && f->bind.bypass_denied) {
+		fputs(IND "no bypass exists in this session. If this operation is really needed, stop and ask\n"
+		      IND "the operator to do it, or to restart the session with `agentic-git run --allow-bypass`.\n",
+		      out);
+		return;
+	}
 	fputs(IND "or bypass with one of:\n"
 	      IND "  AGENTIC_GIT_BYPASS=1                 one-shot\n"
 	      IND "  AGENTIC_GIT_BYPASS_AGENT=<name>      matches AGENTIC_GIT_AGENT\n"
@@ -72,7 +85,7 @@ void deny_print(FILE *out, const struct verdict *v, const struct shim_facts *f)
 	if (f->policy_refused)
 		fprintf(out, IND "note: policy.toml was refused (%s): every branch counts as protected until it is fixed and re-signed\n",
 			f->policy_err);
-	bypass_lines(out);
+	bypass_lines(out, f);
 }
 
 void deny_record(const struct verdict *v, const struct shim_facts *f)
@@ -84,6 +97,8 @@ void deny_record(const struct verdict *v, const struct shim_facts *f)
 	ev = (struct event)EVENT_INIT(v->event, f->env.agent, v->sub);
 	event_add_null(&ev, "target_branch");
 	event_add_str(&ev, "reason", v->reason.buf);
+	if (f->env.bypass_refused)
+		event_add_bool(&ev, "bypass_refused", true);
 	event_write(f->env.home, &ev);
 	event_release(&ev);
 }

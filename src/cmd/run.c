@@ -26,6 +26,7 @@ static const char run_usage[] =
 	"   or: agentic-git run [--agent NAME] [--branch B] [--base REF]\n"
 	"                       --profile NAME (--prompt TEXT | --prompt-file F)\n"
 	"                       [--model M] [--config FILE]\n"
+	"   (either form also takes --allow-bypass)\n"
 	"\n"
 	"Provision a guarded session and run <cmd> inside it: a worktree at\n"
 	"<home>/worktrees/<agent>/<branch> on a new branch from --base, a signed\n"
@@ -42,6 +43,9 @@ static const char run_usage[] =
 	"  --prompt TEXT, --prompt-file F   the task for the profile\n"
 	"  --model M      override the profile's model\n"
 	"  --config FILE  config file (default <home>/config.yaml)\n"
+	"  --allow-bypass let the agent use AGENTIC_GIT_BYPASS* in this session\n"
+	"                 (audited); without it the shim ignores them and its\n"
+	"                 deny messages tell the agent to ask you\n"
 	"\n"
 	"Exits with the command's status (128+signal when it was killed), 2 on bad\n"
 	"usage, 78 when the home cannot give a guarded PATH, 127 when the command\n"
@@ -50,6 +54,7 @@ static const char run_usage[] =
 
 struct run_opts {
 	const char *agent, *branch, *base;
+	bool allow_bypass;
 	const char *const *cmd;
 	struct run_profile_opts prof;
 };
@@ -73,6 +78,11 @@ static int parse(int argc, const char **argv, struct run_opts *o)
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		size_t k;
+
+		if (!strcmp(argv[i], "--allow-bypass")) {
+			o->allow_bypass = true;
+			continue;
+		}
 
 		for (k = 0; k < ARRAY_SIZE(table); k++) {
 			const char *v;
@@ -194,6 +204,7 @@ static int prepare(struct session *s, const struct run_opts *o,
 
 	if (!o->agent && getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		die_errno("run: cannot draw a random agent name");
+	s->allow_bypass = o->allow_bypass;
 	rc = session_plan(s, o->agent, o->branch, o->base, home,
 			  time(NULL), rnd, &err);
 	free(home);

@@ -28,7 +28,7 @@
 
 static const char *const known[] = {
 	"version", "agent", "task_id", "branch", "worktree", "source_repo",
-	"issued_at",
+	"issued_at", "bypass",
 };
 
 const char *ag_binding_state_str(enum ag_binding_state s)
@@ -57,6 +57,7 @@ void ag_binding_release(struct ag_binding *b)
 	free(b->source_repo);
 	free(b->issued_at);
 	free(b->extra_json);
+	free(b->bypass);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -102,7 +103,8 @@ enum ag_binding_state ag_binding_decode(const char *buf, size_t len,
 	    get_str(root, "branch", &b->branch) ||
 	    get_str(root, "worktree", &b->worktree) ||
 	    get_str(root, "source_repo", &b->source_repo) ||
-	    get_str(root, "issued_at", &b->issued_at)) {
+	    get_str(root, "issued_at", &b->issued_at) ||
+	    get_str(root, "bypass", &b->bypass)) {
 		st = AG_BINDING_MALFORMED;
 		goto out;
 	}
@@ -142,6 +144,7 @@ int ag_binding_encode(const struct ag_binding *b, char **out, size_t *len)
 	PUT(worktree)
 	PUT(source_repo)
 	PUT(issued_at)
+	PUT(bypass)
 #undef PUT
 	if (b->extra_json) {
 		extra = json_loads(b->extra_json, 0, NULL);

@@ -93,6 +93,8 @@ static int write_session(const struct dispatch_run *run,
 	b.worktree = d->ws.path;
 	b.source_repo = d->t->repo;
 	b.issued_at = now.buf;
+	/* the agent only edits; agentic-git verifies and pushes: no bypass */
+	b.bypass = (char *)AG_BYPASS_DENIED;
 	if (mkdir_p(dir.buf, 0700) < 0 || ag_binding_encode(&b, &bytes, &len) < 0)
 		goto out;
 	strbuf_addf(&p, "%s/binding.json", dir.buf);

@@ -158,6 +158,9 @@ int session_check_existing(struct session *s, struct strbuf *err)
 		return check_fresh(s, err);
 	case AG_BINDING_BOUND:
 		rc = check_match(s, &b, err);
+		s->bypass_stale = !b.bypass ||
+				  strcmp(b.bypass, s->allow_bypass ? AG_BYPASS_ALLOWED
+								   : AG_BYPASS_DENIED);
 		ag_binding_release(&b);
 		s->reused = !rc;
 		return rc;

@@ -95,6 +95,7 @@ static int write_binding(const struct session *s, struct strbuf *err)
 	b.worktree = s->worktree;
 	b.source_repo = s->source_repo;
 	b.issued_at = s->issued_at;
+	b.bypass = (char *)(s->allow_bypass ? AG_BYPASS_ALLOWED : AG_BYPASS_DENIED);
 	strbuf_addf(&dir, "%s/runtime/%s", s->home, s->agent);
 	strbuf_addf(&path, "%s/binding.json", dir.buf);
 	if (mkdir_p(dir.buf, 0700) < 0 || ag_binding_encode(&b, &json, &len) < 0 ||
@@ -345,8 +346,10 @@ static int provision_locked(struct session *s, struct strbuf *err)
 
 	/* Someone may have provisioned while we waited for the lock. */
 	rc = session_check_existing(s, err);
-	if (rc || s->reused)
+	if (rc)
 		return rc;
+	if (s->reused) /* re-signed only when --allow-bypass changed */
+		return s->bypass_stale && write_binding(s, err) ? 1 : 0;
 	rc = s->private_ws ? add_private_workspace(s, err) : add_worktree(s, err);
 	if (rc)
 		return rc;

@@ -21,6 +21,9 @@
  *  4. The agent MUST NOT inherit a bypass: every AGENTIC_GIT_BYPASS*,
  *     AGEND_GIT_BYPASS* and *_ALLOW_CANONICAL_MUTATE variable is removed
  *     from its environment, and the shim's directory is first on its PATH.
+ *     Nor may it grant itself one: the binding records "bypass": "denied"
+ *     unless the operator ran with --allow-bypass, and the shim then
+ *     ignores any bypass variable the agent sets.
  *  5. The agent runs in its own process group; SIGINT, SIGTERM, SIGHUP and
  *     SIGQUIT received by the parent are forwarded to that whole group, and
  *     the parent exits with the agent's status (128+signal when killed).
@@ -53,6 +56,8 @@ struct session {
 	bool reused;
 	bool private_ws;   /* a private workspace (sandboxed profile), not a
 			      linked worktree */
+	bool allow_bypass; /* run --allow-bypass: the binding says "allowed" */
+	bool bypass_stale; /* reuse: the binding's bypass field differs */
 };
 
 /*

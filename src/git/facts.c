@@ -5,7 +5,10 @@
  *     used; an invalid agent name never reaches the filesystem.
  *  2. Only AGENTIC_GIT_BYPASS=1 exactly, AGENTIC_GIT_BYPASS_AGENT equal to
  *     the agent, or a future AGENTIC_GIT_BYPASS_UNTIL bypass (legacy names
- *     as fallbacks); "0", "" or anything else does not.
+ *     as fallbacks); "0", "" or anything else does not. Even those count
+ *     only when the verified binding does not say "bypass": "denied" (the
+ *     bypass belongs to the operator, PRODUCT.md §4); a binding that says
+ *     nothing keeps the original contract.
  *  3. When the target cannot be resolved the fact says so (TGT_UNRESOLVED)
  *     and the policy fails closed; nothing here guesses.
  */
@@ -143,6 +146,8 @@ static void gather_binding(struct shim_facts *f)
 		return;
 	}
 	f->bind.state = BS_BOUND;
+	f->bind.bypass_denied = f->binding.bypass &&
+				strcmp(f->binding.bypass, AG_BYPASS_ALLOWED);
 	f->bind.task_id = f->binding.task_id;
 	f->bind.branch = f->binding.branch;
 	if (f->binding.worktree) {
@@ -284,8 +289,11 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 			   sizeof(f->policy_err)) < 0)
 		f->policy_refused = true;
 	f->eff_cwd = effective_cwd(ga, &f->eff_canonical);
-	if (!f->env.bypass)
-		gather_binding(f);
+	gather_binding(f);
+	if (f->env.bypass && f->bind.bypass_denied) {
+		f->env.bypass = false;
+		f->env.bypass_refused = true;
+	}
 	gather_target(f, ga);
 	/* at the top of its own worktree the nearest marker is the agent's
 	 * own, by the signed binding: reading it would re-learn our name */

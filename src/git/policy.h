@@ -21,8 +21,10 @@ struct policy_env {
 	const char *agent;	   /* "" when no agent identity is set */
 	bool agent_valid;	   /* passes ag_agent_name_valid */
 	const char *home;	   /* "" when unset */
-	bool bypass;		   /* a bypass variable matched */
+	bool bypass;		   /* a bypass variable matched, and counts */
 	const char *bypass_layer;  /* env | agent | until */
+	bool bypass_refused;	   /* one matched, but the verified binding
+				      says the operator did not allow it */
 	unsigned depth;		   /* AGENTIC_GIT_SHIM_DEPTH */
 	bool allow_canonical_mutate;
 	bool env_repo_override;	   /* GIT_DIR/GIT_WORK_TREE/GIT_COMMON_DIR set */
@@ -35,6 +37,7 @@ enum bind_state { BS_NOAGENT, BS_UNBOUND, BS_BOUND };
 struct policy_binding {
 	enum bind_state state;
 	const char *why_unbound; /* for BS_UNBOUND */
+	bool bypass_denied; /* the verified binding says: no bypass */
 	const char *task_id;
 	const char *branch;
 	const char *worktree; /* canonical; NULL for a partial binding */
