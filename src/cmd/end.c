@@ -5,7 +5,9 @@
  * Refuses (exit 1) while the worktree holds uncommitted or untracked work
  * or commits no remote-tracking ref has; --force takes a snapshot first.
  * The branch and the snapshots are always kept. A binding that does not
- * verify is never acted on.
+ * verify is never acted on. The session's run lock is held for the whole
+ * teardown: a running session is refused, and --force stops its agent's
+ * process group first (fleet/session-lock.h).
  */
 #include "base/envvar.h"
 #include "base/common.h"
@@ -23,6 +25,7 @@
 #include "fleet/workspace.h"
 #include "fleet/gitrun.h"
 #include "fleet/session.h"
+#include "fleet/session-lock.h"
 #include "fleet/session-state.h"
 #include "git/quarantine.h"
 #include "git/realgit.h"
@@ -33,15 +36,23 @@ static const char end_usage[] =
 	"\n"
 	"End a guarded session: remove its worktree and its runtime directory.\n"
 	"The branch and the snapshots are kept. Refuses while the worktree has\n"
-	"uncommitted changes, untracked files or unpushed commits.\n"
+	"uncommitted changes, untracked files or unpushed commits, and while an\n"
+	"agent runs in the session (agentic-git sessions shows it running).\n"
 	"\n"
 	"  --agent NAME   the session's agent\n"
-	"  --force        snapshot the unsaved work first, then end anyway\n";
+	"  --force        stop a running agent (SIGTERM to its process group, then\n"
+	"                 SIGKILL after a grace), snapshot the unsaved work, then\n"
+	"                 end anyway\n"
+	"\n"
+	"Exits 0 when the session was ended, 1 when it was refused or failed (the\n"
+	"session is kept), 2 on bad usage.\n";
 
 struct end_ctx {
 	const char *home, *git;
 	struct session_info si;
 	struct strbuf snap;
+	struct session_lock lock; /* held from the checks to the removal */
+	long stopped;		  /* the agent --force stopped, or 0 */
 };
 
 static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
@@ -211,6 +222,9 @@ static void report(const struct end_ctx *c, bool forced)
 	event_release(&ev);
 
 	printf("ended session '%s'\n", si->agent);
+	if (c->stopped)
+		printf("  stopped:   agent (pid %ld) and its process group\n",
+		       c->stopped);
 	if (c->snap.len)
 		printf("  snapshot:  %s (the unsaved work)\n", c->snap.buf);
 	if (si->state != SESSION_MISSING)
@@ -231,12 +245,80 @@ static int refuse_untrusted(const struct end_ctx *c)
 	return 1;
 }
 
+static bool trusted(const struct session_info *si)
+{
+	return si->state != SESSION_FORGED && si->state != SESSION_INVALID;
+}
+
+static void refuse_stuck(const struct end_ctx *c, const struct session_holder *h)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	session_lock_file(c->home, c->si.agent, &path);
+	if (h->pid)
+		error("end: agent '%s' (pid %ld) did not stop within %d s and still holds '%s'; the session was kept. Stop it by hand (kill -KILL -- -%ld), then run end again",
+		      c->si.agent, h->pid, SESSION_STOP_WAIT_MS / 1000,
+		      path.buf, h->pgid);
+	else
+		error("end: '%s' is still held after %d s and names no agent to stop; the session was kept. Stop the process holding it (fuser '%s'), then run end again",
+		      path.buf, SESSION_STOP_WAIT_MS / 1000, path.buf);
+	strbuf_release(&path);
+}
+
+/*
+ * Takes the run lock for the teardown. A running session is refused;
+ * with --force its agent is stopped and the session read again, as the
+ * agent may have changed it until it stopped.
+ */
+static int hold_session(struct end_ctx *c, bool force)
+{
+	struct session_holder h;
+	struct strbuf msg = STRBUF_INIT;
+	bool stopped = false;
+	char *agent;
+	int rc = session_lock_take(&c->lock, c->home, c->si.agent, &h);
+
+	if (rc > 0 && !force) {
+		session_lock_busy_msg(c->si.agent, &h, &msg);
+		error("end: %s", msg.buf);
+		strbuf_release(&msg);
+		return 1;
+	}
+	if (rc > 0) {
+		rc = session_lock_stop(&c->lock, c->home, c->si.agent, &h);
+		stopped = true;
+	}
+	if (rc < 0) {
+		session_lock_file(c->home, c->si.agent, &msg);
+		error_errno("end: cannot take the session's lock '%s'; the session was kept",
+			    msg.buf);
+		strbuf_release(&msg);
+		return 1;
+	}
+	if (rc > 0) {
+		refuse_stuck(c, &h);
+		return 1;
+	}
+	if (!stopped)
+		return 0;
+	c->stopped = h.pid;
+	agent = xstrdup(c->si.agent);
+	session_info_release(&c->si);
+	session_info_read(c->home, c->git, agent, &c->si);
+	free(agent);
+	return 0;
+}
+
 static int end_session(struct end_ctx *c, bool force)
 {
 	struct session_info *si = &c->si;
 	bool unsaved;
 
-	if (si->state == SESSION_FORGED || si->state == SESSION_INVALID)
+	if (!trusted(si))
+		return refuse_untrusted(c);
+	if (hold_session(c, force))
+		return 1;
+	if (!trusted(si)) /* read again after stopping the agent */
 		return refuse_untrusted(c);
 	unsaved = si->state == SESSION_DIRTY || si->unpushed != 0;
 	if (si->state == SESSION_MISSING)
@@ -269,7 +351,7 @@ static int end_session(struct end_ctx *c, bool force)
 
 int cmd_end(int argc, const char **argv)
 {
-	struct end_ctx c = { .snap = STRBUF_INIT };
+	struct end_ctx c = { .snap = STRBUF_INIT, .lock = SESSION_LOCK_INIT };
 	const char *agent = NULL, *why;
 	bool force = false;
 	char *home, *git, *rt;
@@ -312,6 +394,7 @@ int cmd_end(int argc, const char **argv)
 		c.git = git;
 		session_info_read(home, git, agent, &c.si);
 		rc = end_session(&c, force);
+		session_lock_release(&c.lock);
 		session_info_release(&c.si);
 	}
 	strbuf_release(&c.snap);

@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/run-profile.h"
 #include "fleet/session.h"
+#include "fleet/session-lock.h"
 
 extern char **environ;
 
@@ -32,7 +33,11 @@ static const char run_usage[] =
 	"<home>/worktrees/<agent>/<branch> on a new branch from --base, a signed\n"
 	"binding, worktree-scoped hooks, and the git shim first on PATH with\n"
 	"snapshots on. Running it again with the same --agent and --branch\n"
-	"re-enters the session after verifying its binding.\n"
+	"re-enters the session after verifying its binding. While the command\n"
+	"runs, run holds the session's lock (<home>/runtime/<agent>/run.lock,\n"
+	"which names the command's pid): another run of the same agent is\n"
+	"refused until the command exits or is stopped with\n"
+	"agentic-git end --agent NAME --force.\n"
 	"\n"
 	"  --agent NAME   agent name (default run-<12 hex>)\n"
 	"  --branch B     branch to create (default agent/<agent>/<UTC YYYYMMDD-HHMM>)\n"
@@ -50,7 +55,8 @@ static const char run_usage[] =
 	"Exits with the command's status (128+signal when it was killed), 2 on bad\n"
 	"usage, 78 when the home cannot give a guarded PATH, 127 when the command\n"
 	"cannot be started, 3 when a profile ran unsandboxed under\n"
-	"sandbox_fallback: warn-run, 1 for other failures.\n";
+	"sandbox_fallback: warn-run, 1 for other failures (the session is\n"
+	"running, a bad base, a refused reuse, ...).\n";
 
 struct run_opts {
 	const char *agent, *branch, *base;
@@ -173,6 +179,36 @@ static void summary(const struct session *s, int code, bool snaps)
 	strbuf_release(&br);
 }
 
+/* Invariant 6: a running session is refused before anything changes. */
+static int check_idle(const struct session *s, struct strbuf *err)
+{
+	struct session_holder h;
+
+	if (!session_lock_probe(s->home, s->agent, &h))
+		return 0;
+	session_lock_busy_msg(s->agent, &h, err);
+	return 1;
+}
+
+/* Again when taking the lock: another run may have started meanwhile. */
+static int lock_session(struct session *s, struct session_lock *l,
+			struct strbuf *err)
+{
+	struct session_holder h;
+	int rc = session_lock_take(l, s->home, s->agent, &h);
+
+	if (rc < 0) {
+		strbuf_addstr(err, "cannot take the session's lock '");
+		session_lock_file(s->home, s->agent, err);
+		strbuf_addf(err, "': %s", strerror(errno));
+	} else if (rc > 0) {
+		session_lock_busy_msg(s->agent, &h, err);
+	} else {
+		s->lock = l;
+	}
+	return rc ? 1 : 0;
+}
+
 /* Nothing is created until the command is known to exist. */
 static int check_cmd(const struct session *s, const char *cmd,
 		     struct strbuf *err)
@@ -195,7 +231,7 @@ static int check_cmd(const struct session *s, const char *cmd,
 }
 
 static int prepare(struct session *s, const struct run_opts *o,
-		   struct run_profile *rp)
+		   struct run_profile *rp, struct session_lock *lock)
 {
 	struct strbuf err = STRBUF_INIT;
 	unsigned char rnd[6] = { 0 };
@@ -209,6 +245,8 @@ static int prepare(struct session *s, const struct run_opts *o,
 			  time(NULL), rnd, &err);
 	free(home);
 	if (!rc)
+		rc = check_idle(s, &err);
+	if (!rc)
 		rc = session_inspect_repo(s, &err);
 	if (!rc)
 		rc = session_check_existing(s, &err);
@@ -217,6 +255,8 @@ static int prepare(struct session *s, const struct run_opts *o,
 				     : check_cmd(s, o->cmd[0], &err);
 	if (!rc)
 		rc = session_provision(s, &err);
+	if (!rc)
+		rc = lock_session(s, lock, &err);
 	if (rc)
 		error("run: %s", err.buf);
 	strbuf_release(&err);
@@ -229,6 +269,7 @@ int cmd_run(int argc, const char **argv)
 	struct session s = { 0 };
 	struct strvec env = STRVEC_INIT;
 	struct strbuf err = STRBUF_INIT;
+	struct session_lock lock = SESSION_LOCK_INIT;
 	struct run_profile rp;
 	int code;
 
@@ -240,7 +281,7 @@ int cmd_run(int argc, const char **argv)
 		      stderr);
 		return AG_EXIT_USAGE;
 	}
-	code = prepare(&s, &o, &rp);
+	code = prepare(&s, &o, &rp, &lock);
 	if (code) {
 		run_profile_release(&rp);
 		session_release(&s);
@@ -263,5 +304,6 @@ int cmd_run(int argc, const char **argv)
 	strbuf_release(&err);
 	run_profile_release(&rp);
 	session_release(&s);
+	session_lock_release(&lock); /* the session is no longer running */
 	return code;
 }

@@ -19,11 +19,14 @@ static const char sessions_usage[] =
 	"usage: agentic-git sessions [--json]\n"
 	"\n"
 	"List the guarded sessions of this home: agent, branch, state, snapshot\n"
-	"count, last audit event and worktree. State is clean, dirty (uncommitted\n"
-	"or untracked work), missing (the worktree is gone), forged (the binding's\n"
+	"count, last audit event and worktree. State is running (pid N) while a\n"
+	"run holds the session's lock, else clean, dirty (uncommitted or\n"
+	"untracked work), missing (the worktree is gone), forged (the binding's\n"
 	"signature does not verify; nothing in it is trusted) or invalid.\n"
 	"\n"
-	"  --json   one JSON array of objects instead of the table\n";
+	"  --json   one JSON array of objects instead of the table; \"state\" is\n"
+	"           the worktree's state, \"running\" and \"pid\" say whether an\n"
+	"           agent runs in it\n";
 
 static void json_row(const struct session_info *si, bool first)
 {
@@ -49,21 +52,46 @@ static void json_row(const struct session_info *si, bool first)
 	strbuf_addf(&sb, ", \"changed\": %d, \"untracked\": %d, \"snapshots\": %d",
 		    si->changed, si->untracked, si->snapshots);
 	if (si->unpushed >= 0)
-		strbuf_addf(&sb, ", \"unpushed\": %d}", si->unpushed);
+		strbuf_addf(&sb, ", \"unpushed\": %d", si->unpushed);
 	else
-		strbuf_addstr(&sb, ", \"unpushed\": null}");
+		strbuf_addstr(&sb, ", \"unpushed\": null");
+	strbuf_addf(&sb, ", \"running\": %s", si->running ? "true" : "false");
+	if (si->pid)
+		strbuf_addf(&sb, ", \"pid\": %ld}", si->pid);
+	else
+		strbuf_addstr(&sb, ", \"pid\": null}");
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
 }
 
+/* The STATE column: a running session shows that, not its worktree. */
+static void state_label(const struct session_info *si, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (!si->running)
+		strbuf_addstr(out, session_state_str(si->state));
+	else if (si->pid)
+		strbuf_addf(out, "running (pid %ld)", si->pid);
+	else
+		strbuf_addstr(out, "running");
+}
+
 static void table(const struct session_list *l)
 {
+	struct strbuf st = STRBUF_INIT;
+	int w = 8;
+
 	if (!l->nr) {
 		puts("(no sessions)");
 		return;
 	}
-	printf("%-20s %-28s %-8s %-9s %-45s %s\n", "AGENT", "BRANCH", "STATE",
-	       "SNAPSHOTS", "LAST EVENT", "WORKTREE");
+	for (size_t i = 0; i < l->nr; i++) {
+		state_label(&l->v[i], &st);
+		if (st.len > (size_t)w)
+			w = (int)st.len;
+	}
+	printf("%-20s %-28s %-*s %-9s %-45s %s\n", "AGENT", "BRANCH", w,
+	       "STATE", "SNAPSHOTS", "LAST EVENT", "WORKTREE");
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct session_info *si = &l->v[i];
 		struct strbuf ev = STRBUF_INIT;
@@ -72,12 +100,13 @@ static void table(const struct session_list *l)
 			strbuf_addf(&ev, "%.19sZ %s", si->last_time, si->last_event);
 		else
 			strbuf_addstr(&ev, "-");
-		printf("%-20s %-28s %-8s %-9d %-45s %s\n", si->agent,
-		       si->branch ? si->branch : "-",
-		       session_state_str(si->state), si->snapshots, ev.buf,
-		       si->worktree ? si->worktree : "-");
+		state_label(si, &st);
+		printf("%-20s %-28s %-*s %-9d %-45s %s\n", si->agent,
+		       si->branch ? si->branch : "-", w, st.buf, si->snapshots,
+		       ev.buf, si->worktree ? si->worktree : "-");
 		strbuf_release(&ev);
 	}
+	strbuf_release(&st);
 }
 
 int cmd_sessions(int argc, const char **argv)

@@ -23,6 +23,7 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "fleet/session.h"
+#include "fleet/session-lock.h"
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -173,6 +174,13 @@ int session_launch_io(const struct session *s, const char *const *argv,
 	close(report[1]);
 	if (pid > 0) {
 		setpgid(pid, pid); /* also done by the child: no race either way */
+		/*
+		 * Best effort: without the record `sessions` still shows the
+		 * session running (that is the lock), only `end --force`
+		 * cannot name the agent and refuses.
+		 */
+		if (s->lock)
+			(void)session_lock_record(s->lock, pid);
 		if (tty)
 			tcsetpgrp(STDIN_FILENO, pid);
 		while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)

@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
 #include "fleet/session.h"
+#include "fleet/session-lock.h"
 #include "fleet/session-state.h"
 
 #define EVENTS_TAIL (4u << 20)
@@ -144,6 +145,7 @@ static void take_fields(struct session_info *si, struct ag_binding *b)
 void session_info_read(const char *home, const char *git, const char *agent,
 		       struct session_info *si)
 {
+	struct session_holder h;
 	struct ag_binding b;
 	enum ag_binding_state st;
 	const char *repo;
@@ -151,6 +153,8 @@ void session_info_read(const char *home, const char *git, const char *agent,
 	memset(si, 0, sizeof(*si));
 	si->agent = xstrdup(agent);
 	si->unpushed = -1;
+	si->running = session_lock_probe(home, agent, &h);
+	si->pid = h.pid;
 	st = ag_binding_load(home, agent, &b);
 	switch (st) {
 	case AG_BINDING_BOUND:

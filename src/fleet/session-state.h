@@ -37,6 +37,8 @@ struct session_info {
 	int snapshots;	   /* refs under refs/agentic-git/snapshots/<agent>/ */
 	char *last_event;  /* event name, or NULL */
 	char *last_time;   /* its timestamp, or NULL */
+	bool running;	   /* someone holds the run lock (fleet/session-lock.h) */
+	long pid;	   /* the agent it names, 0 when not running or unknown */
 };
 
 struct session_list {
@@ -47,6 +49,7 @@ struct session_list {
 /*
  * Reads one session (agent name already validated). `git` is the real
  * git. Never fails: unreadable parts are reported through `state`.
+ * `running` comes from probing the run lock, whatever the binding's state.
  */
 void session_info_read(const char *home, const char *git, const char *agent,
 		       struct session_info *si);

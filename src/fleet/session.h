@@ -27,6 +27,10 @@
  *  5. The agent runs in its own process group; SIGINT, SIGTERM, SIGHUP and
  *     SIGQUIT received by the parent are forwarded to that whole group, and
  *     the parent exits with the agent's status (128+signal when killed).
+ *  6. While the agent runs, the parent holds the session's run lock
+ *     (fleet/session-lock.h) and the lock names the agent's pid and group;
+ *     a second `run` of a running session is refused before provisioning
+ *     and again when it takes the lock.
  *
  * Call order: ag_home_dir() (base/envvar.h) → session_plan() (pure) →
  * session_inspect_repo() → session_check_existing() → session_provision()
@@ -43,6 +47,8 @@
 
 #define SESSION_MARKER SESSION_MARKER_NAME
 
+struct session_lock;
+
 struct session {
 	char *home;	   /* absolute state root */
 	char *agent;
@@ -58,6 +64,8 @@ struct session {
 			      linked worktree */
 	bool allow_bypass; /* run --allow-bypass: the binding says "allowed" */
 	bool bypass_stale; /* reuse: the binding's bypass field differs */
+	struct session_lock *lock; /* held run lock the launch records the
+				      agent in; not owned, may be NULL */
 };
 
 /*
@@ -95,7 +103,8 @@ void session_child_env(const struct session *s, const char *const *environ,
 /*
  * Runs argv (argv[0] searched in the child's PATH unless it contains '/')
  * in the worktree with `envp`, supervises it (invariant 5) and returns its
- * exit code, or 127 when it could not be started (reason in err).
+ * exit code, or 127 when it could not be started (reason in err). With
+ * s->lock, the agent's pid is recorded in it as soon as it is forked.
  */
 int session_launch(const struct session *s, const char *const *argv,
 		   const char *const *envp, struct strbuf *err);
