@@ -80,6 +80,23 @@ int ag_key_load(const char *home, uint8_t key[AG_KEY_LEN]);
  */
 int ag_key_ensure(const char *home);
 
+/*
+ * The key of one sandboxed session, so that the fleet's key never enters a
+ * cage: <home>/runtime/<agent>/sandbox.key. ag_sandbox_key_issue() draws a
+ * fresh one for each sandboxed launch and signs the agent's binding.json
+ * with it into binding.json.sandbox.sig (both 0600); the runtime directory
+ * is bound read-only into the cage, the fleet key is not, and
+ * ag_binding_load() falls back to this key only when the fleet key cannot
+ * be opened (missing or not readable). A holder of it can sign only this
+ * agent's binding, and only a shim that cannot read the fleet key accepts
+ * that. 0, or -1 with errno set (EINVAL for an invalid agent name).
+ */
+#define AG_SANDBOX_KEY_NAME "sandbox.key"
+#define AG_SANDBOX_SIG_SUFFIX ".sandbox.sig"
+int ag_sandbox_key_issue(const char *home, const char *agent);
+int ag_sandbox_key_load(const char *home, const char *agent,
+			uint8_t key[AG_KEY_LEN]);
+
 /* Signs `len` bytes with the home's key into `out`. 0 or -1 (errno). */
 int ag_sign_with_home(const char *home, const void *msg, size_t len,
 		      char out[AG_MAC_HEX_LEN + 1]);

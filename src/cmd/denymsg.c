@@ -38,7 +38,7 @@ static void bypass_lines(FILE *out, const struct shim_facts *f)
 		      out);
 	if (f->bind.state == BS_BOUND && f->bind.bypass_denied) {
 		fputs(IND "no bypass exists in this session. If this operation is really needed, stop and ask\n"
-		      IND "the operator to do it, or to restart the session with `agentic-git run --allow-bypass`.\n",
+		      IND "the operator to do it (only the operator can allow a bypass: `agentic-git run --allow-bypass`).\n",
 		      out);
 		return;
 	}

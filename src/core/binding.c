@@ -169,7 +169,7 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 {
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT, sig = STRBUF_INIT;
 	uint8_t key[AG_KEY_LEN];
-	bool have_key;
+	bool have_key, in_cage = false;
 	enum ag_binding_state st;
 	enum ag_verify v;
 	struct stat sb;
@@ -184,10 +184,14 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 		st = errno == ENOENT ? AG_BINDING_NONE : AG_BINDING_MALFORMED;
 		goto out;
 	}
-	strbuf_addstr(&path, ".sig");
+	/* the fleet key; inside a cage, where it is out of reach, the
+	 * session's own sandbox key and its signature */
+	have_key = !ag_key_load(home, key);
+	if (!have_key && (errno == ENOENT || errno == EACCES))
+		in_cage = have_key = !ag_sandbox_key_load(home, agent, key);
+	strbuf_addstr(&path, in_cage ? AG_SANDBOX_SIG_SUFFIX : ".sig");
 	if (read_file_bounded(path.buf, AG_SIG_MAX, RF_REGULAR, &sig) < 0)
 		strbuf_reset(&sig); /* a missing sig is an empty tag */
-	have_key = !ag_key_load(home, key);
 	v = ag_hmac_verify(have_key ? key : NULL, AG_KEY_LEN, data.buf,
 			   data.len, sig.buf, sig.len, NULL, 0);
 	if (have_key)

@@ -28,13 +28,12 @@ void ag_key_wipe(uint8_t key[AG_KEY_LEN])
 	sodium_memzero(key, AG_KEY_LEN);
 }
 
-int ag_key_load(const char *home, uint8_t key[AG_KEY_LEN])
+static int key_load_path(const struct strbuf *path, uint8_t key[AG_KEY_LEN])
 {
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT;
 	int ret = -1, errsv;
 
-	strbuf_addpath(&path, home, ".config-integrity-key");
-	if (read_file_bounded(path.buf, 4096, RF_REGULAR, &data) < 0) {
+	if (read_file_bounded(path->buf, 4096, RF_REGULAR, &data) < 0) {
 		if (errno == EFBIG)
 			errno = EINVAL;
 		goto out;
@@ -50,7 +49,82 @@ out:
 	if (data.alloc)
 		sodium_memzero(data.buf, data.alloc);
 	strbuf_release(&data);
+	errno = errsv;
+	return ret;
+}
+
+int ag_key_load(const char *home, uint8_t key[AG_KEY_LEN])
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret, errsv;
+
+	strbuf_addpath(&path, home, ".config-integrity-key");
+	ret = key_load_path(&path, key);
+	errsv = errno;
 	strbuf_release(&path);
+	errno = errsv;
+	return ret;
+}
+
+static void sandbox_path(const char *home, const char *agent,
+			 const char *name, struct strbuf *out)
+{
+	/* the agent name is validated by the callers: no '/', no ".." */
+	strbuf_addf(out, "%s/runtime/%s/%s", home, agent, name);
+}
+
+int ag_sandbox_key_load(const char *home, const char *agent,
+			uint8_t key[AG_KEY_LEN])
+{
+	struct strbuf path = STRBUF_INIT;
+	const char *why;
+	int ret, errsv;
+
+	if (!ag_agent_name_valid(agent, &why)) {
+		errno = EINVAL;
+		return -1;
+	}
+	sandbox_path(home, agent, AG_SANDBOX_KEY_NAME, &path);
+	ret = key_load_path(&path, key);
+	errsv = errno;
+	strbuf_release(&path);
+	errno = errsv;
+	return ret;
+}
+
+int ag_sandbox_key_issue(const char *home, const char *agent)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	uint8_t key[AG_KEY_LEN];
+	char sig[AG_MAC_HEX_LEN + 1];
+	const char *why;
+	int ret = -1, errsv;
+
+	if (!ag_agent_name_valid(agent, &why)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sodium_init() < 0) {
+		errno = EIO;
+		return -1;
+	}
+	sandbox_path(home, agent, "binding.json", &path);
+	if (read_file_bounded(path.buf, AG_BINDING_MAX, RF_REGULAR, &data) < 0)
+		goto out;
+	randombytes_buf(key, sizeof(key));
+	ag_hmac_sign_hex(key, AG_KEY_LEN, data.buf, data.len, sig);
+	strbuf_reset(&path);
+	sandbox_path(home, agent, AG_SANDBOX_KEY_NAME, &path);
+	if (write_file_atomic(path.buf, (const char *)key, AG_KEY_LEN, 0600) < 0)
+		goto out;
+	strbuf_reset(&path);
+	sandbox_path(home, agent, "binding.json" AG_SANDBOX_SIG_SUFFIX, &path);
+	ret = write_file_atomic(path.buf, sig, AG_MAC_HEX_LEN, 0600);
+out:
+	errsv = errno;
+	ag_key_wipe(key);
+	strbuf_release(&path);
+	strbuf_release(&data);
 	errno = errsv;
 	return ret;
 }

@@ -3,6 +3,7 @@
 #include "base/common.h"
 #include <errno.h>
 #include <string.h>
+#include "agentic-git/core.h"
 #include "agents/sandbox-probe.h"
 #include "base/die.h"
 #include "base/eventlog.h"
@@ -32,7 +33,6 @@ static void session_binds(const struct agent_sandbox_spec *sp,
 	if (sp->with_hooks) /* provisioning creates them after planning */
 		strvec_pushf(ro, "%s/hooks", sp->home);
 	strvec_pushf(ro, "%s/runtime/%s", sp->home, sp->agent);
-	strvec_pushf(ro, "%s/.config-integrity-key", sp->home);
 	if (sp->objects)
 		workspace_borrowed_stores(sp->objects, ro);
 }
@@ -86,6 +86,7 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	as->agent = xstrdup(sp->agent);
 	as->workspace = xstrdup(sp->workspace);
 	as->fallback = sp->fallback;
+	as->session = !sp->bare;
 	as->cache = p->cache_dir
 			? xstrdup(p->cache_dir)
 			: xstrfmt("%s/cache/%s", sp->home,
@@ -133,6 +134,12 @@ int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 	if (spool_create(as->spool) < 0) {
 		strbuf_addf(err, "cannot create the event spool '%s': %s",
 			    as->spool, strerror(errno));
+		return -1;
+	}
+	/* invariant 2: the shim inside verifies with a key of this session */
+	if (as->session && ag_sandbox_key_issue(as->home, as->agent) < 0) {
+		strbuf_addf(err, "cannot issue the sandbox key in '%s/runtime/%s': %s",
+			    as->home, as->agent, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -26,8 +26,11 @@
  *  2. What the guarded session needs inside the cage is bound READ-ONLY
  *     and nothing else of agentic-git's home: the agent's argv[0], this
  *     executable, the shim executable, the real git, <home>/bin,
- *     <home>/hooks (sessions only), <home>/runtime/<agent> (the binding),
- *     the integrity key, and the object stores the workspace borrows.
+ *     <home>/hooks (sessions only), <home>/runtime/<agent> (the binding,
+ *     its sandbox signature and the session's own sandbox key), and the
+ *     object stores the workspace borrows. The fleet's integrity key is
+ *     never bound: agent_sandbox_mkdirs() issues the session's sandbox key
+ *     (ag_sandbox_key_issue) that the shim inside verifies with.
  *  3. The writable places are the workspace and the per-agent cache (with
  *     its tmp/ and home/ for Landlock); nothing else.
  *  4. A command run later "in the same sandbox" (verify_command) gets the
@@ -81,6 +84,7 @@ struct agent_sandbox {
 	char *workspace, *cache, *tmp, *private_home, *home, *agent;
 	char *spool; /* the in-sandbox shim's event spool (fleet/spool.h) */
 	bool sandboxed; /* plan.verdict == SANDBOX_WRAPPED */
+	bool session;	/* a guarded session inside (not `bare`) */
 };
 
 #define AGENT_SANDBOX_INIT                                                     \

@@ -19,6 +19,7 @@ setup() {
 	env | sed 's/=.*//' | sort | sed 's/^/ENV:/' >>"$out"
 	if git checkout -q main 2>/dev/null; then echo "FENCE:open" >>"$out"; else echo "FENCE:closed" >>"$out"; fi
 	if cat "$HOME/.ssh/id_rsa" >/dev/null 2>&1; then echo "SSH:readable" >>"$out"; else echo "SSH:hidden" >>"$out"; fi
+	if cat "$AGENTIC_GIT_HOME/.config-integrity-key" >/dev/null 2>&1; then echo "KEY:readable" >>"$out"; else echo "KEY:hidden" >>"$out"; fi
 	echo "work" >work.txt
 	git add work.txt agent-report.txt && git commit -q -m "agent work" && echo "COMMIT:ok" >>"$out"
 	cat "$out"
@@ -56,6 +57,7 @@ write_config() { # sandbox [backend]
 	assert_output --partial 'ARG:fix it; $(touch /tmp/pwned-p1)'
 	assert_output --partial "FENCE:closed"
 	assert_output --partial "COMMIT:ok"
+	assert_output --partial "KEY:readable" # no sandbox: the control
 	refute_output --partial "ENV:GH_TOKEN"
 	refute_output --partial "ENV:AWS_SECRET_ACCESS_KEY"
 	assert_output --partial "ENV:AGENTIC_GIT_AGENT"
@@ -76,6 +78,7 @@ write_config() { # sandbox [backend]
 	run "$AG_BIN" run --agent p2 --branch feat/p2 --profile scripted --prompt "do it"
 	assert_success
 	assert_output --partial "SSH:hidden"
+	assert_output --partial "KEY:hidden" # the fleet key never enters the cage
 	assert_output --partial "FENCE:closed"
 	assert_output --partial "COMMIT:ok"
 	wt=$AGENTIC_GIT_HOME/worktrees/p2/feat/p2
@@ -105,6 +108,8 @@ write_config() { # sandbox [backend]
 	run "$AG_BIN" run --agent p3 --branch feat/p3 --profile scripted --prompt "do it"
 	assert_success
 	assert_output --partial "SSH:hidden"
+	assert_output --partial "KEY:hidden"
+	assert_output --partial "FENCE:closed"
 	assert_output --partial "COMMIT:ok"
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.sandbox_backend == "landlock"'
 	sandbox_events_recorded p3

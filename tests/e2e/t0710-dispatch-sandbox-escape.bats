@@ -33,8 +33,8 @@ escape_case() {
 	cat "$log" >&3
 	assert_success
 	grep -q '^== escape-done$' "$log"          # it ran every attempt
-	[ "$(grep -c '^rc-' "$log")" -eq 7 ]
-	for what in read-key read-clone push connect checkout; do
+	[ "$(grep -c '^rc-' "$log")" -eq 8 ]
+	for what in read-key read-fleet-key read-clone push connect checkout; do
 		grep -q "^rc-$what=[1-9]" "$log"    # each one failed
 	done
 	! grep -q 'dsb-test-key\|hello\|\[core\]\|connected' "$log"

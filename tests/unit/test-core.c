@@ -196,6 +196,53 @@ static void test_binding_load(void **state)
 	free(home);
 }
 
+/*
+ * The sandbox key: the shim in a cage (no fleet key) verifies with the
+ * session's own key; where the fleet key is readable the sandbox
+ * signature counts for nothing.
+ */
+static void test_binding_load_sandbox_key(void **state)
+{
+	char *home = mkhome();
+	struct strbuf p = STRBUF_INIT, json = STRBUF_INIT, key = STRBUF_INIT;
+	struct ag_binding b;
+	uint8_t k[AG_KEY_LEN];
+	char sig[65];
+
+	(void)state;
+	assert_int_equal(ag_key_ensure(home), 0);
+	strbuf_addf(&p, "%s/runtime/ag1", home);
+	assert_int_equal(mkdir_p(p.buf, 0700), 0);
+	strbuf_addf(&json, "{\"version\":1,\"agent\":\"ag1\",\"task_id\":\"t\",\"worktree\":\"%s\"}", home);
+	strbuf_addstr(&p, "/binding.json");
+	write_file(p.buf, json.buf, json.len);
+	/* no binding signed with the fleet key: only the sandbox sig */
+	assert_int_equal(ag_sandbox_key_issue(home, "ag1"), 0);
+	assert_int_equal(ag_sandbox_key_load(home, "ag1", k), 0);
+	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_FORGED);
+	/* the cage: the fleet key is out of reach */
+	strbuf_addf(&key, "%s/.config-integrity-key.away", home);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.config-integrity-key", home);
+	assert_int_equal(rename(p.buf, key.buf), 0);
+	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_BOUND);
+	ag_binding_release(&b);
+	/* a sandbox sig of another key, or for other bytes: forged */
+	ag_hmac_sign_hex(k, AG_KEY_LEN, "x", 1, sig);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/runtime/ag1/binding.json.sandbox.sig", home);
+	write_file(p.buf, sig, 64);
+	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_FORGED);
+	/* another agent's name never reaches the filesystem */
+	assert_int_equal(ag_sandbox_key_issue(home, "../ag1"), -1);
+	assert_int_equal(ag_sandbox_key_load(home, "a/b", k), -1);
+	ag_key_wipe(k);
+	strbuf_release(&p);
+	strbuf_release(&json);
+	strbuf_release(&key);
+	free(home);
+}
+
 static void test_names(void **state)
 {
 	const char *why;
@@ -262,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_key_rules),
 		cmocka_unit_test(test_binding_decode),
 		cmocka_unit_test(test_binding_load),
+		cmocka_unit_test(test_binding_load_sandbox_key),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_protected),
 	};

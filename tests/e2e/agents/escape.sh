@@ -7,6 +7,8 @@
 # "rc-<what>=N" so the test can see it failed rather than not run.
 set -u
 cat "$ESC_KEY" 2>&1; echo "rc-read-key=$?"
+# the fleet's integrity key never enters the cage (a key of this session does)
+cat "$AGENTIC_GIT_HOME/.config-integrity-key" >/dev/null 2>&1; echo "rc-read-fleet-key=$?"
 cat "$ESC_REPO/README.md" "$ESC_REPO/.git/config" 2>&1; echo "rc-read-clone=$?"
 # bwrap: these may "succeed" on the sandbox's own throwaway root; the test
 # checks that nothing appears on the host.
