@@ -47,6 +47,10 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f)
 	strbuf_addu(&depth, f->env.depth + 1UL);
 	setenv("AGENTIC_GIT_SHIM_DEPTH", depth.buf, 1);
 	strbuf_release(&depth);
+	/* git itself refuses abbreviated long options (`reset --har`) for
+	 * agents: the policy reasons about full spellings (PRODUCT.md §4) */
+	if (*f->env.agent && !f->env.bypass)
+		setenv("GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS", "1", 1);
 	if (v->kind != V_ROUTE)
 		return;
 	unsetenv("GIT_DIR");

@@ -14,6 +14,7 @@
 #include "base/common.h"
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "git/argv.h"
@@ -156,6 +157,7 @@ void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc)
 		ga->sub = argv[i];
 		ga->args = argv + i + 1;
 		ga->nargs = argc - i - 1;
+		git_argv_split_shorts(ga);
 	} else {
 		ga->args = argv + argc;
 	}
@@ -166,6 +168,7 @@ void git_argv_release(struct git_argv *ga)
 	free(ga->chdirs);
 	free(ga->configs);
 	free(ga->config_envs);
+	strvec_clear(&ga->split);
 	memset(ga, 0, sizeof(*ga));
 }
 
@@ -240,6 +243,23 @@ bool git_config_key_dangerous(const char *key)
 	for (size_t i = 0; i < ARRAY_SIZE(dangerous); i++)
 		if (pattern_match(dangerous[i], key))
 			return true;
+	return false;
+}
+
+bool git_config_value_disables(const char *key, const char *value)
+{
+	static const char *const off[] = { "", "false", "0", "no", "off", NULL };
+
+	if (!value)
+		return false;
+	if (!strcmp(key, "core.hookspath"))
+		return !strcmp(value, "/dev/null");
+	if (!strcmp(key, "core.fsmonitor"))
+		for (const char *const *o = off; *o; o++)
+			if (!strcasecmp(value, *o))
+				return true;
+	if (!strcmp(key, "credential.helper") || !strcmp(key, "core.askpass"))
+		return !*value;
 	return false;
 }
 

@@ -14,6 +14,7 @@
  * except the arrays themselves, which git_argv_release() frees.
  */
 #include "base/common.h"
+#include "base/strvec.h"
 
 #define GIT_ARGV_MAX 4096 /* longer command lines are refused */
 
@@ -39,10 +40,18 @@ struct git_argv {
 	const char *bad_global; /* first global git would not accept */
 	bool info_only;		/* --version/--help/--exec-path alone… */
 	bool too_long;
+	/* owned: `args` with stuck and clustered short options split, when
+	 * any were (git/argv-shorts.c); `argv` is never changed */
+	struct strvec split;
 };
 
-/* Parses argv[0..argc). Never fails; check bad_global/too_long. */
+/*
+ * Parses argv[0..argc). Never fails; check bad_global/too_long. `args` is
+ * what the subcommand's parse-options reads: `checkout -qBX` gives
+ * `-q -B X` (git_argv_split_shorts()).
+ */
 void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc);
+void git_argv_split_shorts(struct git_argv *ga);
 void git_argv_release(struct git_argv *ga);
 
 /*
@@ -72,5 +81,14 @@ bool git_config_key_dangerous(const char *key);
  * `git -c core.editor=true rebase --continue` is an everyday agent idiom.
  */
 bool git_config_value_inert(const char *key, const char *value);
+
+/*
+ * Values that only switch something off (core.hooksPath=/dev/null, an
+ * empty or false core.fsmonitor, an empty credential.helper or
+ * core.askPass): harmless on a read-only command, where agents' own
+ * start-up probes pass them; never on a command that writes (hooks are
+ * the audit).
+ */
+bool git_config_value_disables(const char *key, const char *value);
 
 #endif

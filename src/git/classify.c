@@ -63,7 +63,7 @@ static const struct {
 	{ "repack", SC_LOCAL }, { "pack-refs", SC_LOCAL },
 	{ "update-ref", SC_LOCAL }, { "write-tree", SC_LOCAL },
 	{ "commit-tree", SC_LOCAL }, { "mktag", SC_LOCAL },
-	{ "mktree", SC_LOCAL }, { "fast-import", SC_LOCAL },
+	{ "mktree", SC_LOCAL },
 	{ "fast-export", SC_READ }, { "unpack-objects", SC_LOCAL },
 	{ "index-pack", SC_LOCAL }, { "pack-objects", SC_LOCAL },
 	{ "checkout-index", SC_LOCAL }, { "merge-file", SC_LOCAL },
@@ -74,7 +74,7 @@ static const struct {
 	{ "bundle", SC_LOCAL }, { "hook", SC_LOCAL }, { "rerere", SC_FORMS },
 	{ "unpack-file", SC_LOCAL }, { "init", SC_CREATE },
 	{ "init-db", SC_CREATE }, { "clone", SC_CREATE },
-	{ "push", SC_PUSH }, { "send-pack", SC_PUSH },
+	{ "push", SC_PUSH },
 	{ "checkout", SC_CHECKOUT }, { "switch", SC_CHECKOUT },
 	{ "worktree", SC_WORKTREE }, { "submodule--helper", SC_HELPER },
 	/* rewrite or expose what is not the agent's */
@@ -86,6 +86,10 @@ static const struct {
 	{ "receive-pack", SC_FORBIDDEN }, { "http-backend", SC_FORBIDDEN },
 	{ "shell", SC_FORBIDDEN }, { "daemon", SC_FORBIDDEN },
 	{ "instaweb", SC_FORBIDDEN }, { "for-each-repo", SC_FORBIDDEN },
+	/* move refs or objects past the guarded paths (push, the ref
+	 * transaction's audit): send-pack pushes without push's guards,
+	 * fast-import writes any ref */
+	{ "send-pack", SC_FORBIDDEN }, { "fast-import", SC_FORBIDDEN },
 };
 
 enum sub_class git_sub_class(const char *sub)
@@ -444,6 +448,14 @@ static enum co_kind classify_token(const char *tok, unsigned f)
 	return CO_BRANCH; /* unknown: fail closed */
 }
 
+static bool paths_after_dashdash(const struct git_argv *ga)
+{
+	for (size_t i = 0; i < ga->nargs; i++)
+		if (!strcmp(ga->args[i], "--"))
+			return i + 1 < ga->nargs;
+	return false;
+}
+
 void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 			  struct co_analysis *out)
 {
@@ -481,8 +493,10 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 		}
 	}
 	n = positionals(ga, vals, p, 2, &dashdash);
-	if (!is_switch && (dashdash || has_arg(ga, pfile))) {
-		/* `checkout [<tree-ish>] -- <paths>` never moves HEAD */
+	if (!is_switch && ((dashdash && paths_after_dashdash(ga)) ||
+			   has_arg(ga, pfile))) {
+		/* `checkout [<tree-ish>] -- <paths>` never moves HEAD; with
+		 * nothing after `--`, `checkout main --` switches to main */
 		out->kind = CO_FILES;
 		return;
 	}

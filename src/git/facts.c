@@ -55,6 +55,40 @@ static void gather_bypass(struct policy_env *e)
 	}
 }
 
+static const char *env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/* git exports its own exec path to its children: that one is fine. */
+static bool exec_path_is_real_gits(const char *p, const char *real_git)
+{
+	static const char *const rel[] = { "../lib/git-core", "../libexec/git-core" };
+	char *want = real_path(p), *bindir = real_git ? path_dirname(real_git) : NULL;
+	bool ok = false;
+
+	for (size_t i = 0; want && bindir && i < ARRAY_SIZE(rel) && !ok; i++) {
+		char *j = path_join(bindir, rel[i]);
+		char *c = real_path(j);
+		ok = c && !strcmp(c, want);
+		free(c);
+		free(j);
+	}
+	free(want);
+	free(bindir);
+	return ok;
+}
+
+/* Config and programs git would take from the environment (config-env.h). */
+static void gather_env_config(struct shim_facts *f)
+{
+	const char *ep = getenv("GIT_EXEC_PATH");
+
+	config_env_read(&f->cfg_env, env_get);
+	f->env.cfg_env = &f->cfg_env;
+	f->env.exec_path_env = ep && *ep && !exec_path_is_real_gits(ep, f->real_git);
+}
+
 /* getcwd(3) returns a physical path: canonical unless -C moved us. */
 static char *effective_cwd(const struct git_argv *ga, bool *canonical)
 {
@@ -284,6 +318,7 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 		return; /* operator path: nothing else is needed */
 	}
 	gather_bypass(&f->env);
+	gather_env_config(f);
 	if (*f->env.home &&
 	    ag_policy_load(f->env.home, &f->prot, f->policy_err,
 			   sizeof(f->policy_err)) < 0)
@@ -351,6 +386,8 @@ struct policy_input facts_input(const struct shim_facts *f,
 
 void facts_release(struct shim_facts *f)
 {
+	if (f->env.cfg_env)
+		config_env_release(&f->cfg_env);
 	ag_binding_release(&f->binding);
 	ag_protected_release(&f->prot);
 	if (f->have_target)

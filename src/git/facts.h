@@ -27,6 +27,7 @@ struct shim_facts {
 	bool policy_refused;
 	char policy_err[256];
 	/* owned storage behind the pointers above */
+	struct config_env cfg_env;
 	struct ag_binding binding;
 	enum ag_binding_state bstate;
 	struct repo_loc target, wt;

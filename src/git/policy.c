@@ -196,7 +196,8 @@ static void effects(struct verdict *v, const struct policy_input *in)
  * key passes; a key too long to judge is denied (fail-closed).
  */
 static bool config_kv_denied(struct verdict *v, const char *kv,
-			     const char *val_arg, const char *how)
+			     const char *val_arg, const char *how,
+			     bool read_only)
 {
 	char key[256];
 	const char *val = git_config_split(kv, key, sizeof(key));
@@ -210,7 +211,8 @@ static bool config_kv_denied(struct verdict *v, const char *kv,
 	}
 	if (val_arg)	/* `git config a=b <value>`: not a key git takes */
 		val = val ? NULL : val_arg;
-	if (!git_config_key_dangerous(key) || git_config_value_inert(key, val))
+	if (!git_config_key_dangerous(key) || git_config_value_inert(key, val) ||
+	    (read_only && git_config_value_disables(key, val)))
 		return false;
 	deny(v, "deny", DS_BLOCK,
 	     "%s '%s' can run code, redirect git or silence the audit hooks — agents may not set it (run the command without it; for a non-interactive editor use -c core.editor=true)",
@@ -220,7 +222,8 @@ static bool config_kv_denied(struct verdict *v, const char *kv,
 
 /* --config-env=<key>=<envvar>: the value is the variable's content, which
  * the policy does not see; a dangerous key is denied whatever it is. */
-static bool config_env_denied(struct verdict *v, const char *arg)
+static bool config_env_denied(struct verdict *v, const char *arg,
+			      bool read_only)
 {
 	char key[512];
 	size_t n = strcspn(arg, "=");
@@ -229,13 +232,44 @@ static bool config_env_denied(struct verdict *v, const char *arg)
 		n = sizeof(key) - 1; /* still too long for config_kv_denied */
 	memcpy(key, arg, n);
 	key[n] = '\0';
-	return config_kv_denied(v, key, NULL, "--config-env");
+	return config_kv_denied(v, key, NULL, "--config-env", read_only);
+}
+
+/* The same rules for config carried in the environment (config-env.h). */
+static bool env_config_denied(struct verdict *v, const struct policy_env *e,
+			      bool read_only)
+{
+	const struct config_env *ce = e->cfg_env;
+
+	if (e->exec_path_env) {
+		deny(v, "deny", DS_BLOCK,
+		     "GIT_EXEC_PATH redirects which git programs run — not allowed for agents; unset it");
+		return true;
+	}
+	if (!ce)
+		return false;
+	if (ce->error) {
+		deny(v, "deny", DS_BLOCK, "%s — refusing to guess what git would read (fail-closed); unset it",
+		     ce->error);
+		return true;
+	}
+	for (size_t i = 0; i < ce->kv.nr; i++)
+		if (config_kv_denied(v, ce->kv.v[i], NULL, ce->from.v[i], read_only))
+			return true;
+	if (ce->file_var) {
+		deny(v, "deny", DS_BLOCK,
+		     "%s points git at a config file of its own, which the policy cannot judge — agents may not (unset it, or set it to /dev/null)",
+		     ce->file_var);
+		return true;
+	}
+	return false;
 }
 
 static bool agent_common_denies(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	enum sub_class cls = git_sub_class(ga->sub);
+	bool read_only = git_form_read_only(ga);
 
 	if (ga->bad_global) {
 		deny(v, "deny", DS_BLOCK,
@@ -249,11 +283,13 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		return true;
 	}
 	for (size_t i = 0; i < ga->nconfigs; i++)
-		if (config_kv_denied(v, ga->configs[i], NULL, "-c"))
+		if (config_kv_denied(v, ga->configs[i], NULL, "-c", read_only))
 			return true;
 	for (size_t i = 0; i < ga->nconfig_envs; i++)
-		if (config_env_denied(v, ga->config_envs[i]))
+		if (config_env_denied(v, ga->config_envs[i], read_only))
 			return true;
+	if (env_config_denied(v, in->env, read_only))
+		return true;
 	if (in->repo->sibling_agent) {
 		deny(v, "deny_cross_agent_sibling", DS_SIBLING,
 		     "caller=%s target_agent=%s target=%s", in->env->agent,
@@ -263,7 +299,7 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 	}
 	if (cls == SC_FORBIDDEN) {
 		deny(v, "deny", DS_BLOCK,
-		     "git %s is not allowed for agents: it rewrites or exposes what is not this agent's (history of every branch, credentials, served repositories)",
+		     "git %s is not allowed for agents: it rewrites or exposes what is not this agent's (history of every branch, credentials, served repositories) or moves refs past the guarded paths (use git push, git commit)",
 		     ga->sub);
 		return true;
 	}
@@ -560,7 +596,7 @@ static bool check_config(struct verdict *v, const struct policy_input *in)
 	 * dangerous key may be persisted, as with -c; removing one may not */
 	val = k + 1 < n && k + 1 < ARRAY_SIZE(p) && !arg_present(in->ga, unset) ?
 		      p[k + 1] : NULL;
-	return key && config_kv_denied(v, key, val, "the config key");
+	return key && config_kv_denied(v, key, val, "the config key", false);
 }
 
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
@@ -575,8 +611,12 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		return false;
 	switch (git_sub_class(sub)) {
 	case SC_UNKNOWN:
-		if (in->repo->sub_is_external)
-			return false;
+		if (in->repo->sub_is_external) {
+			deny(v, "deny", DS_BLOCK,
+			     "'git %s' is an external command (git-%s): the git it runs itself never meets this guard — not allowed for agents; use git's own commands, or ask the operator",
+			     sub, sub);
+			return true;
+		}
 		deny(v, "deny", DS_BLOCK,
 		     "'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
 		     sub);

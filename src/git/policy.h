@@ -16,6 +16,7 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 #include "git/argv.h"
+#include "git/config-env.h"
 
 struct policy_env {
 	const char *agent;	   /* "" when no agent identity is set */
@@ -30,6 +31,10 @@ struct policy_env {
 	bool env_repo_override;	   /* GIT_DIR/GIT_WORK_TREE/GIT_COMMON_DIR set */
 	bool env_index_override;   /* GIT_INDEX_FILE set */
 	int snapshots;		   /* 1 on, 0 explicitly off, -1 unset */
+	/* config git would read from the environment (git/config-env.h),
+	 * NULL for the operator; judged like -c */
+	const struct config_env *cfg_env;
+	bool exec_path_env;	   /* GIT_EXEC_PATH other than real git's own */
 };
 
 enum bind_state { BS_NOAGENT, BS_UNBOUND, BS_BOUND };

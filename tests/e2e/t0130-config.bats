@@ -19,13 +19,13 @@ assert_config_denied() {
 
 @test "dangerous -c keys are denied, even on a read" {
 	local kv
-	for kv in core.hooksPath=/dev/null core.fsmonitor=/bin/sh core.sshCommand=ssh-evil \
+	for kv in core.hooksPath=/tmp/hooks core.fsmonitor=/bin/sh core.sshCommand=ssh-evil \
 		core.pager=less core.editor=vim core.askPass=/bin/echo credential.helper=store \
 		credential.https://x.helper=store alias.st=status include.path=/tmp/x \
 		includeIf.gitdir:/x.path=/tmp/x filter.lfs.clean=evil diff.foo.textconv=evil \
 		remote.origin.url=/tmp/elsewhere remote.origin.pushurl=/tmp/elsewhere \
 		url./tmp/x.insteadOf=/tmp/y gpg.program=evil protocol.ext.allow=always \
-		Core.HooksPath=/dev/null CORE.EDITOR=vim; do
+		Core.HooksPath=/tmp/hooks CORE.EDITOR=vim; do
 		run agit -c "$kv" commit --allow-empty -q -m x
 		assert_config_denied
 		run agit -c "$kv" status
@@ -33,6 +33,12 @@ assert_config_denied() {
 	done
 	assert_events 40
 	assert_last_event deny status
+	# a value that only switches hooks off is still denied where hooks
+	# are the audit: on any command that writes
+	for kv in core.hooksPath=/dev/null Core.HooksPath=/dev/null core.fsmonitor=; do
+		run agit -c "$kv" commit --allow-empty -q -m x
+		assert_config_denied
+	done
 }
 
 @test "a glued -c<key>=<value> is still seen" {

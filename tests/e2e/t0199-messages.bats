@@ -77,7 +77,7 @@ setup() {
 	assert_success
 }
 
-@test "an unknown subcommand is not expanded as an alias; an installed git-<sub> runs" {
+@test "an unknown subcommand is not expanded as an alias; an installed git-<sub> is refused" {
 	"$REAL_GIT" config alias.co checkout
 	run agit co main
 	assert_denied bound
@@ -85,9 +85,11 @@ setup() {
 	mkdir -p "$T/bin"
 	printf '#!/bin/sh\necho hello from git-hello\n' >"$T/bin/git-hello"
 	chmod +x "$T/bin/git-hello"
+	# an external command's own git calls would never meet the shim
 	PATH="$T/bin:$PATH" run agit hello
-	assert_success
-	assert_output "hello from git-hello"
+	assert_denied bound
+	assert_output --partial "'git hello' is an external command (git-hello)"
+	refute_output --partial "hello from git-hello"
 }
 
 @test "another canonical checkout: no checkout, reset or clean there (#852)" {

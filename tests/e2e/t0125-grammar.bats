@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# git's grammar, not tokens (issue 18; PRODUCT.md §4 "Spellings"): every
+# spelling git accepts of an option the policy reasons about is judged as
+# git reads it — abbreviated long options are refused by git itself for
+# agents, stuck and clustered short options are split as git splits them,
+# and config carried in the environment is judged like -c.
+load lib
+load shimlib
+
+setup() {
+	ag_setup
+	(
+		cd "$REPO"
+		"$REAL_GIT" branch other
+		"$REAL_GIT" branch master
+	)
+	ag_bind ag1 feat/a
+	WT_HEAD=$(head_of "$WT")
+	export AGENTIC_GIT_SNAPSHOTS=1
+	cd "$WT"
+}
+
+refs_now() { "$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname)'; }
+
+# the command ran nothing that moved a ref or the worktree's branch
+unchanged() {
+	assert_equal "$(refs_now)" "$REFS"
+	assert_equal "$(branch_of "$WT")" feat/a
+}
+
+@test "abbreviated long options of destructive commands never run unsnapshotted" {
+	echo "precious" >>README.md
+	for form in "reset --har" "reset --hard-" "clean --forc -d" "checkout --det" "switch --disc"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_failure
+		[ "$(tail -1 README.md)" = precious ] || {
+			echo "'$form' destroyed work" >&2
+			return 1
+		}
+	done
+	run agit reset --har
+	assert_output --partial "disallowed abbreviated or ambiguous option 'har'"
+	# the full spellings still work (and are snapshotted)
+	run agit reset -q --hard
+	assert_success
+	[ "$(tail -1 README.md)" = hello ]
+	[ -n "$("$REAL_GIT" for-each-ref 'refs/agentic-git/snapshots/ag1/*-reset')" ]
+}
+
+@test "abbreviated ref-moving options are refused, nothing moves" {
+	REFS=$(refs_now)
+	for form in "branch --del other" "branch --del master" "tag --del v9" \
+		"update-ref --stdi" "checkout --orph=X" "switch --cre=X" "branch --for master HEAD"; do
+		# shellcheck disable=SC2086
+		run agit $form </dev/null
+		assert_failure
+		unchanged
+	done
+}
+
+@test "stuck and clustered short options are read as git reads them" {
+	REFS=$(refs_now)
+	for form in "checkout -bX" "checkout -qBX" "checkout -qbX" "switch -cX" "switch -qCX" \
+		"checkout -Bmaster" "switch -Cmaster"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_denied bound
+		assert_output --partial "cross-branch"
+		unchanged
+	done
+	for form in "branch -qD other master" "branch -qfD master" "branch -Dq master" "branch -fqM other master"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_failure
+		unchanged
+	done
+}
+
+@test "checkout <branch> -- with nothing after -- is a branch switch" {
+	REFS=$(refs_now)
+	run agit checkout main --
+	assert_denied bound
+	assert_output --partial "cross-branch"
+	unchanged
+	# a file checkout with a path after -- still works
+	echo changed >>README.md
+	run agit checkout main -- README.md
+	assert_success
+	[ "$(cat README.md)" = hello ]
+}
+
+@test "config in the environment is judged like -c" {
+	REFS=$(refs_now)
+	local hook=$T/hooks
+	mkdir -p "$hook"
+	printf '#!/bin/sh\ntouch %s/ran\n' "$T" >"$hook/pre-commit"
+	chmod +x "$hook/pre-commit"
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0="$hook" \
+		run agit commit --allow-empty -qm x
+	assert_failure
+	assert_output --partial "GIT_CONFIG_KEY_0 'core.hookspath'"
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.mirror GIT_CONFIG_VALUE_0=true \
+		run agit push origin
+	assert_failure
+	assert_output --partial "'remote.origin.mirror'"
+	GIT_CONFIG_PARAMETERS="'alias.st'='!touch $T/ran'" run agit status
+	assert_failure
+	assert_output --partial "GIT_CONFIG_PARAMETERS 'alias.st'"
+	GIT_CONFIG_PARAMETERS="'core.hooksPath=$hook'" run agit commit --allow-empty -qm x
+	assert_failure
+	GIT_CONFIG_PARAMETERS="'broken" run agit status
+	assert_failure
+	assert_output --partial "cannot be read"
+	for var in GIT_CONFIG GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM; do
+		env "$var=$T/evil.config" "$REAL_GIT" --version >/dev/null
+		printf '[core]\n\thooksPath = %s\n' "$hook" >"$T/evil.config"
+		run env "$var=$T/evil.config" PATH="$AGENTIC_GIT_HOME/bin:$PATH" git commit --allow-empty -qm x
+		assert_failure
+		assert_output --partial "$var"
+	done
+	run env GIT_EXEC_PATH="$T" PATH="$AGENTIC_GIT_HOME/bin:$PATH" git status
+	assert_failure
+	assert_output --partial "GIT_EXEC_PATH"
+	[ ! -e "$T/ran" ]
+	unchanged
+	# inert and disabling values pass, as on the command line
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0=true run agit commit --allow-empty -qm ok
+	assert_success
+	GIT_CONFIG_GLOBAL=/dev/null run agit status
+	assert_success
+}
+
+@test "disabling hooks or fsmonitor on a read-only command is no threat (agents' own probes)" {
+	run agit -c core.hooksPath=/dev/null -c core.fsmonitor= ls-files
+	assert_success
+	assert_output --partial README.md
+	run agit -c core.hooksPath=/dev/null status --porcelain
+	assert_success
+	run agit -c core.fsmonitor=false -c credential.helper= log -1 --format=%s
+	assert_success
+	[ "$(events | jq -s '[.[] | select(.disposition == "deny")] | length')" -eq 0 ]
+	# but not on a command that moves refs, and never a value that runs code
+	run agit -c core.hooksPath=/dev/null commit --allow-empty -qm silent
+	assert_failure
+	assert_output --partial "core.hookspath"
+	run agit -c core.fsmonitor="$T/evil" status
+	assert_failure
+	run agit -c core.hooksPath="$T" status
+	assert_failure
+}
+
+@test "plumbing that moves refs outside the guarded paths is denied" {
+	REFS=$(refs_now)
+	run agit send-pack "$ORIGIN" feat/a:refs/heads/main
+	assert_denied bound
+	printf 'reset refs/heads/master\nfrom %s\n\n' "$(head_of "$WT")" >"$T/fi"
+	run agit fast-import --quiet <"$T/fi"
+	assert_denied bound
+	# an external command would run its own nested git past the shim
+	printf '#!/bin/sh\ngit update-ref refs/heads/master HEAD\n' >"$T/git-sneak"
+	chmod +x "$T/git-sneak"
+	PATH="$T:$PATH" run agit sneak
+	assert_denied bound
+	assert_output --partial "external"
+	unchanged
+	[ "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse main)" = "$("$REAL_GIT" -C "$REPO" rev-parse main)" ]
+}
