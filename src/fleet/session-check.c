@@ -13,14 +13,66 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
+#include "git/refs-files.h"
 #include "git/realgit.h"
 #include "git/repo.h"
 #include "fleet/session.h"
 
+/*
+ * The default base, HEAD on a branch, read from the ref files without
+ * git (the session-start budget); NULL when that needs git (a symref, a
+ * sha256 name, an odd file: refs-files.h invariant 1).
+ */
+static char *head_commit_from_files(const struct repo_loc *loc)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *why;
+	char *ref, *oid = NULL;
+
+	if (!loc->head_branch || !ag_branch_name_valid(loc->head_branch, &why))
+		return NULL;
+	ref = xstrfmt("refs/heads/%s", loc->head_branch);
+	if (!refs_files_lookup(loc->commondir, 40, (const char *const *)&ref, 1,
+			       &out) && out.len > 40 && out.buf[40] == ' ')
+		oid = xstrndup(out.buf, 40);
+	free(ref);
+	strbuf_release(&out);
+	return oid;
+}
+
+/*
+ * s->base_oid: the base resolved to a commit once, so that a worktree and
+ * a private workspace start from the same one (any commit-ish: a branch,
+ * a tag, an id, HEAD).
+ */
+static int resolve_base(struct session *s, const struct repo_loc *loc,
+			struct strbuf *err)
+{
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	int rc = 0;
+
+	if (!strcmp(s->base, "HEAD"))
+		s->base_oid = head_commit_from_files(loc);
+	if (s->base_oid)
+		return 0;
+	strbuf_addf(&spec, "%s^{commit}", s->base);
+	if (gitrun_capture(s->real_git, loc->top, &out, NULL, "rev-parse",
+			   "--verify", "--quiet", "--end-of-options", spec.buf,
+			   NULL) || !out.len) {
+		strbuf_addf(err, "base '%s' does not name a commit in '%s'; pass --base with a branch, tag or commit",
+			    s->base, loc->top);
+		rc = 1;
+	} else {
+		s->base_oid = strbuf_detach(&out, NULL);
+	}
+	strbuf_release(&spec);
+	strbuf_release(&out);
+	return rc;
+}
+
 int session_inspect_repo(struct session *s, struct strbuf *err)
 {
 	struct repo_loc loc = { 0 };
-	struct strbuf spec = STRBUF_INIT;
 	enum repo_found found;
 	char cwd[4096];
 	int rc = 0;
@@ -49,33 +101,15 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 	if (found != REPO_FOUND) {
 		strbuf_addstr(err, "the current directory is not inside a git repository; cd into the checkout the agent should work on (run requires a non-bare git repo)");
 		rc = 1;
-		goto out;
-	}
-	if (!loc.top) {
+	} else if (!loc.top) {
 		strbuf_addstr(err, "the current directory is a bare repository; run from a checkout (run requires a non-bare git repo)");
 		rc = 1;
-		goto out;
+	} else {
+		rc = resolve_base(s, &loc, err);
+		s->source_repo = steal_pointer(&loc.top);
+		s->common_dir = steal_pointer(&loc.commondir);
 	}
-	s->source_repo = steal_pointer(&loc.top);
-	s->common_dir = steal_pointer(&loc.commondir);
-	if (!strcmp(s->base, "HEAD") && loc.head_branch) {
-		/* The default base: HEAD's branch exists, no git needed. */
-		strbuf_addf(&spec, "refs/heads/%s", loc.head_branch);
-		if (repo_ref_exists(&loc, spec.buf))
-			goto out;
-		strbuf_reset(&spec);
-	}
-	strbuf_addf(&spec, "%s^{commit}", s->base);
-	if (gitrun_capture(s->real_git, s->source_repo, NULL, NULL, "rev-parse",
-			   "--verify", "--quiet", "--end-of-options", spec.buf,
-			   NULL)) {
-		strbuf_addf(err, "base '%s' does not name a commit in '%s'; pass --base with a branch, tag or commit",
-			    s->base, s->source_repo);
-		rc = 1;
-	}
-out:
 	repo_loc_release(&loc);
-	strbuf_release(&spec);
 	return rc;
 }
 

@@ -45,6 +45,7 @@ struct session {
 	char *agent;
 	char *branch;
 	char *base;
+	char *base_oid;	   /* the base resolved to a commit (inspect_repo) */
 	char *worktree;	   /* <home>/worktrees/<agent>/<branch> */
 	char *real_git;	   /* absolute, never the shim */
 	char *source_repo; /* top level of the cwd's checkout */
@@ -71,7 +72,10 @@ int session_plan(struct session *s, const char *agent, const char *branch,
 		 const char *base, const char *home, time_t now,
 		 const unsigned char rnd[6], struct strbuf *err);
 
-/* Real git, source repository, bare check, common dir, base. 0 or 1. */
+/*
+ * Real git, source repository, bare check, common dir, and the base
+ * resolved to a commit (s->base_oid). 0 or 1; prints nothing.
+ */
 int session_inspect_repo(struct session *s, struct strbuf *err);
 
 /*
