@@ -141,17 +141,44 @@ static int add_worktree(const struct session *s, struct strbuf *err)
 	return ret;
 }
 
-/* `git config` in the worktree, retried while another writer holds it. */
+/*
+ * The base as the workspace records it (refs/remotes/origin/<label>, what
+ * `end` counts unpushed commits against): HEAD's branch for HEAD, else the
+ * base itself when it is a branch here; NULL for a tag or an id. Malloc'd.
+ */
+static char *base_label(const struct session *s)
+{
+	struct repo_loc loc = { 0 };
+	struct strbuf ref = STRBUF_INIT;
+	char *label = NULL;
+	const char *why, *name = s->base;
+
+	if (repo_discover(s->source_repo, &loc) != REPO_FOUND)
+		goto out;
+	if (!strcmp(name, "HEAD"))
+		name = loc.head_branch;
+	if (!name || !ag_branch_name_valid(name, &why))
+		goto out;
+	strbuf_addf(&ref, "refs/heads/%s", name);
+	if (repo_ref_exists(&loc, ref.buf) || repo_remote_branch_exists(&loc, name))
+		label = xstrdup(name);
+out:
+	repo_loc_release(&loc);
+	strbuf_release(&ref);
+	return label;
+}
+
 /*
  * A sandboxed profile's session: a private repository borrowing the
- * source's objects (fleet/workspace.h), its hooks at the session hooks.
+ * source's objects (fleet/workspace.h), its hooks at the session hooks,
+ * its head at the resolved base.
  */
 static int add_private_workspace(const struct session *s, struct strbuf *err)
 {
 	struct workspace_request wr = { 0 };
 	struct workspace ws = WORKSPACE_INIT;
 	struct strbuf hooks = STRBUF_INIT;
-	char *parent = path_dirname(s->worktree);
+	char *parent = path_dirname(s->worktree), *label = base_label(s);
 	int ret = 0;
 
 	strbuf_addf(&hooks, "%s/hooks", s->home);
@@ -164,7 +191,8 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.from = s->source_repo;
 	wr.dir = s->worktree;
 	wr.head = s->branch;
-	wr.base = s->base;
+	wr.base = label;
+	wr.start = s->base_oid;
 	wr.hooks_path = hooks.buf;
 	if (workspace_create(&wr, &ws) < 0) {
 		strbuf_addstr(err, "cannot provision the private workspace; nothing else was created");
@@ -174,9 +202,11 @@ out:
 	workspace_release(&ws);
 	strbuf_release(&hooks);
 	free(parent);
+	free(label);
 	return ret;
 }
 
+/* `git config` in the worktree, retried while another writer holds it. */
 static int config_retry(const struct session *s, const char *a, const char *b,
 			const char *c3, const char *d)
 {

@@ -282,11 +282,12 @@ static int operator_refs(const struct workspace_request *rq,
 		ws->base_oid = find_ref(out.buf, "refs/remotes/origin/", rq->base);
 		if (!ws->base_oid)
 			ws->base_oid = find_ref(out.buf, "refs/heads/", rq->base);
-		if (!ws->base_oid)
+		if (!ws->base_oid && !rq->start)
 			rc = error("workspace: base branch '%s' not found in '%s' (neither origin/%s nor %s); fetch it first",
 				   rq->base, op->top, rq->base, rq->base);
 	}
-	ws->head_oid = op->origin_head ? xstrdup(op->origin_head)
+	ws->head_oid = rq->start       ? xstrdup(rq->start)
+		       : op->origin_head ? xstrdup(op->origin_head)
 		       : local_head    ? xstrdup(local_head)
 		       : ws->base_oid  ? xstrdup(ws->base_oid)
 				       : NULL;
@@ -452,6 +453,9 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws)
 	if (!branch_ok(rq->head) || (rq->base && !branch_ok(rq->base)))
 		return error("workspace: invalid branch name '%s'",
 			     branch_ok(rq->head) ? rq->base : rq->head ? rq->head : "");
+	if (rq->start && !((strlen(rq->start) == 40 || strlen(rq->start) == 64) &&
+			   is_lower_hex(rq->start, strlen(rq->start))))
+		return error("workspace: '%s' is not a commit id", rq->start);
 	if (operator_dirs(rq, &op) < 0 || operator_config(rq, &op) < 0 ||
 	    operator_refs(rq, &op, ws) < 0 || !(ws->dir = check_dir(rq, &op)))
 		goto out;

@@ -41,6 +41,9 @@ struct workspace_request {
 	const char *head;	/* branch to check out (created from base when
 				   neither origin/<head> nor <head> exists) */
 	const char *base;	/* branch measured against, or NULL */
+	const char *start;	/* a commit id: the head starts there (a
+				   session's resolved --base); the base is
+				   then only recorded when it is found */
 	const char *hooks_path; /* core.hooksPath, NULL for /dev/null */
 };
 
