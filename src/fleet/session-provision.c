@@ -43,14 +43,18 @@ static int lock_repo(const struct session *s, struct strbuf *err)
 	return fd;
 }
 
-/* Keeps the marker out of `git add -A` for every worktree of the repo. */
-static int exclude_marker(const struct session *s)
+/*
+ * Keeps the marker out of `git add -A`: in <git_dir>/info/exclude, the
+ * common dir's for a worktree (so every worktree of the repo), the
+ * workspace's own for a private workspace.
+ */
+static int exclude_marker(const char *git_dir)
 {
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
 	const char *line = "/" SESSION_MARKER;
 	int ret = 0;
 
-	strbuf_addf(&path, "%s/info", s->common_dir);
+	strbuf_addf(&path, "%s/info", git_dir);
 	if (mkdir_p(path.buf, 0755) < 0) {
 		ret = -1;
 		goto out;
@@ -371,6 +375,7 @@ static int make_home(const struct session *s, struct strbuf *err)
 static int provision_locked(struct session *s, struct strbuf *err)
 {
 	struct strbuf marker = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf git_dir = STRBUF_INIT;
 	int rc;
 
 	/* Someone may have provisioned while we waited for the lock. */
@@ -382,12 +387,14 @@ static int provision_locked(struct session *s, struct strbuf *err)
 		return rc;
 	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", s->agent, s->issued_at);
 	strbuf_addf(&path, "%s/%s", s->worktree, SESSION_MARKER);
+	strbuf_addf(&git_dir, "%s/.git", s->worktree);
 	if (write_file_atomic(path.buf, marker.buf, marker.len, 0644) < 0 ||
-	    exclude_marker(s) < 0)
+	    exclude_marker(s->private_ws ? git_dir.buf : s->common_dir) < 0)
 		warning("run: cannot write the session marker in '%s': %s",
 			s->worktree, strerror(errno));
 	strbuf_release(&marker);
 	strbuf_release(&path);
+	strbuf_release(&git_dir);
 	return write_binding(s, err) ? 1 : 0;
 }
 
