@@ -13,6 +13,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
+#include "fleet/workspace.h"
 #include "git/refs-files.h"
 #include "git/realgit.h"
 #include "git/repo.h"
@@ -113,8 +114,7 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 	return rc;
 }
 
-/* The canonical common dir of the checkout at `dir`, or NULL. */
-static char *common_dir_of(const char *dir)
+char *session_common_dir_of(const char *dir)
 {
 	struct repo_loc loc = { 0 };
 	char *common = NULL;
@@ -125,12 +125,37 @@ static char *common_dir_of(const char *dir)
 	return common;
 }
 
+/*
+ * The session's directory is the kind this run needs: a linked worktree
+ * of this repository for a plain command, a private workspace borrowing
+ * this repository's objects (fleet/workspace.h) for a sandboxed profile.
+ */
+static int check_kind(const struct session *s, struct strbuf *err)
+{
+	char *wt_common = session_common_dir_of(s->worktree);
+	bool linked = wt_common && !strcmp(wt_common, s->common_dir);
+	bool private_ws = !linked &&
+			  workspace_is_private_of(s->worktree, s->common_dir);
+
+	free(wt_common);
+	if (linked && s->private_ws)
+		strbuf_addf(err, "the session of agent '%s' is a plain worktree, and a sandboxed profile needs a private workspace; nothing was changed. End it first: agentic-git end --agent %s",
+			    s->agent, s->agent);
+	else if (private_ws && !s->private_ws)
+		strbuf_addf(err, "the session of agent '%s' is a sandboxed one (a private workspace); nothing was changed. Re-enter it with its sandboxed --profile, or end it first: agentic-git end --agent %s",
+			    s->agent, s->agent);
+	else if (!linked && !private_ws)
+		strbuf_addf(err, "the worktree '%s' of agent '%s' no longer belongs to this repository; end it: agentic-git end --agent %s",
+			    s->worktree, s->agent, s->agent);
+	else
+		return 0;
+	return 1;
+}
+
 /* The binding verified: does it describe this very session? */
 static int check_match(struct session *s, const struct ag_binding *b,
 		       struct strbuf *err)
 {
-	char *wt_common;
-
 	if (!b->branch || strcmp(b->branch, s->branch)) {
 		strbuf_addf(err, "agent '%s' already has a session on branch '%s' (runtime %s/runtime/%s); re-enter it with --branch '%s', or end it first: agentic-git end --agent %s",
 			    s->agent, b->branch ? b->branch : "?", s->home,
@@ -144,15 +169,7 @@ static int check_match(struct session *s, const struct ag_binding *b,
 			    b->source_repo ? b->source_repo : "?", s->agent);
 		return 1;
 	}
-	wt_common = common_dir_of(s->worktree);
-	if (!wt_common || strcmp(wt_common, s->common_dir)) {
-		strbuf_addf(err, "the worktree '%s' of agent '%s' no longer belongs to this repository; end it: agentic-git end --agent %s",
-			    s->worktree, s->agent, s->agent);
-		free(wt_common);
-		return 1;
-	}
-	free(wt_common);
-	return 0;
+	return check_kind(s, err);
 }
 
 static int check_fresh(struct session *s, struct strbuf *err)

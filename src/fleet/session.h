@@ -13,8 +13,10 @@
  *     MUST leave the home, the repository's branches and its worktree list
  *     exactly as they were.
  *  2. An existing session MUST NOT be reused unless its binding verifies
- *     (ag_binding_load) and names the same branch, worktree and repository;
- *     a refused reuse changes nothing.
+ *     (ag_binding_load), names the same branch, worktree and repository,
+ *     and its directory is the kind the run needs: a linked worktree of the
+ *     repository, or for a sandboxed profile a private workspace of it
+ *     (workspace_is_private_of); a refused reuse changes nothing.
  *  3. Provisioning MUST be serialised per repository by a flock keyed by the
  *     repository's canonical common git dir, so runs started from different
  *     worktrees of one repository serialise too.
@@ -114,6 +116,10 @@ int session_launch_io(const struct session *s, const char *const *argv,
  * contains '/', else searched in envp's PATH. Malloc'd, or NULL.
  */
 char *session_resolve_cmd(const char *cmd, const char *const *envp);
+
+/* The canonical common git dir of the repository at `dir` (read from its
+ * .git files), malloc'd, or NULL. */
+char *session_common_dir_of(const char *dir);
 
 void session_release(struct session *s);
 

@@ -481,6 +481,44 @@ out:
 	return rc;
 }
 
+/* lstat: a directory, not a symlink to one. */
+static bool real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+bool workspace_is_private_of(const char *dir, const char *common_dir)
+{
+	struct strbuf path = STRBUF_INIT, alt = STRBUF_INIT;
+	char *want = NULL, *have = NULL;
+	bool ok = false;
+	struct stat st;
+
+	if (!real_dir(pathf(&path, "%s/.git", dir)) ||
+	    !real_dir(pathf(&path, "%s/.git/objects", dir)) ||
+	    !real_dir(pathf(&path, "%s/.git/objects/info", dir)) ||
+	    !lstat(pathf(&path, "%s/.git/commondir", dir), &st) ||
+	    errno != ENOENT ||
+	    read_file_bounded(pathf(&path, "%s/.git/objects/info/alternates", dir),
+			      4096, RF_REGULAR, &alt) < 0)
+		goto out;
+	if (alt.len && alt.buf[alt.len - 1] == '\n')
+		strbuf_setlen(&alt, alt.len - 1);
+	if (alt.buf[0] != '/' || strchr(alt.buf, '\n'))
+		goto out;
+	have = real_path(alt.buf);
+	want = real_path(pathf(&path, "%s/objects", common_dir));
+	ok = have && want && !strcmp(have, want);
+out:
+	free(want);
+	free(have);
+	strbuf_release(&path);
+	strbuf_release(&alt);
+	return ok;
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
 {

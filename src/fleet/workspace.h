@@ -65,6 +65,15 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws);
  */
 int workspace_borrowed_stores(const char *objects_dir, struct strvec *out);
 
+/*
+ * True when `dir` is a private workspace borrowing from the repository
+ * whose canonical common dir is `common_dir`: <dir>/.git, its objects and
+ * objects/info are directories (no symlink), there is no commondir file
+ * (which would make it another repository's), and objects/info/alternates
+ * is exactly one line naming <common_dir>/objects. Reads files only.
+ */
+bool workspace_is_private_of(const char *dir, const char *common_dir);
+
 /* rm -rf of a workspace (no symlink is followed, no mount crossed). */
 int workspace_remove(const char *dir);
 
