@@ -8,6 +8,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/run-profile.h"
+#include "fleet/session-sync.h"
 
 #define PROMPT_MAX (1024 * 1024)
 
@@ -172,6 +173,21 @@ static int write_stdin(const struct session *s, struct run_profile *rp,
 	return 0;
 }
 
+/*
+ * After a sandboxed agent: its workspace's config is provisioning's again
+ * and the branch and snapshots are in the operator's clone (session-sync.h).
+ */
+static int bring_back(const struct session *s)
+{
+	struct session_ws w = { .home = s->home, .git = s->real_git,
+				.agent = s->agent, .branch = s->branch,
+				.workspace = s->worktree, .repo = s->source_repo };
+
+	/* no config of ours there: leave the workspace as it is */
+	return session_ws_disarm(&w, "run") < 0 || session_ws_sync(&w, "run") < 0
+		       ? -1 : 0;
+}
+
 int run_profile_launch(struct session *s, struct run_profile *rp,
 		       struct strbuf *err)
 {
@@ -187,6 +203,8 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 				 (const char *const *)rp->box.plan.env.v,
 				 rp->stdin_path, err);
 	agent_sandbox_import_spool(&rp->box);
+	if (s->private_ws && bring_back(s) < 0 && !code)
+		code = 1;
 	if (!code && rp->box.plan.downgraded)
 		code = RUN_EXIT_ATTENTION;
 	return code;

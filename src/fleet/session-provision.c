@@ -24,6 +24,7 @@
 #include "git/hooks.h"
 #include "fleet/workspace.h"
 #include "fleet/session.h"
+#include "fleet/session-sync.h"
 #include "git/repo.h"
 
 static int lock_repo(const struct session *s, struct strbuf *err)
@@ -175,12 +176,14 @@ out:
 /*
  * A sandboxed profile's session: a private repository borrowing the
  * source's objects (fleet/workspace.h), its hooks at the session hooks,
- * its head at the resolved base.
+ * its head at the resolved base, a copy of its config kept (session-sync.h).
  */
 static int add_private_workspace(const struct session *s, struct strbuf *err)
 {
 	struct workspace_request wr = { 0 };
 	struct workspace ws = WORKSPACE_INIT;
+	struct session_ws sw = { .home = s->home, .agent = s->agent,
+				 .workspace = s->worktree };
 	struct strbuf hooks = STRBUF_INIT;
 	char *parent = path_dirname(s->worktree), *label = base_label(s);
 	int ret = 0;
@@ -200,6 +203,10 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.hooks_path = hooks.buf;
 	if (workspace_create(&wr, &ws) < 0) {
 		strbuf_addstr(err, "cannot provision the private workspace; nothing else was created");
+		ret = 1;
+	} else if (session_ws_keep_config(&sw) < 0) {
+		workspace_remove(ws.dir);
+		strbuf_addstr(err, "cannot keep the private workspace's config; nothing else was created");
 		ret = 1;
 	}
 out:
