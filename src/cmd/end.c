@@ -27,6 +27,7 @@
 #include "fleet/session.h"
 #include "fleet/session-lock.h"
 #include "fleet/session-state.h"
+#include "fleet/session-sync.h"
 #include "git/quarantine.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
@@ -115,10 +116,9 @@ static void prune_parents(const char *home, const char *wt)
 
 /*
  * A sandboxed profile's private workspace is a repository of its own: the
- * session branch lives only there, so it is first fetched into the source
- * repository (never overwriting a diverged branch), then the directory is
- * removed, together with its snapshot refs. The fetch runs with hooks off
- * and the workspace's config unread by anything but upload-pack.
+ * session branch and the agent's snapshots are first brought into the
+ * source repository by session_ws_sync() (no git runs in the workspace,
+ * a diverged branch is never overwritten), then the directory is removed.
  */
 static bool is_private_workspace(const char *wt)
 {
@@ -131,24 +131,19 @@ static bool is_private_workspace(const char *wt)
 static int remove_private(struct end_ctx *c, const char *from)
 {
 	const struct session_info *si = &c->si;
-	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
-	int rc = 0;
+	struct session_ws w = { .home = c->home, .git = c->git,
+				.agent = si->agent, .branch = si->branch,
+				.workspace = si->worktree, .repo = from };
 
-	strbuf_addf(&spec, "refs/heads/%s:refs/heads/%s", si->branch, si->branch);
-	if (gitrun_capture(c->git, from, NULL, &err, "-c", "core.hooksPath=/dev/null",
-			   "fetch", "--no-tags", "--quiet", si->worktree, spec.buf,
-			   "+refs/agentic-git/*:refs/agentic-git/*", NULL)) {
-		error("end: cannot bring branch '%s' back from the private workspace: %s; the session was kept",
-		      si->branch, err.buf);
-		rc = 1;
-	} else if (workspace_remove(si->worktree) < 0) {
-		rc = 1;
-	} else {
-		prune_parents(c->home, si->worktree);
+	if (session_ws_sync(&w, "end") < 0) {
+		error("end: cannot bring branch '%s' back from the private workspace; the session was kept",
+		      si->branch ? si->branch : "?");
+		return 1;
 	}
-	strbuf_release(&err);
-	strbuf_release(&spec);
-	return rc;
+	if (workspace_remove(si->worktree) < 0)
+		return 1;
+	prune_parents(c->home, si->worktree);
+	return 0;
 }
 
 static int remove_session(struct end_ctx *c)
@@ -303,6 +298,11 @@ static int hold_session(struct end_ctx *c, bool force)
 		return 0;
 	c->stopped = h.pid;
 	agent = xstrdup(c->si.agent);
+	/* the stopped agent may have planted config again: ours first */
+	if (session_ws_disarm_bound(c->home, c->git, agent, "end") < 0) {
+		free(agent);
+		return 1;
+	}
 	session_info_release(&c->si);
 	session_info_read(c->home, c->git, agent, &c->si);
 	free(agent);
@@ -392,10 +392,17 @@ int cmd_end(int argc, const char **argv)
 	} else {
 		c.home = home;
 		c.git = git;
-		session_info_read(home, git, agent, &c.si);
-		rc = end_session(&c, force);
-		session_lock_release(&c.lock);
-		session_info_release(&c.si);
+		/* before git runs in a private workspace: our config */
+		if (session_ws_disarm_bound(home, git, agent, "end") < 0) {
+			error("end: nothing was changed; remove %s/runtime/%s and the workspace by hand if it is to go",
+			      home, agent);
+			rc = 1;
+		} else {
+			session_info_read(home, git, agent, &c.si);
+			rc = end_session(&c, force);
+			session_lock_release(&c.lock);
+			session_info_release(&c.si);
+		}
 	}
 	strbuf_release(&c.snap);
 	free(rt);

@@ -8,6 +8,8 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/run-profile.h"
+#include "fleet/gitrun.h"
+#include "fleet/session-sync.h"
 
 #define PROMPT_MAX (1024 * 1024)
 
@@ -101,6 +103,67 @@ static int plan_sandbox(struct session *s, struct run_profile *rp,
 	return rc;
 }
 
+/* "Name <email> <time> <tz>", as `git var GIT_*_IDENT` prints it. */
+static bool parse_ident(const char *id, struct strbuf *name,
+			struct strbuf *email)
+{
+	const char *gt = strrchr(id, '>');
+	const char *lt = gt ? memrchr(id, '<', (size_t)(gt - id)) : NULL;
+
+	if (!lt)
+		return false;
+	strbuf_add(name, id, (size_t)(lt - id));
+	strbuf_trim(name);
+	strbuf_add(email, lt + 1, (size_t)(gt - lt - 1));
+	return name->len && email->len && !strchr(email->buf, '\n') &&
+	       !strchr(name->buf, '\n');
+}
+
+/* Sets NAME=value in env, replacing any NAME= already there. */
+static void env_replace(struct strvec *env, const char *name,
+			const char *value)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = env->nr; i-- > 0;)
+		if (!strncmp(env->v[i], name, n) && env->v[i][n] == '=')
+			strvec_remove(env, i);
+	strvec_pushf(env, "%s=%s", name, value);
+}
+
+/*
+ * The commit identity git resolves in the operator's clone, from config
+ * or the GIT_AUTHOR_* and GIT_COMMITTER_* variables, passed in by name
+ * and email: a profile's allowlist drops the variables and a sandbox's
+ * HOME is empty.
+ * Without one (git var fails) the agent's git decides, as outside.
+ */
+static void pass_identity(const struct session *s, struct strvec *env)
+{
+	static const char *const roles[] = { "AUTHOR", "COMMITTER" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(roles); i++) {
+		struct strbuf var = STRBUF_INIT, out = STRBUF_INIT;
+		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+
+		strbuf_addf(&var, "GIT_%s_IDENT", roles[i]);
+		if (!gitrun_capture(s->real_git, s->source_repo, &out, NULL,
+				    "var", var.buf, NULL) &&
+		    parse_ident(out.buf, &name, &email)) {
+			strbuf_reset(&var);
+			strbuf_addf(&var, "GIT_%s_NAME", roles[i]);
+			env_replace(env, var.buf, name.buf);
+			strbuf_reset(&var);
+			strbuf_addf(&var, "GIT_%s_EMAIL", roles[i]);
+			env_replace(env, var.buf, email.buf);
+		}
+		strbuf_release(&var);
+		strbuf_release(&out);
+		strbuf_release(&name);
+		strbuf_release(&email);
+	}
+}
+
 int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 			struct run_profile *rp, struct strbuf *err)
 {
@@ -119,6 +182,7 @@ int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 	session_child_env(s, rp->plan.inherit_env ? (const char *const *)environ
 						 : rp->plan.env.v,
 			  &rp->env);
+	pass_identity(s, &rp->env);
 	if (plan_sandbox(s, rp, err))
 		return 1;
 	s->private_ws = rp->box.sandboxed;
@@ -172,6 +236,21 @@ static int write_stdin(const struct session *s, struct run_profile *rp,
 	return 0;
 }
 
+/*
+ * After a sandboxed agent: its workspace's config is provisioning's again
+ * and the branch and snapshots are in the operator's clone (session-sync.h).
+ */
+static int bring_back(const struct session *s)
+{
+	struct session_ws w = { .home = s->home, .git = s->real_git,
+				.agent = s->agent, .branch = s->branch,
+				.workspace = s->worktree, .repo = s->source_repo };
+
+	/* no config of ours there: leave the workspace as it is */
+	return session_ws_disarm(&w, "run") < 0 || session_ws_sync(&w, "run") < 0
+		       ? -1 : 0;
+}
+
 int run_profile_launch(struct session *s, struct run_profile *rp,
 		       struct strbuf *err)
 {
@@ -187,6 +266,8 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 				 (const char *const *)rp->box.plan.env.v,
 				 rp->stdin_path, err);
 	agent_sandbox_import_spool(&rp->box);
+	if (s->private_ws && bring_back(s) < 0 && !code)
+		code = 1;
 	if (!code && rp->box.plan.downgraded)
 		code = RUN_EXIT_ATTENTION;
 	return code;

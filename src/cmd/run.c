@@ -248,11 +248,12 @@ static int prepare(struct session *s, const struct run_opts *o,
 		rc = check_idle(s, &err);
 	if (!rc)
 		rc = session_inspect_repo(s, &err);
-	if (!rc)
-		rc = session_check_existing(s, &err);
+	/* the profile first: a sandboxed one may only reuse a workspace */
 	if (!rc)
 		rc = o->prof.profile ? run_profile_prepare(s, &o->prof, rp, &err)
 				     : check_cmd(s, o->cmd[0], &err);
+	if (!rc)
+		rc = session_check_existing(s, &err);
 	if (!rc)
 		rc = session_provision(s, &err);
 	if (!rc)

@@ -13,14 +13,67 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/gitrun.h"
+#include "fleet/workspace.h"
+#include "git/refs-files.h"
 #include "git/realgit.h"
 #include "git/repo.h"
 #include "fleet/session.h"
 
+/*
+ * The default base, HEAD on a branch, read from the ref files without
+ * git (the session-start budget); NULL when that needs git (a symref, a
+ * sha256 name, an odd file: refs-files.h invariant 1).
+ */
+static char *head_commit_from_files(const struct repo_loc *loc)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *why;
+	char *ref, *oid = NULL;
+
+	if (!loc->head_branch || !ag_branch_name_valid(loc->head_branch, &why))
+		return NULL;
+	ref = xstrfmt("refs/heads/%s", loc->head_branch);
+	if (!refs_files_lookup(loc->commondir, 40, (const char *const *)&ref, 1,
+			       &out) && out.len > 40 && out.buf[40] == ' ')
+		oid = xstrndup(out.buf, 40);
+	free(ref);
+	strbuf_release(&out);
+	return oid;
+}
+
+/*
+ * s->base_oid: the base resolved to a commit once, so that a worktree and
+ * a private workspace start from the same one (any commit-ish: a branch,
+ * a tag, an id, HEAD).
+ */
+static int resolve_base(struct session *s, const struct repo_loc *loc,
+			struct strbuf *err)
+{
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	int rc = 0;
+
+	if (!strcmp(s->base, "HEAD"))
+		s->base_oid = head_commit_from_files(loc);
+	if (s->base_oid)
+		return 0;
+	strbuf_addf(&spec, "%s^{commit}", s->base);
+	if (gitrun_capture(s->real_git, loc->top, &out, NULL, "rev-parse",
+			   "--verify", "--quiet", "--end-of-options", spec.buf,
+			   NULL) || !out.len) {
+		strbuf_addf(err, "base '%s' does not name a commit in '%s'; pass --base with a branch, tag or commit",
+			    s->base, loc->top);
+		rc = 1;
+	} else {
+		s->base_oid = strbuf_detach(&out, NULL);
+	}
+	strbuf_release(&spec);
+	strbuf_release(&out);
+	return rc;
+}
+
 int session_inspect_repo(struct session *s, struct strbuf *err)
 {
 	struct repo_loc loc = { 0 };
-	struct strbuf spec = STRBUF_INIT;
 	enum repo_found found;
 	char cwd[4096];
 	int rc = 0;
@@ -49,38 +102,19 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 	if (found != REPO_FOUND) {
 		strbuf_addstr(err, "the current directory is not inside a git repository; cd into the checkout the agent should work on (run requires a non-bare git repo)");
 		rc = 1;
-		goto out;
-	}
-	if (!loc.top) {
+	} else if (!loc.top) {
 		strbuf_addstr(err, "the current directory is a bare repository; run from a checkout (run requires a non-bare git repo)");
 		rc = 1;
-		goto out;
+	} else {
+		rc = resolve_base(s, &loc, err);
+		s->source_repo = steal_pointer(&loc.top);
+		s->common_dir = steal_pointer(&loc.commondir);
 	}
-	s->source_repo = steal_pointer(&loc.top);
-	s->common_dir = steal_pointer(&loc.commondir);
-	if (!strcmp(s->base, "HEAD") && loc.head_branch) {
-		/* The default base: HEAD's branch exists, no git needed. */
-		strbuf_addf(&spec, "refs/heads/%s", loc.head_branch);
-		if (repo_ref_exists(&loc, spec.buf))
-			goto out;
-		strbuf_reset(&spec);
-	}
-	strbuf_addf(&spec, "%s^{commit}", s->base);
-	if (gitrun_capture(s->real_git, s->source_repo, NULL, NULL, "rev-parse",
-			   "--verify", "--quiet", "--end-of-options", spec.buf,
-			   NULL)) {
-		strbuf_addf(err, "base '%s' does not name a commit in '%s'; pass --base with a branch, tag or commit",
-			    s->base, s->source_repo);
-		rc = 1;
-	}
-out:
 	repo_loc_release(&loc);
-	strbuf_release(&spec);
 	return rc;
 }
 
-/* The canonical common dir of the checkout at `dir`, or NULL. */
-static char *common_dir_of(const char *dir)
+char *session_common_dir_of(const char *dir)
 {
 	struct repo_loc loc = { 0 };
 	char *common = NULL;
@@ -91,12 +125,37 @@ static char *common_dir_of(const char *dir)
 	return common;
 }
 
+/*
+ * The session's directory is the kind this run needs: a linked worktree
+ * of this repository for a plain command, a private workspace borrowing
+ * this repository's objects (fleet/workspace.h) for a sandboxed profile.
+ */
+static int check_kind(const struct session *s, struct strbuf *err)
+{
+	char *wt_common = session_common_dir_of(s->worktree);
+	bool linked = wt_common && !strcmp(wt_common, s->common_dir);
+	bool private_ws = !linked &&
+			  workspace_is_private_of(s->worktree, s->common_dir);
+
+	free(wt_common);
+	if (linked && s->private_ws)
+		strbuf_addf(err, "the session of agent '%s' is a plain worktree, and a sandboxed profile needs a private workspace; nothing was changed. End it first: agentic-git end --agent %s",
+			    s->agent, s->agent);
+	else if (private_ws && !s->private_ws)
+		strbuf_addf(err, "the session of agent '%s' is a sandboxed one (a private workspace); nothing was changed. Re-enter it with its sandboxed --profile, or end it first: agentic-git end --agent %s",
+			    s->agent, s->agent);
+	else if (!linked && !private_ws)
+		strbuf_addf(err, "the worktree '%s' of agent '%s' no longer belongs to this repository; end it: agentic-git end --agent %s",
+			    s->worktree, s->agent, s->agent);
+	else
+		return 0;
+	return 1;
+}
+
 /* The binding verified: does it describe this very session? */
 static int check_match(struct session *s, const struct ag_binding *b,
 		       struct strbuf *err)
 {
-	char *wt_common;
-
 	if (!b->branch || strcmp(b->branch, s->branch)) {
 		strbuf_addf(err, "agent '%s' already has a session on branch '%s' (runtime %s/runtime/%s); re-enter it with --branch '%s', or end it first: agentic-git end --agent %s",
 			    s->agent, b->branch ? b->branch : "?", s->home,
@@ -110,15 +169,7 @@ static int check_match(struct session *s, const struct ag_binding *b,
 			    b->source_repo ? b->source_repo : "?", s->agent);
 		return 1;
 	}
-	wt_common = common_dir_of(s->worktree);
-	if (!wt_common || strcmp(wt_common, s->common_dir)) {
-		strbuf_addf(err, "the worktree '%s' of agent '%s' no longer belongs to this repository; end it: agentic-git end --agent %s",
-			    s->worktree, s->agent, s->agent);
-		free(wt_common);
-		return 1;
-	}
-	free(wt_common);
-	return 0;
+	return check_kind(s, err);
 }
 
 static int check_fresh(struct session *s, struct strbuf *err)

@@ -141,6 +141,7 @@ void session_release(struct session *s)
 	free(s->agent);
 	free(s->branch);
 	free(s->base);
+	free(s->base_oid);
 	free(s->worktree);
 	free(s->real_git);
 	free(s->source_repo);

@@ -24,6 +24,7 @@
 #include "git/hooks.h"
 #include "fleet/workspace.h"
 #include "fleet/session.h"
+#include "fleet/session-sync.h"
 #include "git/repo.h"
 
 static int lock_repo(const struct session *s, struct strbuf *err)
@@ -43,14 +44,18 @@ static int lock_repo(const struct session *s, struct strbuf *err)
 	return fd;
 }
 
-/* Keeps the marker out of `git add -A` for every worktree of the repo. */
-static int exclude_marker(const struct session *s)
+/*
+ * Keeps the marker out of `git add -A`: in <git_dir>/info/exclude, the
+ * common dir's for a worktree (so every worktree of the repo), the
+ * workspace's own for a private workspace.
+ */
+static int exclude_marker(const char *git_dir)
 {
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
 	const char *line = "/" SESSION_MARKER;
 	int ret = 0;
 
-	strbuf_addf(&path, "%s/info", s->common_dir);
+	strbuf_addf(&path, "%s/info", git_dir);
 	if (mkdir_p(path.buf, 0755) < 0) {
 		ret = -1;
 		goto out;
@@ -142,17 +147,46 @@ static int add_worktree(const struct session *s, struct strbuf *err)
 	return ret;
 }
 
-/* `git config` in the worktree, retried while another writer holds it. */
+/*
+ * The base as the workspace records it (refs/remotes/origin/<label>, what
+ * `end` counts unpushed commits against): HEAD's branch for HEAD, else the
+ * base itself when it is a branch here; NULL for a tag or an id. Malloc'd.
+ */
+static char *base_label(const struct session *s)
+{
+	struct repo_loc loc = { 0 };
+	struct strbuf ref = STRBUF_INIT;
+	char *label = NULL;
+	const char *why, *name = s->base;
+
+	if (repo_discover(s->source_repo, &loc) != REPO_FOUND)
+		goto out;
+	if (!strcmp(name, "HEAD"))
+		name = loc.head_branch;
+	if (!name || !ag_branch_name_valid(name, &why))
+		goto out;
+	strbuf_addf(&ref, "refs/heads/%s", name);
+	if (repo_ref_exists(&loc, ref.buf) || repo_remote_branch_exists(&loc, name))
+		label = xstrdup(name);
+out:
+	repo_loc_release(&loc);
+	strbuf_release(&ref);
+	return label;
+}
+
 /*
  * A sandboxed profile's session: a private repository borrowing the
- * source's objects (fleet/workspace.h), its hooks at the session hooks.
+ * source's objects (fleet/workspace.h), its hooks at the session hooks,
+ * its head at the resolved base, a copy of its config kept (session-sync.h).
  */
 static int add_private_workspace(const struct session *s, struct strbuf *err)
 {
 	struct workspace_request wr = { 0 };
 	struct workspace ws = WORKSPACE_INIT;
+	struct session_ws sw = { .home = s->home, .agent = s->agent,
+				 .workspace = s->worktree };
 	struct strbuf hooks = STRBUF_INIT;
-	char *parent = path_dirname(s->worktree);
+	char *parent = path_dirname(s->worktree), *label = base_label(s);
 	int ret = 0;
 
 	strbuf_addf(&hooks, "%s/hooks", s->home);
@@ -165,19 +199,26 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.from = s->source_repo;
 	wr.dir = s->worktree;
 	wr.head = s->branch;
-	wr.base = s->base;
+	wr.base = label;
+	wr.start = s->base_oid;
 	wr.hooks_path = hooks.buf;
 	if (workspace_create(&wr, &ws) < 0) {
 		strbuf_addstr(err, "cannot provision the private workspace; nothing else was created");
+		ret = 1;
+	} else if (session_ws_keep_config(&sw) < 0) {
+		workspace_remove(ws.dir);
+		strbuf_addstr(err, "cannot keep the private workspace's config; nothing else was created");
 		ret = 1;
 	}
 out:
 	workspace_release(&ws);
 	strbuf_release(&hooks);
 	free(parent);
+	free(label);
 	return ret;
 }
 
+/* `git config` in the worktree, retried while another writer holds it. */
 static int config_retry(const struct session *s, const char *a, const char *b,
 			const char *c3, const char *d)
 {
@@ -342,6 +383,7 @@ static int make_home(const struct session *s, struct strbuf *err)
 static int provision_locked(struct session *s, struct strbuf *err)
 {
 	struct strbuf marker = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf git_dir = STRBUF_INIT;
 	int rc;
 
 	/* Someone may have provisioned while we waited for the lock. */
@@ -355,12 +397,14 @@ static int provision_locked(struct session *s, struct strbuf *err)
 		return rc;
 	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", s->agent, s->issued_at);
 	strbuf_addf(&path, "%s/%s", s->worktree, SESSION_MARKER);
+	strbuf_addf(&git_dir, "%s/.git", s->worktree);
 	if (write_file_atomic(path.buf, marker.buf, marker.len, 0644) < 0 ||
-	    exclude_marker(s) < 0)
+	    exclude_marker(s->private_ws ? git_dir.buf : s->common_dir) < 0)
 		warning("run: cannot write the session marker in '%s': %s",
 			s->worktree, strerror(errno));
 	strbuf_release(&marker);
 	strbuf_release(&path);
+	strbuf_release(&git_dir);
 	return write_binding(s, err) ? 1 : 0;
 }
 

@@ -13,8 +13,10 @@
  *     MUST leave the home, the repository's branches and its worktree list
  *     exactly as they were.
  *  2. An existing session MUST NOT be reused unless its binding verifies
- *     (ag_binding_load) and names the same branch, worktree and repository;
- *     a refused reuse changes nothing.
+ *     (ag_binding_load), names the same branch, worktree and repository,
+ *     and its directory is the kind the run needs: a linked worktree of the
+ *     repository, or for a sandboxed profile a private workspace of it
+ *     (workspace_is_private_of); a refused reuse changes nothing.
  *  3. Provisioning MUST be serialised per repository by a flock keyed by the
  *     repository's canonical common git dir, so runs started from different
  *     worktrees of one repository serialise too.
@@ -54,6 +56,7 @@ struct session {
 	char *agent;
 	char *branch;
 	char *base;
+	char *base_oid;	   /* the base resolved to a commit (inspect_repo) */
 	char *worktree;	   /* <home>/worktrees/<agent>/<branch> */
 	char *real_git;	   /* absolute, never the shim */
 	char *source_repo; /* top level of the cwd's checkout */
@@ -78,7 +81,10 @@ int session_plan(struct session *s, const char *agent, const char *branch,
 		 const char *base, const char *home, time_t now,
 		 const unsigned char rnd[6], struct strbuf *err);
 
-/* Real git, source repository, bare check, common dir, base. 0 or 1. */
+/*
+ * Real git, source repository, bare check, common dir, and the base
+ * resolved to a commit (s->base_oid). 0 or 1; prints nothing.
+ */
 int session_inspect_repo(struct session *s, struct strbuf *err);
 
 /*
@@ -118,6 +124,10 @@ int session_launch_io(const struct session *s, const char *const *argv,
  * contains '/', else searched in envp's PATH. Malloc'd, or NULL.
  */
 char *session_resolve_cmd(const char *cmd, const char *const *envp);
+
+/* The canonical common git dir of the repository at `dir` (read from its
+ * .git files), malloc'd, or NULL. */
+char *session_common_dir_of(const char *dir);
 
 void session_release(struct session *s);
 

@@ -282,11 +282,12 @@ static int operator_refs(const struct workspace_request *rq,
 		ws->base_oid = find_ref(out.buf, "refs/remotes/origin/", rq->base);
 		if (!ws->base_oid)
 			ws->base_oid = find_ref(out.buf, "refs/heads/", rq->base);
-		if (!ws->base_oid)
+		if (!ws->base_oid && !rq->start)
 			rc = error("workspace: base branch '%s' not found in '%s' (neither origin/%s nor %s); fetch it first",
 				   rq->base, op->top, rq->base, rq->base);
 	}
-	ws->head_oid = op->origin_head ? xstrdup(op->origin_head)
+	ws->head_oid = rq->start       ? xstrdup(rq->start)
+		       : op->origin_head ? xstrdup(op->origin_head)
 		       : local_head    ? xstrdup(local_head)
 		       : ws->base_oid  ? xstrdup(ws->base_oid)
 				       : NULL;
@@ -452,6 +453,9 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws)
 	if (!branch_ok(rq->head) || (rq->base && !branch_ok(rq->base)))
 		return error("workspace: invalid branch name '%s'",
 			     branch_ok(rq->head) ? rq->base : rq->head ? rq->head : "");
+	if (rq->start && !((strlen(rq->start) == 40 || strlen(rq->start) == 64) &&
+			   is_lower_hex(rq->start, strlen(rq->start))))
+		return error("workspace: '%s' is not a commit id", rq->start);
 	if (operator_dirs(rq, &op) < 0 || operator_config(rq, &op) < 0 ||
 	    operator_refs(rq, &op, ws) < 0 || !(ws->dir = check_dir(rq, &op)))
 		goto out;
@@ -475,6 +479,44 @@ out:
 	free(objects);
 	operator_info_release(&op);
 	return rc;
+}
+
+/* lstat: a directory, not a symlink to one. */
+static bool real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+bool workspace_is_private_of(const char *dir, const char *common_dir)
+{
+	struct strbuf path = STRBUF_INIT, alt = STRBUF_INIT;
+	char *want = NULL, *have = NULL;
+	bool ok = false;
+	struct stat st;
+
+	if (!real_dir(pathf(&path, "%s/.git", dir)) ||
+	    !real_dir(pathf(&path, "%s/.git/objects", dir)) ||
+	    !real_dir(pathf(&path, "%s/.git/objects/info", dir)) ||
+	    !lstat(pathf(&path, "%s/.git/commondir", dir), &st) ||
+	    errno != ENOENT ||
+	    read_file_bounded(pathf(&path, "%s/.git/objects/info/alternates", dir),
+			      4096, RF_REGULAR, &alt) < 0)
+		goto out;
+	if (alt.len && alt.buf[alt.len - 1] == '\n')
+		strbuf_setlen(&alt, alt.len - 1);
+	if (alt.buf[0] != '/' || strchr(alt.buf, '\n'))
+		goto out;
+	have = real_path(alt.buf);
+	want = real_path(pathf(&path, "%s/objects", common_dir));
+	ok = have && want && !strcmp(have, want);
+out:
+	free(want);
+	free(have);
+	strbuf_release(&path);
+	strbuf_release(&alt);
+	return ok;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,

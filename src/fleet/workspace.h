@@ -41,6 +41,9 @@ struct workspace_request {
 	const char *head;	/* branch to check out (created from base when
 				   neither origin/<head> nor <head> exists) */
 	const char *base;	/* branch measured against, or NULL */
+	const char *start;	/* a commit id: the head starts there (a
+				   session's resolved --base); the base is
+				   then only recorded when it is found */
 	const char *hooks_path; /* core.hooksPath, NULL for /dev/null */
 };
 
@@ -61,6 +64,15 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws);
  * the alternates chain (depth <= 5), canonical paths, appended to out.
  */
 int workspace_borrowed_stores(const char *objects_dir, struct strvec *out);
+
+/*
+ * True when `dir` is a private workspace borrowing from the repository
+ * whose canonical common dir is `common_dir`: <dir>/.git, its objects and
+ * objects/info are directories (no symlink), there is no commondir file
+ * (which would make it another repository's), and objects/info/alternates
+ * is exactly one line naming <common_dir>/objects. Reads files only.
+ */
+bool workspace_is_private_of(const char *dir, const char *common_dir);
 
 /* rm -rf of a workspace (no symlink is followed, no mount crossed). */
 int workspace_remove(const char *dir);

@@ -171,6 +171,14 @@ static int by_refname(const void *a, const void *b)
 		      refname_of(*(const char *const *)b));
 }
 
+/* The "oid refname" lines, by refname, one a line. */
+static void put_sorted(struct strvec *refs, struct strbuf *out)
+{
+	qsort(refs->v, refs->nr, sizeof(*refs->v), by_refname);
+	for (size_t i = 0; i < refs->nr; i++)
+		strbuf_addf(out, "%s\n", refs->v[i]);
+}
+
 int refs_files_list(const char *gitdir, size_t hexlen, struct strbuf *out)
 {
 	struct strbuf rel = STRBUF_INIT, path = STRBUF_INIT;
@@ -184,13 +192,126 @@ int refs_files_list(const char *gitdir, size_t hexlen, struct strbuf *out)
 	strbuf_addstr(&rel, "refs");
 	if (!rc)
 		rc = list_dir(gitdir, &rel, hexlen, 0, &refs);
-	if (!rc) {
-		qsort(refs.v, refs.nr, sizeof(*refs.v), by_refname);
-		for (size_t i = 0; i < refs.nr; i++)
-			strbuf_addf(out, "%s\n", refs.v[i]);
-	}
+	if (!rc)
+		put_sorted(&refs, out);
 	strvec_clear(&refs);
 	strbuf_release(&rel);
 	strbuf_release(&path);
+	return rc;
+}
+
+/* Every component of a refname is one for-each-ref lists as is. */
+static bool plain_refname(const char *name)
+{
+	struct strbuf c = STRBUF_INIT;
+	bool ok = true;
+
+	for (const char *p = name; ok;) {
+		const char *e = strchrnul(p, '/');
+		strbuf_reset(&c);
+		strbuf_add(&c, p, (size_t)(e - p));
+		ok = plain_component(c.buf);
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+	strbuf_release(&c);
+	return ok;
+}
+
+/*
+ * The loose refs under rel (a prefix without its '/'): 0 also when a
+ * directory on the way does not exist, -1 when one is not a directory.
+ */
+static int list_loose_under(const char *gitdir, struct strbuf *rel,
+			    size_t hexlen, struct strvec *refs)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	for (const char *p = rel->buf;; p++) {
+		if (*p && *p != '/')
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%.*s", gitdir, (int)(p - rel->buf), rel->buf);
+		if (lstat(path.buf, &st) < 0) {
+			rc = errno == ENOENT ? 1 : -1;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			rc = -1;
+			break;
+		}
+		if (!*p)
+			break;
+	}
+	strbuf_release(&path);
+	if (rc)
+		return rc > 0 ? 0 : -1;
+	return list_dir(gitdir, rel, hexlen, 0, refs);
+}
+
+/* Among the first n of refs ("oid refname" lines)? */
+static bool listed(const struct strvec *refs, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(refname_of(refs->v[i]), name))
+			return true;
+	return false;
+}
+
+/* Adds the packed refs under prefix that no loose ref overrides. */
+static int list_packed_under(const char *gitdir, const char *prefix,
+			     size_t hexlen, struct strvec *refs)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t loose = refs->nr;
+	int rc = 0;
+
+	strbuf_addf(&path, "%s/packed-refs", gitdir);
+	if (read_file_bounded(path.buf, PACKED_REFS_FAST, RF_REGULAR, &text))
+		rc = errno == ENOENT ? 0 : -1;
+	for (char *l = text.buf, *e; !rc && *l; l = e) {
+		const char *name;
+		e = strchrnul(l, '\n');
+		if (*e)
+			*e++ = '\0';
+		if (*l == '#' || *l == '^')
+			continue;
+		if (strlen(l) <= hexlen + 1 || l[hexlen] != ' ' ||
+		    !is_lower_hex(l, hexlen) ||
+		    !plain_refname(name = l + hexlen + 1))
+			rc = -1;
+		else if (!starts_with(name, prefix) || listed(refs, loose, name))
+			continue;
+		else if (refs->nr >= LIST_MAX_REFS)
+			rc = -1;
+		else
+			strvec_push(refs, l);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
+int refs_files_list_prefix(const char *gitdir, size_t hexlen,
+			   const char *prefix, struct strbuf *out)
+{
+	struct strbuf rel = STRBUF_INIT;
+	struct strvec refs = STRVEC_INIT;
+	int rc = -1;
+
+	if (starts_with(prefix, "refs/") && ends_with(prefix, "/"))
+		strbuf_add(&rel, prefix, strlen(prefix) - 1);
+	if (rel.len && plain_refname(rel.buf)) {
+		rc = list_loose_under(gitdir, &rel, hexlen, &refs);
+		if (!rc)
+			rc = list_packed_under(gitdir, prefix, hexlen, &refs);
+	}
+	if (!rc)
+		put_sorted(&refs, out);
+	strvec_clear(&refs);
+	strbuf_release(&rel);
 	return rc;
 }

@@ -40,4 +40,12 @@ int refs_files_lookup(const char *gitdir, size_t hexlen,
  */
 int refs_files_list(const char *gitdir, size_t hexlen, struct strbuf *out);
 
+/*
+ * The refs under `prefix` ("refs/…/", ending in '/'), loose and packed, a
+ * loose ref overriding a packed one, sorted by refname; -1 for "ask git"
+ * (also when a directory on the way to the prefix is a symlink).
+ */
+int refs_files_list_prefix(const char *gitdir, size_t hexlen,
+			   const char *prefix, struct strbuf *out);
+
 #endif

@@ -84,7 +84,8 @@ write_config() { # sandbox [backend]
 	wt=$AGENTIC_GIT_HOME/worktrees/p2/feat/p2
 	[ -d "$wt/.git" ]            # its own repository, not a linked worktree
 	"$REAL_GIT" -C "$wt" log --format=%s feat/p2 | grep -qx "agent work"
-	! "$REAL_GIT" -C "$REPO" rev-parse -q --verify feat/p2
+	# the branch came back into the operator's clone when the agent exited
+	assert_equal "$("$REAL_GIT" -C "$REPO" rev-parse feat/p2)" "$(head_of "$wt")"
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.sandbox == "fs+no-net" and .sandbox_backend == "bwrap"'
 	# the wrapper's environment values are not in the audit log (agent-sandbox.h 5)
 	events | jq -c 'select(.event == "agent_launch")' | jq -e '.agent_argv as $a |
