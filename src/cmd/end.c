@@ -23,7 +23,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "fleet/workspace.h"
-#include "fleet/gitrun.h"
+#include "git/gitcmd.h"
 #include "fleet/session.h"
 #include "fleet/session-lock.h"
 #include "fleet/session-state.h"
@@ -159,7 +159,7 @@ static int remove_session(struct end_ctx *c)
 	    is_private_workspace(si->worktree)) {
 		rc = remove_private(c, from);
 	} else if (si->worktree && is_dir(si->worktree)) {
-		if (gitrun_capture(c->git, from, NULL, &err, "worktree", "remove",
+		if (gitcmd_capture(c->git, from, NULL, &err, "worktree", "remove",
 				   "--force", si->worktree, NULL)) {
 			error("end: git worktree remove failed: %s; the session was kept",
 			      err.buf);
@@ -169,7 +169,7 @@ static int remove_session(struct end_ctx *c)
 		}
 	}
 	if (!rc && from && is_dir(from))
-		gitrun_capture(c->git, from, NULL, NULL, "worktree", "prune", NULL);
+		gitcmd_capture(c->git, from, NULL, NULL, "worktree", "prune", NULL);
 	if (!rc && remove_tree(rt) < 0) {
 		error_errno("end: cannot remove '%s'", rt);
 		rc = 1;
@@ -378,6 +378,8 @@ int cmd_end(int argc, const char **argv)
 		error("end: invalid agent name '%s': %s", agent, why);
 		return AG_EXIT_USAGE;
 	}
+	/* every git of ours here may meet the agent's config: neutralised */
+	gitcmd_trust_set(GIT_AGENT_REPO);
 	home = ag_home_dir();
 	if (!home)
 		die("end: cannot find the home: set AGENTIC_GIT_HOME");

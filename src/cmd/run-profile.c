@@ -8,7 +8,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/run-profile.h"
-#include "fleet/gitrun.h"
+#include "git/gitcmd.h"
 #include "fleet/session-sync.h"
 
 #define PROMPT_MAX (1024 * 1024)
@@ -147,9 +147,11 @@ static void pass_identity(const struct session *s, struct strvec *env)
 		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
 
 		strbuf_addf(&var, "GIT_%s_IDENT", roles[i]);
-		if (!gitrun_capture(s->real_git, s->source_repo, &out, NULL,
-				    "var", var.buf, NULL) &&
-		    parse_ident(out.buf, &name, &email)) {
+		if (gitcmd_capture(s->real_git, s->source_repo, &out, NULL,
+				   "var", var.buf, NULL))
+			strbuf_reset(&out);
+		gitcmd_chomp(&out);
+		if (parse_ident(out.buf, &name, &email)) {
 			strbuf_reset(&var);
 			strbuf_addf(&var, "GIT_%s_NAME", roles[i]);
 			env_replace(env, var.buf, name.buf);

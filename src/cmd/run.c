@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/run-profile.h"
 #include "fleet/session.h"
+#include "git/gitcmd.h"
 #include "fleet/session-lock.h"
 
 extern char **environ;
@@ -277,6 +278,9 @@ int cmd_run(int argc, const char **argv)
 	run_profile_init(&rp);
 	if (cmd_wants_help(argc, argv, run_usage))
 		return 0;
+	/* provisioning works in the operator's clone; the private
+	 * workspace's own config is never run (fleet/session-sync.h) */
+	gitcmd_trust_set(GIT_OPERATOR);
 	if (parse(argc, argv, &o) < 0) {
 		fputs("usage: agentic-git run [--agent NAME] [--branch B] [--base REF] (-- <cmd>... | --profile NAME --prompt TEXT)\n",
 		      stderr);

@@ -10,7 +10,7 @@
 #include "base/die.h"
 #include "base/strbuf.h"
 #include "cmd/cmd.h"
-#include "fleet/gitrun.h"
+#include "git/gitcmd.h"
 #include "git/realgit.h"
 #include "fleet/session.h"
 #include "fleet/session-state.h"
@@ -125,6 +125,7 @@ int cmd_sessions(int argc, const char **argv)
 		}
 		json = true;
 	}
+	gitcmd_trust_set(GIT_AGENT_REPO); /* git status in agents' worktrees */
 	home = ag_home_dir();
 	if (!home)
 		die("sessions: cannot find the home: set AGENTIC_GIT_HOME");

@@ -24,6 +24,7 @@
 #include "git/argv.h"
 #include "git/classify.h"
 #include "git/facts.h"
+#include "git/gitcmd.h"
 #include "git/policy.h"
 #include "git/pushguard.h"
 #include "git/pushspec.h"
@@ -153,8 +154,8 @@ static int run_with_conflict_guidance(const char *real_git,
 	child_release(&c);
 	if (!status)
 		return 0;
-	strvec_pushl(&d.args, real_git, "-C", v->route_dir.buf, "diff",
-		     "--name-only", "--diff-filter=U", NULL);
+	gitcmd_prepare(&d, GIT_INTERNAL, real_git, v->route_dir.buf);
+	strvec_pushl(&d.args, "diff", "--name-only", "--diff-filter=U", NULL);
 	d.capture_out = true;
 	d.capture_err = true;
 	if (!child_run(&d) && d.out.len) {

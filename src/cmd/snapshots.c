@@ -422,6 +422,9 @@ int cmd_snapshots(int argc, const char **argv)
 		}
 		if (check_scope(&c) < 0)
 			return AG_EXIT_USAGE;
+		/* the snapshots live in agents' worktrees: their config is
+		 * not ours to run (restore's checkout, show's diff) */
+		gitcmd_trust_set(GIT_AGENT_REPO);
 		c.home = ag_home_dir();
 		c.git = realgit_locate(c.home);
 		if (!c.git) {

@@ -12,7 +12,7 @@
 #include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/dispatch.h"
-#include "fleet/gitcmd.h"
+#include "git/gitcmd.h"
 
 #define VERDICT_TAIL 65536   /* bytes of stdout scanned for the verdict */
 #define ESCALATION_MAX (1 << 20)

@@ -10,7 +10,7 @@
  *
  * Invariants (tests: t0700-t0708):
  *  1. The agent never touches a remote: its workspace has no remote, its
- *     environment carries no credentials (fleet/gitcmd.h), and agentic-git
+ *     environment carries no credentials (git/gitcmd.h), and agentic-git
  *     does the one fetch before and the one push after.
  *  2. Nothing is pushed unless the verdict is RESOLVED and every check of
  *     fleet/verify.h passes; the verdict alone never pushes.

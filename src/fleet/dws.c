@@ -10,7 +10,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/dws.h"
-#include "fleet/gitcmd.h"
+#include "git/gitcmd.h"
 #include "fleet/verify.h"
 #include "git/gitdir-write.h"
 #include "git/refs-files.h"
@@ -29,7 +29,7 @@ static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
 	while ((s = va_arg(ap, const char *)))
 		strvec_push(&args, s);
 	va_end(ap);
-	rc = gitcmd(GITCMD_OPERATOR, dir, out, &e, args.v);
+	rc = gitcmd(GIT_OPERATOR, dir, out, &e, args.v);
 	strvec_clear(&args);
 	strbuf_trim(&e);
 	if (rc)
@@ -80,7 +80,7 @@ static void probe_config(const char *repo, struct strbuf *ident,
 			       NULL };
 	struct strbuf out = STRBUF_INIT;
 
-	if (gitcmd(GITCMD_OPERATOR, repo, &out, NULL, args) != 0)
+	if (gitcmd(GIT_OPERATOR, repo, &out, NULL, args) != 0)
 		strbuf_reset(&out); /* 1: none set */
 	for (const char *l = out.buf, *v; *l;) {
 		const char *e = strchrnul(l, '\n');

@@ -5,7 +5,7 @@
 #include "base/fileio.h"
 #include <sys/stat.h>
 #include "base/path.h"
-#include "fleet/gitcmd.h"
+#include "git/gitcmd.h"
 #include "fleet/push.h"
 #include "git/gitdir-write.h"
 
@@ -46,7 +46,7 @@ static int ensure_push_repo(const char *repo, const char *objfmt,
 		}
 	} else {
 		strbuf_addf(&f, "--object-format=%s", objfmt);
-		if (gitcmdl(GITCMD_OPERATOR, NULL, NULL, &err, "init", "-q",
+		if (gitcmdl(GIT_OPERATOR, NULL, NULL, &err, "init", "-q",
 			    "--bare", f.buf, repo, NULL)) {
 			strbuf_addf(detail, "cannot create %s: %s", repo, err.buf);
 			rc = -1;
@@ -77,7 +77,7 @@ enum push_status push_run(const struct push_req *req, struct strbuf *detail)
 		    req->expected_sha);
 	strbuf_addf(&spec, "%s:refs/heads/%s", req->sha, req->head);
 	strbuf_reset(&err);
-	if (!gitcmdl(GITCMD_OPERATOR, req->push_repo, NULL, &err, "push",
+	if (!gitcmdl(GIT_OPERATOR, req->push_repo, NULL, &err, "push",
 		     "--quiet", "--no-verify", lease.buf, "--", req->url, spec.buf,
 		     NULL)) {
 		st = PUSH_PUSHED;

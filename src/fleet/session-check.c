@@ -12,7 +12,7 @@
 #include "base/fileio.h"
 #include "base/path.h"
 #include "base/xalloc.h"
-#include "fleet/gitrun.h"
+#include "git/gitcmd.h"
 #include "fleet/workspace.h"
 #include "git/refs-files.h"
 #include "git/realgit.h"
@@ -57,9 +57,12 @@ static int resolve_base(struct session *s, const struct repo_loc *loc,
 	if (s->base_oid)
 		return 0;
 	strbuf_addf(&spec, "%s^{commit}", s->base);
-	if (gitrun_capture(s->real_git, loc->top, &out, NULL, "rev-parse",
+	if (gitcmd_capture(s->real_git, loc->top, &out, NULL, "rev-parse",
 			   "--verify", "--quiet", "--end-of-options", spec.buf,
-			   NULL) || !out.len) {
+			   NULL))
+		strbuf_reset(&out);
+	gitcmd_chomp(&out);
+	if (!out.len) {
 		strbuf_addf(err, "base '%s' does not name a commit in '%s'; pass --base with a branch, tag or commit",
 			    s->base, loc->top);
 		rc = 1;
@@ -92,9 +95,9 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 	if (found != REPO_FOUND) {
 		struct strbuf out = STRBUF_INIT;
 		/* error path only: is it a bare repository rather than none? */
-		bool bare = !gitrun_capture(s->real_git, cwd, &out, NULL,
+		bool bare = !gitcmd_capture(s->real_git, cwd, &out, NULL,
 					    "rev-parse", "--is-bare-repository",
-					    NULL) && !strcmp(out.buf, "true");
+					    NULL) && !strcmp(out.buf, "true\n");
 		strbuf_release(&out);
 		if (bare)
 			loc.top = NULL, found = REPO_FOUND;

@@ -20,7 +20,7 @@
 #include "base/path.h"
 #include "base/timefmt.h"
 #include "base/xalloc.h"
-#include "fleet/gitrun.h"
+#include "git/gitcmd.h"
 #include "git/hooks.h"
 #include "fleet/workspace.h"
 #include "fleet/session.h"
@@ -134,7 +134,7 @@ static int add_worktree(const struct session *s, struct strbuf *err)
 		return 1;
 	}
 	free(parent);
-	gitrun_prepare(&c, s->real_git, s->source_repo);
+	gitcmd_init(&c, s->real_git, s->source_repo);
 	strvec_pushl(&c.args, "worktree", "add", "-q", "-b", s->branch,
 		     s->worktree, s->base, NULL);
 	c.capture_out = true;
@@ -224,7 +224,7 @@ static int config_retry(const struct session *s, const char *a, const char *b,
 {
 	for (int i = 0; i < 20; i++) {
 		struct strbuf e = STRBUF_INIT;
-		int rc = gitrun_capture(s->real_git, s->worktree, NULL, &e,
+		int rc = gitcmd_capture(s->real_git, s->worktree, NULL, &e,
 					"config", a, b, c3, d, NULL);
 		bool busy = rc > 0 && strstr(e.buf, "could not lock config file");
 

@@ -12,7 +12,7 @@
 #include "base/fileio.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "fleet/gitrun.h"
+#include "git/gitcmd.h"
 #include "fleet/session.h"
 #include "fleet/session-lock.h"
 #include "fleet/session-state.h"
@@ -66,7 +66,7 @@ static void count_status(const char *git, struct session_info *si)
 	struct strbuf out = STRBUF_INIT;
 	const char *p, *end;
 
-	if (gitrun_capture(git, si->worktree, &out, NULL, "status",
+	if (gitcmd_capture(git, si->worktree, &out, NULL, "status",
 			   "--porcelain=v1", "-z", "--untracked-files=all",
 			   NULL)) {
 		si->state = SESSION_INVALID;
@@ -97,19 +97,20 @@ static int unpushed_count(const char *git, const char *dir, const char *branch)
 	unsigned long n = 0;
 	int rc;
 
-	rc = gitrun_capture(git, dir, &out, NULL, "for-each-ref", "--count=1",
+	rc = gitcmd_capture(git, dir, &out, NULL, "for-each-ref", "--count=1",
 			    "--format=x", "refs/remotes/", NULL);
 	if (!rc && out.len) {
 		strbuf_reset(&out);
-		rc = gitrun_capture(git, dir, &out, NULL, "rev-list", "--count",
+		rc = gitcmd_capture(git, dir, &out, NULL, "rev-list", "--count",
 				    "HEAD", "--not", "--remotes", NULL);
 	} else if (!rc) {
 		/* No remote at all: count commits on no other local branch. */
 		strbuf_addf(&ex, "--exclude=refs/heads/%s", branch);
 		strbuf_reset(&out);
-		rc = gitrun_capture(git, dir, &out, NULL, "rev-list", "--count",
+		rc = gitcmd_capture(git, dir, &out, NULL, "rev-list", "--count",
 				    "HEAD", "--not", ex.buf, "--branches", NULL);
 	}
+	gitcmd_chomp(&out);
 	if (rc || parse_ulong(out.buf, 1000000000ul, &n) < 0)
 		n = (unsigned long)-1;
 	strbuf_release(&out);
@@ -123,12 +124,10 @@ static int snapshot_count(const char *git, const char *dir, const char *agent)
 	int n = 0;
 
 	strbuf_addf(&pfx, "refs/agentic-git/snapshots/%s/", agent);
-	if (!gitrun_capture(git, dir, &out, NULL, "for-each-ref",
-			    "--format=%(refname)", pfx.buf, NULL) && out.len) {
-		n = 1;
+	if (!gitcmd_capture(git, dir, &out, NULL, "for-each-ref",
+			    "--format=%(refname)", pfx.buf, NULL))
 		for (const char *p = out.buf; (p = strchr(p, '\n')); p++)
-			n++;
-	}
+			n++; /* one line a ref */
 	strbuf_release(&out);
 	strbuf_release(&pfx);
 	return n;

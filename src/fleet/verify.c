@@ -10,7 +10,7 @@
 #include "base/path.h"
 #include "base/spawn.h"
 #include "base/xalloc.h"
-#include "fleet/gitcmd.h"
+#include "git/gitcmd.h"
 #include "fleet/verify.h"
 
 const char *verify_check_name(enum verify_check c)
@@ -141,7 +141,7 @@ void verify_refs_filter(const char *raw, struct strbuf *out)
 int verify_refs_snapshot(const char *workspace, struct strbuf *out)
 {
 	struct strbuf raw = STRBUF_INIT;
-	int rc = gitcmdl(GITCMD_WORKSPACE, workspace, &raw, NULL, "for-each-ref",
+	int rc = gitcmdl(GIT_AGENT_REPO, workspace, &raw, NULL, "for-each-ref",
 			 "--format=%(objectname) %(refname)", NULL);
 
 	if (rc == 0)
@@ -167,7 +167,7 @@ static void check_unmerged(const char *ws, struct verify_report *r)
 {
 	struct strbuf out = STRBUF_INIT;
 
-	unmerged_result(gitcmd(GITCMD_WORKSPACE, ws, &out, NULL, unmerged_args),
+	unmerged_result(gitcmd(GIT_AGENT_REPO, ws, &out, NULL, unmerged_args),
 			&out, r);
 	strbuf_release(&out);
 }
@@ -203,7 +203,7 @@ static int head_result(const char *ws, int status, const struct strbuf *out,
 		}
 		strvec_clear(&lines);
 	}
-	if (rc && !gitcmdl(GITCMD_WORKSPACE, ws, gd, NULL, "rev-parse",
+	if (rc && !gitcmdl(GIT_AGENT_REPO, ws, gd, NULL, "rev-parse",
 			   "--absolute-git-dir", NULL)) {
 		strbuf_trim(gd);
 		rc = 0;
@@ -215,7 +215,7 @@ static int probe_head(const char *ws, struct strbuf *gd, struct strbuf *sha,
 		      struct strbuf *sym)
 {
 	struct strbuf out = STRBUF_INIT;
-	int st = gitcmd(GITCMD_WORKSPACE, ws, &out, NULL, head_args);
+	int st = gitcmd(GIT_AGENT_REPO, ws, &out, NULL, head_args);
 	int rc = head_result(ws, st, &out, gd, sha, sym);
 
 	strbuf_release(&out);
@@ -383,7 +383,7 @@ static void check_range(const struct verify_input *in, struct verify_report *r)
 	}
 	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
 	markers[5] = range.buf;
-	gitcmd_parallel(GITCMD_WORKSPACE, in->workspace, j, in->rebase_task ? 3 : 2);
+	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j, in->rebase_task ? 3 : 2);
 	markers_result(j[0].status, &j[0].out, r);
 	trust_root_result(j[1].status, &j[1].out, r);
 	if (in->rebase_task)
@@ -470,7 +470,7 @@ void verify_run(const struct verify_input *in, struct verify_report *r)
 		set(r, VC_EXIT, VS_PASS, "exited 0 within the timeout");
 	else
 		set(r, VC_EXIT, VS_FAIL, "did not exit 0 within the timeout");
-	gitcmd_parallel(GITCMD_WORKSPACE, in->workspace, j, ARRAY_SIZE(j));
+	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j, ARRAY_SIZE(j));
 	gd_ok = head_result(in->workspace, j[0].status, &j[0].out, &gd, &sha,
 			    &sym) == 0;
 	unmerged_result(j[1].status, &j[1].out, r);

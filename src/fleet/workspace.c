@@ -13,21 +13,15 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "fleet/workspace.h"
+#include "git/gitcmd.h"
 #include "git/gitdir-write.h"
 #include "git/refs-files.h"
 
 #define MAX_ALT_DEPTH 5
 
-/* git's repository variables, which must not steer our git calls. */
-static const char *const repo_env[] = {
-	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
-	"GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES", "GIT_PREFIX",
-};
-
 /*
- * Runs `git -C dir args…` with stdout captured into out (if non-NULL).
+ * Runs git in `dir` (the operator's clone, or the workspace before any
+ * agent had it: GIT_OPERATOR) with stdout captured into out (if non-NULL).
  * Returns git's exit status, or -1 when git could not run. A non-zero
  * status other than `ok_status` is reported with git's stderr.
  */
@@ -38,13 +32,11 @@ static int git_run(const char *git, const char *dir, struct strbuf *out,
 	va_list ap;
 	int rc;
 
-	strvec_pushl(&c.args, git, "-C", dir, NULL);
+	gitcmd_prepare(&c, GIT_OPERATOR, git, dir);
 	va_start(ap, first);
 	for (const char *a = first; a; a = va_arg(ap, const char *))
 		strvec_push(&c.args, a);
 	va_end(ap);
-	for (size_t i = 0; i < ARRAY_SIZE(repo_env); i++)
-		strvec_push(&c.env_unset, repo_env[i]);
 	c.capture_out = true;
 	c.capture_err = true;
 	if (in) {

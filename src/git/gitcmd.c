@@ -1,35 +1,253 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The one runner of real git for agentic-git itself; see gitcmd.h.
+ *
+ * Invariants:
+ *  1. Every child removes gitcmd_repo_vars() and the GIT_CONFIG_KEY_n /
+ *     GIT_CONFIG_VALUE_n pairs, whatever the mode.
+ *  2. GIT_AGENT_REPO never lets the repository's config run code: the
+ *     overrides below come first on git's command line (command-line
+ *     config wins over the repository's), and the filter, diff and merge
+ *     drivers the repository defines are emptied one by one, read with the
+ *     same neutralised git (`git config` itself runs nothing): a filter's
+ *     commands empty and not required (its content is stored and written
+ *     as it is in git), a textconv `cat`, an external diff or merge driver
+ *     empty (a command that would need one fails instead of running it).
+ *  3. What cannot be neutralised fails closed: a repository whose drivers
+ *     cannot be listed gets no git at all in that mode (the child is
+ *     pointed at a path that does not exist, so it fails to start).
+ */
 #include "base/common.h"
 #include <errno.h>
 #include <stdarg.h>
+#include <string.h>
+#include "base/die.h"
 #include "base/envvar.h"
 #include "base/path.h"
+#include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/realgit.h"
 
-static const char *const scrubbed[] = {
-	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_NAMESPACE", "GIT_PREFIX", "GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS",
-	"GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
-	"AGENTIC_GIT_BYPASS", "AGEND_GIT_BYPASS",
+extern char **environ;
+
+/* git's `rev-parse --local-env-vars` (2.39), then what else steers it */
+static const char *const repo_vars[] = {
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE",
+	"GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE",
+	"GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+	"GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES", "GIT_QUARANTINE_PATH",
+	"GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS",
+	"GIT_ICASE_PATHSPECS", "GIT_EXEC_PATH", "GIT_EXTERNAL_DIFF",
+	"AGENTIC_GIT_BYPASS", "AGEND_GIT_BYPASS", NULL,
 };
+
+/* GIT_AGENT_REPO: what would hand git the operator's secrets or config */
+static const char *const agent_env_out[] = {
+	"SSH_AUTH_SOCK", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH",
+	"GIT_SSH_COMMAND", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN",
+	"XDG_CONFIG_HOME", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+	"GIT_PROXY_COMMAND", NULL,
+};
+static const char *const agent_env_set[] = {
+	"HOME=/nonexistent", "GIT_CONFIG_GLOBAL=/dev/null",
+	"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
+	"GCM_INTERACTIVE=never", "GIT_PAGER=cat", "GIT_EDITOR=:", NULL,
+};
+
+/* Both GIT_OPERATOR and GIT_AGENT_REPO: no hooks, no background gc. */
+static const char *const own_ops[] = {
+	"core.hooksPath=/dev/null", "gc.auto=0", "maintenance.auto=false", NULL,
+};
+/* GIT_AGENT_REPO: every code path the repository's config could name. */
+static const char *const neutral[] = {
+	"core.fsmonitor=false", "core.sshCommand=false", "core.pager=cat",
+	"core.editor=:", "sequence.editor=:", "core.askPass=",
+	"credential.helper=", "diff.external=", "core.alternateRefsCommand=",
+	"commit.gpgSign=false", "tag.gpgSign=false", "protocol.ext.allow=never",
+	NULL,
+};
+
+static enum git_trust process_trust = GIT_INTERNAL;
+static char *real_git_path; /* owned, found once */
+
+void gitcmd_trust_set(enum git_trust t)
+{
+	process_trust = t;
+}
+
+enum git_trust gitcmd_trust(void)
+{
+	return process_trust;
+}
+
+const char *const *gitcmd_repo_vars(void)
+{
+	return repo_vars;
+}
+
+const char *gitcmd_real_git(void)
+{
+	if (!real_git_path) {
+		char *home = ag_home_dir();
+		real_git_path = realgit_locate(home);
+		free(home);
+	}
+	if (!real_git_path)
+		error("cannot find the real git on PATH (set AGENTIC_GIT_REAL_GIT)");
+	return real_git_path;
+}
+
+static void scrub_env(struct child *c, bool agent_repo)
+{
+	for (const char *const *v = repo_vars; *v; v++)
+		strvec_push(&c->env_unset, *v);
+	for (char **e = environ; e && *e; e++) {
+		if (starts_with(*e, "GIT_CONFIG_KEY_") ||
+		    starts_with(*e, "GIT_CONFIG_VALUE_")) {
+			const char *eq = strchr(*e, '=');
+			char *name = xstrndup(*e, eq ? (size_t)(eq - *e) : strlen(*e));
+			strvec_push(&c->env_unset, name);
+			free(name);
+		}
+	}
+	if (agent_repo) {
+		strvec_pushv(&c->env_unset, agent_env_out);
+		strvec_pushv(&c->env_set, agent_env_set);
+	}
+}
+
+static void push_configs(struct strvec *args, const char *const *kv)
+{
+	for (; *kv; kv++)
+		strvec_pushl(args, "-c", *kv, NULL);
+}
+
+/* The filter, diff and merge drivers a repository defines (invariant 2). */
+struct drivers {
+	char *key;	      /* dir or git dir it was read for */
+	struct strvec kv;     /* "-c" values that empty them */
+	bool ok;
+};
+static struct drivers seen[8]; /* owned, for the process */
+
+static void parse_drivers(const struct strbuf *out, struct strvec *kv)
+{
+	for (const char *p = out->buf; p < out->buf + out->len;) {
+		const char *name = p, *last = strrchr(p, '.');
+		size_t n = strlen(p);
+		p += n + 1;
+		if (!last || last == name)
+			continue;
+		/* an empty textconv would be run as ""; cat is the identity */
+		strvec_pushf(kv, "%s=%s", name,
+			     ends_with(name, ".textconv") ? "cat" : "");
+		if (starts_with(name, "filter."))
+			strvec_pushf(kv, "%.*s.required=false",
+				     (int)(last - name), name);
+	}
+}
+
+static const struct drivers *drivers_of(const char *real_git, const char *dir,
+					const char *gitdir, const char *top)
+{
+	static const char *const pattern =
+		"^(filter|diff|merge)\\..*\\.(clean|smudge|process|textconv|command|driver)$";
+	const char *key = gitdir ? gitdir : dir ? dir : ".";
+	struct child c = CHILD_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(seen) && seen[i].key; i++)
+		if (!strcmp(seen[i].key, key))
+			return &seen[i];
+	if (i == ARRAY_SIZE(seen)) /* a process this busy: start over */
+		for (i = 0; i < ARRAY_SIZE(seen); i++) {
+			free(seen[i].key);
+			strvec_clear(&seen[i].kv);
+			seen[i].key = NULL;
+		}
+	for (i = 0; seen[i].key; i++)
+		;
+	seen[i].key = xstrdup(key);
+	strvec_init(&seen[i].kv);
+	strvec_push(&c.args, real_git);
+	push_configs(&c.args, own_ops);
+	push_configs(&c.args, neutral);
+	strvec_pushl(&c.args, "config", "--null", "--name-only",
+		     "--get-regexp", pattern, NULL);
+	c.dir = top ? top : dir;
+	scrub_env(&c, true);
+	if (gitdir) {
+		strvec_pushf(&c.env_set, "GIT_DIR=%s", gitdir);
+		strvec_pushf(&c.env_set, "GIT_WORK_TREE=%s", top);
+	}
+	c.capture_out = true;
+	c.capture_err = true;
+	/* 1: no such key, the usual answer */
+	if (!child_run(&c) && (c.status == 0 || c.status == 1)) {
+		parse_drivers(&c.out, &seen[i].kv);
+		seen[i].ok = true;
+	}
+	child_release(&c);
+	return &seen[i];
+}
+
+static void prepare(struct child *c, enum git_trust t, const char *real_git,
+		    const char *dir, const char *gitdir, const char *top)
+{
+	const struct drivers *d;
+
+	strvec_push(&c->args, real_git);
+	c->dir = top ? top : dir;
+	scrub_env(c, t == GIT_AGENT_REPO);
+	strvec_push(&c->env_set, "AGENTIC_GIT_BYPASS=1");
+	strvec_push(&c->env_set, "AGEND_GIT_BYPASS=1");
+	if (gitdir) {
+		strvec_pushf(&c->env_set, "GIT_DIR=%s", gitdir);
+		strvec_pushf(&c->env_set, "GIT_WORK_TREE=%s", top);
+	}
+	if (t == GIT_INTERNAL)
+		return;
+	push_configs(&c->args, own_ops);
+	if (t != GIT_AGENT_REPO)
+		return;
+	push_configs(&c->args, neutral);
+	d = drivers_of(real_git, dir, gitdir, top);
+	if (!d->ok) {
+		/* invariant 3 */
+		strvec_clear(&c->args);
+		strvec_push(&c->args, "/nonexistent/git-drivers-not-listed");
+		return;
+	}
+	for (size_t i = 0; i < d->kv.nr; i++)
+		strvec_pushl(&c->args, "-c", d->kv.v[i], NULL);
+}
+
+void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,
+		    const char *dir)
+{
+	prepare(c, t, real_git, dir, NULL, NULL);
+}
 
 void gitcmd_init(struct child *c, const char *real_git, const char *dir)
 {
-	strvec_push(&c->args, real_git);
-	c->dir = dir;
-	for (size_t i = 0; i < ARRAY_SIZE(scrubbed); i++)
-		strvec_push(&c->env_unset, scrubbed[i]);
-	strvec_push(&c->env_set, "AGENTIC_GIT_BYPASS=1");
-	strvec_push(&c->env_set, "AGEND_GIT_BYPASS=1");
+	prepare(c, process_trust, real_git, dir, NULL, NULL);
 }
 
 void gitcmd_init_repo(struct child *c, const char *real_git,
 		      const char *gitdir, const char *top)
 {
-	gitcmd_init(c, real_git, top);
-	strvec_pushf(&c->env_set, "GIT_DIR=%s", gitdir);
-	strvec_pushf(&c->env_set, "GIT_WORK_TREE=%s", top);
+	prepare(c, process_trust, real_git, top, gitdir, top);
+}
+
+void gitcmd_scrubbed_env(struct strvec *env)
+{
+	struct child c = CHILD_INIT;
+
+	scrub_env(&c, true);
+	child_build_env(&c, env);
+	child_release(&c);
 }
 
 /* 256 MiB: a short-lived git never gives its heap back */
@@ -77,6 +295,78 @@ int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,
 	ret = gitcmd_run(&c, out, err);
 	child_release(&c);
 	return ret;
+}
+
+int gitcmd(enum git_trust t, const char *dir, struct strbuf *out,
+	   struct strbuf *err, const char *const *args)
+{
+	const char *git = gitcmd_real_git();
+	struct child c = CHILD_INIT;
+	int rc;
+
+	if (!git)
+		return -1;
+	gitcmd_prepare(&c, t, git, dir);
+	strvec_pushv(&c.args, args);
+	c.capture_out = true;
+	c.capture_err = true;
+	rc = child_run(&c);
+	if (rc == 0)
+		rc = c.status;
+	else
+		error_errno("cannot run '%s'", git);
+	if (out)
+		strbuf_addbuf(out, &c.out);
+	if (err)
+		strbuf_addbuf(err, &c.err);
+	child_release(&c);
+	return rc;
+}
+
+int gitcmdl(enum git_trust t, const char *dir, struct strbuf *out,
+	    struct strbuf *err, ...)
+{
+	struct strvec args = STRVEC_INIT;
+	const char *s;
+	va_list ap;
+	int rc;
+
+	va_start(ap, err);
+	while ((s = va_arg(ap, const char *)))
+		strvec_push(&args, s);
+	va_end(ap);
+	rc = gitcmd(t, dir, out, err, args.v);
+	strvec_clear(&args);
+	return rc;
+}
+
+void gitcmd_parallel(enum git_trust t, const char *dir,
+		     struct gitcmd_job *jobs, size_t n)
+{
+	const char *git = gitcmd_real_git();
+	struct child *c = xcalloc(n ? n : 1, sizeof(*c));
+
+	for (size_t i = 0; i < n; i++) {
+		c[i] = (struct child)CHILD_INIT;
+		jobs[i].status = -1;
+		if (!git)
+			continue;
+		gitcmd_prepare(&c[i], t, git, dir);
+		strvec_pushv(&c[i].args, jobs[i].args);
+		c[i].capture_out = true;
+		c[i].capture_err = true;
+		if (child_start(&c[i]) < 0)
+			error_errno("cannot run '%s'", c[i].args.v[0]);
+	}
+	/* in order: a child whose pipe fills waits until its turn */
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].pid >= 0 && child_finish(&c[i]) == 0) {
+			jobs[i].status = c[i].status;
+			strbuf_addbuf(&jobs[i].out, &c[i].out);
+		}
+		child_release(&c[i]);
+	}
+	free(c);
 }
 
 void gitcmd_chomp(struct strbuf *sb)

@@ -3,23 +3,61 @@
 #define AG_GITCMD_H
 
 /**
- * Internal git calls made by agentic-git itself (snapshots, restore).
+ * The one way agentic-git runs real git for itself (PRODUCT.md §4,
+ * "agentic-git's own git"), in three explicit trust modes:
  *
- * gitcmd_init() prepares a struct child that runs `real_git` (an absolute
- * path, never the shim) in `dir` with AGENTIC_GIT_BYPASS=1 and
- * AGEND_GIT_BYPASS=1 set, and GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
- * GIT_COMMON_DIR, GIT_PREFIX and GIT_LITERAL_PATHSPECS removed (callers set
- * them again on purpose). The caller pushes the git arguments and releases
- * the child. `real_git` and `dir` are not copied and must outlive the child.
+ *  GIT_INTERNAL   a call made where the caller already runs as the agent
+ *                 (the shim's snapshot and push guard, the hooks): git's
+ *                 repository variables are removed and the internal-call
+ *                 markers set; nothing else changes.
+ *  GIT_OPERATOR   the operator's own repository, or one agentic-git made
+ *                 that no agent can reach (the per-run push repository):
+ *                 its config is trusted and the operator's environment
+ *                 (credentials) kept, but agentic-git's own operations
+ *                 never run its hooks or leave a background gc behind.
+ *  GIT_AGENT_REPO a repository an agent could write (its worktree, its
+ *                 private workspace, a dispatch workspace): its config is
+ *                 not trusted. Every config-driven code path git would
+ *                 take (hooks, fsmonitor, ssh, pager, editor, askpass,
+ *                 credential helpers, external diff, alternate-refs
+ *                 command, signing, ext transport, and every filter, diff
+ *                 and merge driver the repository's config defines) is
+ *                 switched off on the command line, where it wins over the
+ *                 repository's own config; credentials, HOME, the global
+ *                 and the system config are out of its environment.
  *
- * gitcmd_capture() runs one command and captures stdout (stderr into `err`
- * when non-NULL, otherwise discarded). Returns git's exit status, or -1
- * when git could not be started (errno set).
+ * Every mode removes git's repository variables (gitcmd_repo_vars(): what
+ * `git rev-parse --local-env-vars` lists, plus the pathspec and namespace
+ * variables, GIT_EXEC_PATH and GIT_CONFIG_KEY_n/VALUE_n) so that nothing
+ * around agentic-git steers its git; callers set GIT_DIR & co again on
+ * purpose.
+ *
+ * gitcmd_init() prepares a child in the process's trust mode
+ * (gitcmd_trust_set(), set once by a command that works on agents'
+ * repositories: end, sessions, snapshots); gitcmd_prepare() names the
+ * mode. The caller pushes the git arguments and releases the child;
+ * `real_git` and `dir` are not copied and must outlive it. Functions that
+ * run return git's exit status, or -1 when git could not be started.
  */
 #include "base/common.h"
 #include "base/spawn.h"
 #include "base/strbuf.h"
+#include "base/strvec.h"
 
+enum git_trust { GIT_INTERNAL, GIT_OPERATOR, GIT_AGENT_REPO };
+
+/* The process's mode for gitcmd_init() (default GIT_INTERNAL). */
+void gitcmd_trust_set(enum git_trust t);
+enum git_trust gitcmd_trust(void);
+
+/* The repository variables every mode removes, NULL-terminated. */
+const char *const *gitcmd_repo_vars(void);
+
+/* The real git (git/realgit.h), found once; NULL with an error printed. */
+const char *gitcmd_real_git(void);
+
+void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,
+		    const char *dir);
 void gitcmd_init(struct child *c, const char *real_git, const char *dir);
 /*
  * gitcmd_init() in the work tree `top` of the repository whose git dir is
@@ -30,10 +68,41 @@ void gitcmd_init(struct child *c, const char *real_git, const char *dir);
  */
 void gitcmd_init_repo(struct child *c, const char *real_git,
 		      const char *gitdir, const char *top);
+
+/* Runs a prepared child: stdout into `out` (not captured when NULL),
+ * stderr into `err` (trimmed; discarded when NULL). */
 int gitcmd_run(struct child *c, struct strbuf *out, struct strbuf *err);
-/* NULL-terminated argument list after `git`. */
+/* gitcmd_init() + a NULL-terminated argument list after `git` + run. */
 int gitcmd_capture(const char *real_git, const char *dir, struct strbuf *out,
 		   struct strbuf *err, ...);
+/* The same in mode `t` with the process's real git; `args` NULL-terminated. */
+int gitcmd(enum git_trust t, const char *dir, struct strbuf *out,
+	   struct strbuf *err, const char *const *args);
+int gitcmdl(enum git_trust t, const char *dir, struct strbuf *out,
+	    struct strbuf *err, ...);
+
+/*
+ * Independent git commands in one directory, run at the same time (all
+ * started, then each collected in order). `args` is NULL-terminated and
+ * borrowed; `out` (initialised and released by the caller) gets stdout;
+ * `status` git's exit status, or -1 when it could not run.
+ */
+struct gitcmd_job {
+	const char *const *args;
+	struct strbuf out;
+	int status;
+};
+void gitcmd_parallel(enum git_trust t, const char *dir,
+		     struct gitcmd_job *jobs, size_t n);
+
+/*
+ * The whole environment GIT_AGENT_REPO gives git (the parent's, minus the
+ * repository variables and credentials, with HOME and the global and
+ * system config replaced): also what a command run in an agent's
+ * workspace gets (dispatch's verify_command).
+ */
+void gitcmd_scrubbed_env(struct strvec *env);
+
 /*
  * For a git child that writes many objects (add, write-tree, commit-tree):
  * sets GLIBC_TUNABLES so glibc's malloc keeps freed memory instead of

@@ -18,6 +18,7 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
+#include "git/gitcmd.h"
 #include "git/pushguard.h"
 
 bool trust_root_path(const char *path)
@@ -37,18 +38,12 @@ static int git_capture(const char *real_git, const char *dir, unsigned depth,
 	const char *a;
 	int ret;
 
-	strvec_push(&c.args, real_git);
-	strvec_push(&c.args, "-C");
-	strvec_push(&c.args, dir);
+	gitcmd_prepare(&c, GIT_INTERNAL, real_git, dir);
 	va_start(ap, out);
 	while ((a = va_arg(ap, const char *)))
 		strvec_push(&c.args, a);
 	va_end(ap);
-	strvec_pushl(&c.env_set, "AGENTIC_GIT_BYPASS=1", "AGEND_GIT_BYPASS=1",
-		     NULL);
 	strvec_pushf(&c.env_set, "AGENTIC_GIT_SHIM_DEPTH=%u", depth + 1);
-	strvec_pushl(&c.env_unset, "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
-		     "GIT_COMMON_DIR", NULL);
 	c.capture_out = true;
 	c.capture_err = true;
 	ret = child_run(&c) < 0 ? -1 : c.status;

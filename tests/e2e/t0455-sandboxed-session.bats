@@ -47,8 +47,11 @@ setup() {
 		for h in reference-transaction post-update post-checkout pre-commit post-commit post-index-change; do
 			cp .git/evil.sh ".git/evil-hooks/$h"
 		done
-		printf '[core]\n\tfsmonitor = %s\n\thooksPath = %s\n[uploadpack]\n\tpackObjectsHook = %s\n' \
-			"$PWD/.git/evil.sh" "$PWD/.git/evil-hooks" "$PWD/.git/evil.sh" >>.git/config
+		e=$PWD/.git/evil.sh
+		printf '[core]\n\tfsmonitor = %s\n\thooksPath = %s\n\tsshCommand = %s\n\tpager = %s\n[diff]\n\texternal = %s\n[filter "evil"]\n\tclean = %s\n\tsmudge = %s\n\trequired = true\n[uploadpack]\n\tpackObjectsHook = %s\n' \
+			"$e" "$PWD/.git/evil-hooks" "$e" "$e" "$e" "$e" "$e" "$e" >.git/evil.config
+		cat .git/evil.config >>.git/config
+		echo '* filter=evil' >.git/info/attributes
 		echo "PLANTED:ok"
 		;;
 	esac
@@ -227,7 +230,7 @@ case_quiet_stdout() {
 keep_plant() {
 	mkdir -p "$T/plant"
 	cp -r "$WS/.git/evil.sh" "$WS/.git/evil-hooks" "$T/plant/"
-	tail -n 5 "$WS/.git/config" | sed "s|$WS/.git|$T/plant|" >"$T/plant/config"
+	sed "s|$WS/.git|$T/plant|" "$WS/.git/evil.config" >"$T/plant/config"
 	grep -q fsmonitor "$T/plant/config"
 }
 
@@ -265,6 +268,14 @@ case_plants_never_run() {
 		>>"$WS/.git/packed-refs"
 	keep_plant
 	echo wip >"$WS/wip.txt"
+	# the operator's own looks at the workspace run none of it either
+	run "$AG_BIN" sessions
+	assert_success
+	run "$AG_BIN" snapshots list --repo "$WS"
+	assert_success
+	run "$AG_BIN" snapshots restore --repo "$WS" --since 1h
+	assert_output --partial "no snapshots to restore from"
+	[ ! -e "$T/pwned" ]
 	run "$AG_BIN" end --agent a1 --force
 	assert_success
 	[ ! -e "$T/pwned" ] # nor by end (status, snapshot, sync)
@@ -339,12 +350,12 @@ case_plants_never_run() {
 	case_quiet_stdout
 }
 
-@test "bwrap: a planted fsmonitor, hooks or upload-pack hook never run at exit or by end" {
+@test "bwrap: planted fsmonitor, hooks, ssh, pager, external diff, filter or upload-pack hook never run at exit, by the operator or by end" {
 	use_backend bwrap
 	case_plants_never_run
 }
 
-@test "landlock: a planted fsmonitor, hooks or upload-pack hook never run at exit or by end" {
+@test "landlock: planted fsmonitor, hooks, ssh, pager, external diff, filter or upload-pack hook never run at exit, by the operator or by end" {
 	use_backend landlock
 	case_plants_never_run
 }

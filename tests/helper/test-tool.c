@@ -15,6 +15,8 @@
  *                                 the SHA-1 tree of INDEX as the snapshot
  *                                 builds it, new trees packed into OBJDIR;
  *                                 exit 3 when it leaves that to git
+ *   test-tool gitcmd-scrubs VAR   exit 0 when agentic-git's git runner
+ *                                 removes VAR from every git it starts
  */
 #include "base/common.h"
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include "base/eventlog.h"
 #include "base/strbuf.h"
 #include "git/clean-args.h"
+#include "git/gitcmd.h"
 #include "git/hooks.h"
 #include "git/packw.h"
 #include "git/refs-files.h"
@@ -163,8 +166,18 @@ out:
 	return rc;
 }
 
+static int gitcmd_scrubs(const char *var)
+{
+	for (const char *const *v = gitcmd_repo_vars(); *v; v++)
+		if (!strcmp(*v, var))
+			return 0;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "gitcmd-scrubs"))
+		return gitcmd_scrubs(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "write-tree"))
 		return write_tree(argv[2], argv[3]);
 	if ((argc == 4 && !strcmp(argv[1], "refs-list")) ||
