@@ -3,7 +3,10 @@
  * Shim mode: an agent ran `git …` and found us first on PATH.
  *
  * Invariants:
- *  1. The recursion guard runs before anything else (depth >= 3 → 70).
+ *  1. The recursion guard runs before anything else: a real loop (real
+ *     git leads straight back to the shim in the same process, or the
+ *     depth reaches SHIM_DEPTH_MAX) exits 70; legitimate nesting (git
+ *     runs a hook or an alias whose shell finds the shim again) passes.
  *  2. Real git is never this binary; failing to find it exits 127.
  *  3. The hot path (no deny, nothing destructive, no push) spawns no
  *     process: facts come from files and the shim execs real git.
@@ -31,13 +34,33 @@
 #include "git/realgit.h"
 #include "git/snapshot.h"
 
+#define SHIM_DEPTH_MAX 8
+#define SHIM_PID_ENV "AGENTIC_GIT_SHIM_PID"
+
+/*
+ * The shim execs real git in its own process: when the process the shim
+ * handed over to is the shim again, real git led straight back here (a
+ * wrapper that execs the shim) — a loop, whatever the depth. Git itself
+ * forks for hooks and aliases, so nesting never looks like this.
+ */
+static bool exec_loop(void)
+{
+	const char *p = getenv(SHIM_PID_ENV);
+	unsigned long pid;
+
+	return p && !parse_ulong(p, 1UL << 31, &pid) &&
+	       pid == (unsigned long)getpid();
+}
+
 static void recursion_guard(unsigned depth)
 {
-	if (depth < 3)
+	bool loop = exec_loop();
+
+	if (!loop && depth < SHIM_DEPTH_MAX)
 		return;
 	fprintf(stderr,
-		"agentic-git: FATAL recursion guard tripped (AGENTIC_GIT_SHIM_DEPTH=%u) — the shim keeps finding itself as git; set AGENTIC_GIT_REAL_GIT to the real git binary\n",
-		depth);
+		"agentic-git: FATAL recursion guard tripped (AGENTIC_GIT_SHIM_DEPTH=%u%s) — the shim keeps finding itself as git; set AGENTIC_GIT_REAL_GIT to the real git binary\n",
+		depth, loop ? ", real git led straight back to the shim" : "");
 	exit(AG_EXIT_RECURSION);
 }
 
@@ -47,6 +70,9 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f)
 
 	strbuf_addu(&depth, f->env.depth + 1UL);
 	setenv("AGENTIC_GIT_SHIM_DEPTH", depth.buf, 1);
+	strbuf_reset(&depth);
+	strbuf_addu(&depth, (unsigned long)getpid());
+	setenv(SHIM_PID_ENV, depth.buf, 1); /* exec_loop() */
 	strbuf_release(&depth);
 	/* git itself refuses abbreviated long options (`reset --har`) for
 	 * agents: the policy reasons about full spellings (PRODUCT.md §4) */

@@ -16,7 +16,12 @@
 #include "base/common.h"
 #include "base/strvec.h"
 
-#define GIT_ARGV_MAX 4096 /* longer command lines are refused */
+/*
+ * Longer command lines are refused: above what the kernel passes to a
+ * program at all (ARG_MAX is 2 MiB by default, and every argument takes
+ * at least two bytes), so nothing real is ever refused (`xargs git add`).
+ */
+#define GIT_ARGV_MAX (1 << 20)
 
 struct git_argv {
 	const char *const *argv; /* the whole command line, not owned */

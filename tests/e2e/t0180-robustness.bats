@@ -10,21 +10,65 @@ setup() {
 	cd "$WT"
 }
 
-@test "recursion guard: AGENTIC_GIT_SHIM_DEPTH=3 exits 70" {
-	AGENTIC_GIT_SHIM_DEPTH=3 run agit rev-parse HEAD
+@test "recursion guard: AGENTIC_GIT_SHIM_DEPTH=8 exits 70" {
+	AGENTIC_GIT_SHIM_DEPTH=8 run agit rev-parse HEAD
 	assert_equal "$status" 70
 	assert_output --partial "recursion guard"
 	assert_output --partial "AGENTIC_GIT_REAL_GIT"
 	AGENTIC_GIT_SHIM_DEPTH=99 run agit status
 	assert_equal "$status" 70
 	# the legacy name counts when the primary is unset
-	AGEND_GIT_SHIM_DEPTH=3 run agit status
+	AGEND_GIT_SHIM_DEPTH=8 run agit status
 	assert_equal "$status" 70
-	AGENTIC_GIT_SHIM_DEPTH=2 run agit rev-parse --abbrev-ref HEAD
+	AGENTIC_GIT_SHIM_DEPTH=7 run agit rev-parse --abbrev-ref HEAD
 	assert_success
 	assert_output feat/a
 	AGENTIC_GIT_SHIM_DEPTH=garbage run agit rev-parse --abbrev-ref HEAD
 	assert_success
+}
+
+@test "five legitimately nested shim calls work; a real loop is still stopped" {
+	unset AGENTIC_GIT_AGENT # aliases: through the operator path
+	local shim=$AGENTIC_GIT_HOME/bin
+	# each level's shell puts the shim first again, as a login shell would
+	run env -u AGENTIC_GIT_SHIM_DEPTH PATH="$shim:$PATH" git \
+		-c "alias.l1=!PATH=$shim:\$PATH git l2" -c "alias.l2=!PATH=$shim:\$PATH git l3" \
+		-c "alias.l3=!PATH=$shim:\$PATH git l4" -c "alias.l4=!PATH=$shim:\$PATH git l5" \
+		-c 'alias.l5=!echo depth=$AGENTIC_GIT_SHIM_DEPTH' l1
+	assert_success
+	assert_output depth=5
+	# real git that is a wrapper exec'ing the shim: stopped at once
+	printf '#!/bin/sh\nexec "%s/git" "$@"\n' "$shim" >"$T/loop-exec"
+	chmod +x "$T/loop-exec"
+	AGENTIC_GIT_REAL_GIT=$T/loop-exec run "$shim/git" status
+	assert_equal "$status" 70
+	assert_output --partial "real git led straight back to the shim"
+	# a wrapper that forks the shim: stopped by the depth
+	printf '#!/bin/sh\n"%s/git" "$@"\nexit $?\n' "$shim" >"$T/loop-fork"
+	chmod +x "$T/loop-fork"
+	AGENTIC_GIT_REAL_GIT=$T/loop-fork run "$shim/git" status
+	assert_equal "$status" 70
+	assert_output --partial "AGENTIC_GIT_SHIM_DEPTH=8"
+}
+
+@test "xargs git add over 20,000 names works, with and without an agent" {
+	mkdir many
+	(cd many && seq -f 'f%05g.txt' 1 20000 | xargs touch)
+	PATH="$AGENTIC_GIT_HOME/bin:$PATH" run sh -c 'find many -name "*.txt" | xargs git add'
+	assert_success
+	assert_equal "$("$REAL_GIT" diff --cached --name-only | wc -l)" 20000
+	"$REAL_GIT" reset -q
+	unset AGENTIC_GIT_AGENT
+	PATH="$AGENTIC_GIT_HOME/bin:$PATH" run sh -c 'find many -name "*.txt" | xargs git add'
+	assert_success
+	assert_equal "$("$REAL_GIT" diff --cached --name-only | wc -l)" 20000
+	# and one call with them all as arguments
+	"$REAL_GIT" reset -q
+	export AGENTIC_GIT_AGENT=ag1
+	# shellcheck disable=SC2046
+	run agit add $(find many -name "*.txt")
+	assert_success
+	assert_equal "$("$REAL_GIT" diff --cached --name-only | wc -l)" 20000
 }
 
 @test "real git sees AGENTIC_GIT_SHIM_DEPTH incremented" {
