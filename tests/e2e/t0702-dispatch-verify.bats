@@ -88,3 +88,17 @@ blocked() {
 	[ "$(meta repo-feat-a exit_code)" = 1 ]
 	[ "$(origin_sha feat/a)" = "$OLD" ]
 }
+
+@test "t0702.10 config the agent planted in its workspace never runs in verification or push" {
+	export PLANT_MARKS=$T/marks
+	mkdir -p "$PLANT_MARKS"
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/plant.sh"
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(origin_sha feat/a)" != "$OLD" ]
+	# the control: the agent's own plain git ran the plant
+	[ -e "$PLANT_MARKS/agent-fsmonitor" ]
+	# agentic-git's verification and push ran none of it
+	run ls "$PLANT_MARKS"
+	refute_output --partial "after-"
+}
