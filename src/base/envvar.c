@@ -3,7 +3,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "base/envvar.h"
 #include "base/path.h"
@@ -74,6 +76,25 @@ char *ag_home_dir(void)
 	}
 	path_normalize(&sb);
 	return strbuf_detach(&sb, NULL);
+}
+
+bool ag_bypass_requested(const char *agent, const char **layer)
+{
+	const char *b = ag_getenv(AGE_BYPASS);
+	const char *ba = ag_getenv(AGE_BYPASS_AGENT);
+	const char *bu = ag_getenv(AGE_BYPASS_UNTIL);
+	unsigned long until;
+
+	if (b && !strcmp(b, "1"))
+		*layer = "env";
+	else if (ba && *ba && agent && *agent && !strcmp(ba, agent))
+		*layer = "agent";
+	else if (bu && !parse_ulong(bu, ULONG_MAX, &until) &&
+		 (unsigned long)time(NULL) < until)
+		*layer = "until";
+	else
+		return false;
+	return true;
 }
 
 bool ag_env_is_one(const char *v)

@@ -38,6 +38,15 @@ const char *ag_getenv_str(enum ag_env e);
  */
 char *ag_home_dir(void);
 
+/*
+ * The bypass variables as the original contract reads them (PRODUCT.md §4):
+ * AGENTIC_GIT_BYPASS exactly "1", AGENTIC_GIT_BYPASS_AGENT equal to
+ * `agent`, or AGENTIC_GIT_BYPASS_UNTIL a future Unix time (legacy names as
+ * fallbacks). True with `layer` set to "env", "agent" or "until". Whether
+ * the bypass then counts is the binding's to say.
+ */
+bool ag_bypass_requested(const char *agent, const char **layer);
+
 /* True when the value, trimmed, is exactly "1". */
 bool ag_env_is_one(const char *v);
 

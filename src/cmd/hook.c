@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * agentic-git hook <name> …: the logic behind the session's hook stubs
- * (git/hooks.h). Hooks never block git: every path exits 0.
+ * agentic-git hook [--home H] <name> …: the logic behind the session's
+ * hook stubs (git/hooks.h).
  *
  * Invariants:
  *  1. MUST add provenance trailers only from a binding whose signature
  *     verifies (ag_binding_load() == AG_BINDING_BOUND).
  *  2. MUST add them at most once per commit message (amend included).
  *  3. MUST journal every committed ref update, one event per ref.
- *  4. MUST exit 0 whatever happens.
+ *  4. MUST exit 0 whatever happens, except one case: in the `prepared`
+ *     state of a transaction in a session's worktree, an update
+ *     git/reftx.h refuses aborts the transaction (exit 1, one line). The
+ *     session is found from the hooks' own home (--home) and the worktree
+ *     git runs in, by verified bindings, never from the agent's
+ *     environment; its bypass counts only as the binding allows.
  */
 #include "base/common.h"
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +25,10 @@
 #include "base/envvar.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
+#include "base/path.h"
 #include "cmd/cmd.h"
+#include "git/reftx.h"
+#include "git/repo.h"
 #include "git/trailers.h"
 
 #define MSG_MAX (4u << 20)
@@ -27,11 +36,13 @@
 
 static const char usage_text[] =
 	"usage: agentic-git hook <name> [<args>]\n\n"
-	"Run by the hook stubs a session installs; always exits 0.\n\n"
+	"Run by the hook stubs a session installs (with --home <home>); exits 0\n"
+	"except to refuse a prepared ref update in an agent's worktree.\n\n"
 	"  prepare-commit-msg <file> [<source> [<sha>]]\n"
 	"      add the Agentic-* provenance trailers (verified binding only)\n"
 	"  reference-transaction <state>\n"
-	"      journal committed ref updates to fleet_events.jsonl\n";
+	"      prepared: refuse what an agent may not move (git/reftx.h);\n"
+	"      committed: journal the ref updates to fleet_events.jsonl\n";
 
 static void add_trailers(const char *file, const struct ag_binding *b,
 			 const char *agent)
@@ -128,7 +139,122 @@ static void journal_line(const char *line, const char *agent,
 	event_release(&ev);
 }
 
-static int reference_transaction(int argc, const char **argv)
+/* The verified session whose worktree is `top`, and the others' branches. */
+static bool find_session(const char *home, const char *top,
+			 struct ag_binding *own, struct strvec *others)
+{
+	struct strbuf rt = STRBUF_INIT;
+	bool found = false;
+	DIR *d;
+	struct dirent *e;
+
+	strbuf_addf(&rt, "%s/runtime", home);
+	d = opendir(rt.buf);
+	while (d && (e = readdir(d))) {
+		struct ag_binding b;
+		char *wt;
+		if (e->d_name[0] == '.' ||
+		    ag_binding_load(home, e->d_name, &b) != AG_BINDING_BOUND)
+			continue;
+		wt = b.worktree ? real_path(b.worktree) : NULL;
+		if (!found && wt && !strcmp(wt, top)) {
+			*own = b;
+			found = true;
+		} else {
+			if (b.branch)
+				strvec_push(others, b.branch);
+			ag_binding_release(&b);
+		}
+		free(wt);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&rt);
+	return found;
+}
+
+static bool bypass_counts(const struct ag_binding *b)
+{
+	const char *layer;
+
+	if (b->bypass && strcmp(b->bypass, AG_BYPASS_ALLOWED))
+		return false;
+	return ag_bypass_requested(b->agent, &layer);
+}
+
+/* One "<old> <new> <ref>" line; false (reason in why) when refused. */
+static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
+		       char *line, ssize_t n, struct strbuf *why)
+{
+	char *sp1, *sp2;
+
+	if (n > HOOK_LINE_MAX) {
+		strbuf_addstr(why, "a ref name too long to judge (fail-closed)");
+		return false;
+	}
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	if (!(sp1 = strchr(line, ' ')) || !(sp2 = strchr(sp1 + 1, ' '))) {
+		strbuf_addstr(why, "a line git should not have written (fail-closed)");
+		return false;
+	}
+	*sp1 = *sp2 = '\0';
+	/* unknown existence counts as existing: the stricter rules apply */
+	return reftx_judge(c, !loc || repo_ref_exists(loc, sp2 + 1), sp1 + 1,
+			   sp2 + 1, why);
+}
+
+/*
+ * The `prepared` state: refuse what git/reftx.h refuses, for the session
+ * whose worktree this is. Returns 0, or 1 after printing the reason;
+ * reads every line either way.
+ */
+static int judge_prepared(const char *home)
+{
+	struct ag_binding own = { 0 };
+	struct strvec others = STRVEC_INIT;
+	struct ag_protected prot;
+	struct repo_loc loc = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	struct reftx_ctx c = { .protected = &prot, .others = &others };
+	const char *wt = getenv("GIT_WORK_TREE");
+	char *line = NULL, err[256];
+	bool on = false, have_loc;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+
+	ag_protected_init(&prot);
+	/* git may run the hook from a subdirectory: the worktree's top */
+	have_loc = repo_discover(wt && *wt ? wt : ".", &loc) == REPO_FOUND;
+	if (have_loc && loc.top && home && *home &&
+	    find_session(home, loc.top, &own, &others))
+		on = !bypass_counts(&own);
+	if (on) {
+		c.agent = own.agent ? own.agent : "";
+		c.branch = own.branch;
+		c.policy_refused = ag_policy_load(home, &prot, err, sizeof(err)) < 0;
+	}
+	while ((n = getline(&line, &cap, stdin)) >= 0) {
+		if (!on || rc || judge_line(&c, have_loc ? &loc : NULL, line, n, &why))
+			continue;
+		fprintf(stderr,
+			"agentic-git: ref update refused for agent '%s': %s — agents move only their own branch ('%s') and new refs; nothing was changed\n",
+			c.agent, why.buf, own.branch ? own.branch : "?");
+		rc = 1;
+	}
+	free(line);
+	if (have_loc)
+		repo_loc_release(&loc);
+	strbuf_release(&why);
+	strvec_clear(&others);
+	ag_protected_release(&prot);
+	ag_binding_release(&own);
+	return rc;
+}
+
+static int reference_transaction(int argc, const char **argv,
+				 const char *hook_home)
 {
 	const char *home = ag_getenv_str(AGE_HOME);
 	const char *agent = ag_getenv_str(AGE_AGENT);
@@ -140,6 +266,8 @@ static int reference_transaction(int argc, const char **argv)
 	size_t cap = 0;
 	ssize_t n;
 
+	if (argc >= 2 && !strcmp(argv[1], "prepared"))
+		return judge_prepared(hook_home ? hook_home : home);
 	if (!wt || !*wt)
 		wt = getcwd(cwd, sizeof(cwd)) ? cwd : "";
 	if (journal)
@@ -159,12 +287,19 @@ static int reference_transaction(int argc, const char **argv)
 
 int cmd_hook(int argc, const char **argv)
 {
+	const char *hook_home = NULL;
+
 	if (cmd_wants_help(argc, argv, usage_text))
 		return 0;
+	if (argc >= 3 && !strcmp(argv[1], "--home")) {
+		hook_home = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "prepare-commit-msg"))
 		return prepare_commit_msg(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "reference-transaction"))
-		return reference_transaction(argc - 1, argv + 1);
+		return reference_transaction(argc - 1, argv + 1, hook_home);
 	/* invariant 4: an unknown hook must not break git either */
 	warning("hook: unknown hook '%s' (ignored)", argc >= 2 ? argv[1] : "");
 	return 0;

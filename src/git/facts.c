@@ -37,22 +37,7 @@ unsigned facts_depth(void)
 
 static void gather_bypass(struct policy_env *e)
 {
-	const char *b = ag_getenv(AGE_BYPASS);
-	const char *ba = ag_getenv(AGE_BYPASS_AGENT);
-	const char *bu = ag_getenv(AGE_BYPASS_UNTIL);
-	unsigned long until;
-
-	if (b && !strcmp(b, "1")) {
-		e->bypass = true;
-		e->bypass_layer = "env";
-	} else if (ba && *ba && *e->agent && !strcmp(ba, e->agent)) {
-		e->bypass = true;
-		e->bypass_layer = "agent";
-	} else if (bu && !parse_ulong(bu, ULONG_MAX, &until) &&
-		   (unsigned long)time(NULL) < until) {
-		e->bypass = true;
-		e->bypass_layer = "until";
-	}
+	e->bypass = ag_bypass_requested(e->agent, &e->bypass_layer);
 }
 
 static const char *env_get(const char *name)

@@ -2,6 +2,7 @@
 #include "base/common.h"
 #include <errno.h>
 #include "base/fileio.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "git/hooks.h"
 
@@ -9,33 +10,49 @@ const char *const hooks_names[] = {
 	"prepare-commit-msg", "reference-transaction", NULL,
 };
 
+/* Appends s single-quoted for sh. */
+static void add_sq(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
 int hooks_install(const char *hooks_dir, const char *self_exe)
 {
+	char *home;
+
 	if (!self_exe || self_exe[0] != '/') {
 		errno = EINVAL;
 		return -1;
 	}
 	if (mkdir_p(hooks_dir, 0755) < 0)
 		return -1;
+	/* the home is where the hooks are, not what the agent's env says */
+	home = path_dirname(hooks_dir);
 	for (size_t i = 0; hooks_names[i]; i++) {
 		struct strbuf body = STRBUF_INIT, path = STRBUF_INIT;
 		int ret;
 
-		strbuf_addstr(&body, "#!/bin/sh\nexec '");
-		for (const char *p = self_exe; *p; p++) {
-			if (*p == '\'')
-				strbuf_addstr(&body, "'\\''");
-			else
-				strbuf_addch(&body, *p);
-		}
-		strbuf_addch(&body, '\'');
-		strbuf_addf(&body, " hook %s \"$@\"\n", hooks_names[i]);
+		strbuf_addstr(&body, "#!/bin/sh\nexec ");
+		add_sq(&body, self_exe);
+		strbuf_addstr(&body, " hook --home ");
+		add_sq(&body, home);
+		strbuf_addf(&body, " %s \"$@\"\n", hooks_names[i]);
 		strbuf_addf(&path, "%s/%s", hooks_dir, hooks_names[i]);
 		ret = write_file_atomic(path.buf, body.buf, body.len, 0755);
 		strbuf_release(&body);
 		strbuf_release(&path);
-		if (ret < 0)
+		if (ret < 0) {
+			free(home);
 			return -1;
+		}
 	}
+	free(home);
 	return 0;
 }

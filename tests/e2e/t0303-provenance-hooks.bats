@@ -20,8 +20,9 @@ trailer_count() { # KEY [REV]
 	local f
 	for f in prepare-commit-msg reference-transaction; do
 		[ -x "$AGENTIC_GIT_HOME/hooks/$f" ]
+		# the home the hooks find sessions in is where they are installed
 		assert_equal "$(cat "$AGENTIC_GIT_HOME/hooks/$f")" "#!/bin/sh
-exec '$AG_BIN' hook $f \"\$@\""
+exec '$AG_BIN' hook --home '$AGENTIC_GIT_HOME' $f \"\$@\""
 	done
 	run "$TEST_TOOL" hooks-install "$T/h2" relative/path
 	assert_failure

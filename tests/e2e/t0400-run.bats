@@ -56,7 +56,7 @@ world() {
 	assert_failure
 	for h in prepare-commit-msg reference-transaction; do
 		[ -x "$AGENTIC_GIT_HOME/hooks/$h" ]
-		grep -q "hook $h" "$AGENTIC_GIT_HOME/hooks/$h"
+		grep -qF "hook --home '$AGENTIC_GIT_HOME' $h" "$AGENTIC_GIT_HOME/hooks/$h"
 	done
 	assert_equal "$(readlink "$AGENTIC_GIT_HOME/bin/git")" "$(readlink -f "$AG_SHIM")"
 	assert_equal "$(stat -c %a "$AGENTIC_GIT_HOME/.config-integrity-key")" 600

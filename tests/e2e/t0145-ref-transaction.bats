@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# Enforcement where git decides (issue 18; PRODUCT.md §4): the session's
+# reference-transaction hook refuses, in the `prepared` state, what an
+# agent may not move — whichever command caused it, the shim passed over
+# entirely (real git called directly), the agent variables unset.
+load lib
+
+setup() {
+	ag_setup
+	unset AGENTIC_GIT_HOME AGENTIC_GIT_REAL_GIT
+	export AGENTIC_GIT_HOME=$T/aghome
+	"$REAL_GIT" -C "$REPO" branch other
+	"$REAL_GIT" -C "$REPO" tag v1
+	cd "$REPO"
+	# another agent's session, then ag1's
+	"$AG_BIN" run --agent ag2 --branch feat/b -- true 2>/dev/null
+	"$AG_BIN" run --agent ag1 --branch feat/a -- true 2>/dev/null
+	WT=$AGENTIC_GIT_HOME/worktrees/ag1/feat/a
+	cd "$WT"
+	REFS=$(refs_now)
+}
+
+refs_now() { "$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname)'; }
+
+# hostile GIT...: real git in the agent's worktree, no shim, no agent vars
+hostile() {
+	run env -u AGENTIC_GIT_AGENT -u AGENTIC_GIT_HOME "$REAL_GIT" "$@"
+}
+
+refused() {
+	assert_failure
+	assert_output --partial "agentic-git: ref update refused for agent 'ag1'"
+	assert_equal "$(refs_now)" "$REFS"
+}
+
+@test "protected, other agents' and per-worktree refs are refused by every road" {
+	hostile update-ref refs/heads/main HEAD
+	refused
+	assert_output --partial "'main' is a protected branch"
+	# from a subdirectory of the worktree, too
+	(cd src && env -u AGENTIC_GIT_AGENT -u AGENTIC_GIT_HOME "$REAL_GIT" update-ref refs/heads/main HEAD) && false
+	assert_equal "$(refs_now)" "$REFS"
+	hostile fetch -q . feat/a:refs/heads/master
+	refused
+	hostile update-ref refs/heads/feat/b HEAD
+	refused
+	assert_output --partial "'feat/b' is another agent's branch"
+	printf 'reset refs/heads/main\nfrom %s\n\n' "$("$REAL_GIT" rev-parse HEAD)" >"$T/fi"
+	hostile fast-import --quiet <"$T/fi"
+	assert_failure
+	assert_equal "$(refs_now)" "$REFS"
+	hostile update-ref main-worktree/HEAD HEAD
+	refused
+	assert_output --partial "belongs to another checkout"
+	hostile tag -f v1 HEAD
+	refused
+	hostile update-ref -d refs/tags/v1
+	refused
+	hostile update-ref refs/replace/"$("$REAL_GIT" rev-parse HEAD)" HEAD
+	refused
+}
+
+@test "the snapshot namespace only grows: no move, no delete, not another agent's" {
+	echo work >>README.md
+	PATH="$AGENTIC_GIT_HOME/bin:$PATH" AGENTIC_GIT_AGENT=ag1 git reset -q --hard
+	local snap
+	snap=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/)
+	[ -n "$snap" ]
+	REFS=$(refs_now)
+	hostile update-ref -d "$snap"
+	refused
+	assert_output --partial "snapshot namespace"
+	hostile update-ref "$snap" HEAD
+	refused
+	hostile fetch -q --prune . 'refs/nothing/*:refs/agentic-git/*'
+	refused
+	hostile update-ref refs/agentic-git/snapshots/ag2/20990101T000000Z-0-forged HEAD
+	refused
+	# a new snapshot of its own is still taken (the safety net grows)
+	echo more >>README.md
+	PATH="$AGENTIC_GIT_HOME/bin:$PATH" AGENTIC_GIT_AGENT=ag1 git reset -q --hard
+	[ "$("$REAL_GIT" for-each-ref refs/agentic-git/snapshots/ag1/ | wc -l)" -eq 2 ]
+}
+
+@test "the agent's own work is never in the way" {
+	echo x >x.txt
+	hostile add x.txt
+	hostile commit -q -m "own work"
+	assert_success
+	hostile branch scratch
+	assert_success
+	hostile tag v2
+	assert_success
+	hostile fetch -q origin
+	assert_success
+	hostile stash list
+	assert_success
+	echo y >>x.txt
+	hostile stash -q
+	assert_success
+	hostile stash pop -q
+	assert_success
+	# an operator-allowed bypass passes the lock too
+	cd "$REPO"
+	"$AG_BIN" run --allow-bypass --agent ag1 --branch feat/a -- true 2>/dev/null
+	cd "$WT"
+	AGENTIC_GIT_BYPASS=1 run "$REAL_GIT" update-ref refs/heads/other HEAD
+	assert_success
+	# a denied one does not
+	cd "$REPO"
+	"$AG_BIN" run --agent ag1 --branch feat/a -- true 2>/dev/null
+	cd "$WT"
+	AGENTIC_GIT_BYPASS=1 run "$REAL_GIT" update-ref refs/heads/main HEAD
+	assert_failure
+	assert_output --partial "protected branch"
+}
+
+@test "outside an agent's worktree the hooks refuse nothing" {
+	cd "$REPO"
+	run "$REAL_GIT" update-ref refs/heads/other HEAD~0
+	assert_success
+	# and the journal still records a session's committed ref moves
+	cd "$WT"
+	echo z >z.txt
+	AGENTIC_GIT_AGENT=ag1 PATH="$AGENTIC_GIT_HOME/bin:$PATH" git add z.txt
+	AGENTIC_GIT_AGENT=ag1 PATH="$AGENTIC_GIT_HOME/bin:$PATH" git commit -qm z
+	events | jq -e -s 'map(select(.event == "ref_update" and .ref == "refs/heads/feat/a")) | length >= 1'
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for git/reftx.c: what the reference-transaction hook refuses. */
+#include "base/common.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <string.h>
+#include <cmocka.h>
+#include "git/reftx.h"
+
+#define Z "0000000000000000000000000000000000000000"
+#define A "1111111111111111111111111111111111111111"
+
+static bool judge(const struct reftx_ctx *c, bool exists, const char *new,
+		  const char *ref)
+{
+	struct strbuf why = STRBUF_INIT;
+	bool ok = reftx_judge(c, exists, new, ref, &why);
+
+	/* a refusal always says why; an allowed update says nothing */
+	assert_true(ok ? why.len == 0 : why.len > 0);
+	strbuf_release(&why);
+	return ok;
+}
+
+static void test_reftx_rules(void **state)
+{
+	struct ag_protected prot;
+	struct strvec others = STRVEC_INIT;
+	struct reftx_ctx c = { .agent = "ag1", .branch = "feat/a",
+			       .protected = &prot, .others = &others };
+
+	(void)state;
+	ag_protected_init(&prot);
+	strvec_push(&others, "feat/b");
+	/* its own work */
+	assert_true(judge(&c, true, A, "refs/heads/feat/a"));
+	assert_true(judge(&c, true, A, "HEAD"));
+	assert_true(judge(&c, false, A, "refs/heads/scratch"));
+	assert_true(judge(&c, true, A, "refs/remotes/origin/main"));
+	assert_true(judge(&c, false, A, "refs/tags/v2"));
+	assert_true(judge(&c, true, Z, "refs/stash"));
+	assert_true(judge(&c, false, A, "refs/agentic-git/snapshots/ag1/20990101T000000Z-0-reset"));
+	/* not its own */
+	assert_false(judge(&c, true, A, "refs/heads/main"));
+	assert_false(judge(&c, false, A, "refs/heads/master"));
+	assert_false(judge(&c, true, Z, "refs/heads/MAIN"));
+	assert_false(judge(&c, true, A, "refs/heads/feat/b"));
+	assert_false(judge(&c, true, A, "main-worktree/HEAD"));
+	assert_false(judge(&c, true, A, "worktrees/x/HEAD"));
+	assert_false(judge(&c, true, A, "refs/tags/v1"));
+	assert_false(judge(&c, true, Z, "refs/tags/v1"));
+	assert_false(judge(&c, false, A, "refs/replace/" A));
+	/* the safety net: never moved, deleted, or written for another */
+	assert_false(judge(&c, true, A, "refs/agentic-git/snapshots/ag1/x"));
+	assert_false(judge(&c, true, Z, "refs/agentic-git/snapshots/ag1/x"));
+	assert_false(judge(&c, false, A, "refs/agentic-git/snapshots/ag10/x"));
+	assert_false(judge(&c, false, A, "refs/agentic-git/snapshots/ag2/x"));
+	assert_false(judge(&c, false, A, "refs/agentic-git/sessions/ag1/feat/a"));
+	/* a refused policy.toml protects every branch but its own */
+	c.policy_refused = true;
+	assert_false(judge(&c, false, A, "refs/heads/scratch"));
+	assert_true(judge(&c, true, A, "refs/heads/feat/a"));
+	strvec_clear(&others);
+	ag_protected_release(&prot);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reftx_rules),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
