@@ -200,6 +200,49 @@ static int check_request(const struct plan_request *rq, struct strbuf *err)
 	return 0;
 }
 
+static bool argv_has(const struct strvec *argv, const char *arg)
+{
+	for (size_t i = 1; i < argv->nr; i++)
+		if (!strcmp(argv->v[i], arg))
+			return true;
+	return false;
+}
+
+/* Invariant 6: what the agent is told of our sandbox, and root. */
+static int plan_root(const struct plan_request *rq, struct agent_plan *out,
+		     struct strbuf *err)
+{
+	const struct agent_preset *pr = rq->profile->preset;
+	const char *kv = pr ? pr->sandboxed_env : NULL;
+	struct strbuf name = STRBUF_INIT;
+	const char *const *env;
+	bool told;
+
+	if (!kv)
+		return 0;
+	if (rq->sandboxed) {
+		if (out->inherit_env)
+			strvec_push(&out->env_extra, kv);
+		else
+			env_put(&out->env, kv);
+		return 0;
+	}
+	if (!rq->as_root || !pr->root_refused_flag ||
+	    !argv_has(&out->argv, pr->root_refused_flag))
+		return 0;
+	strbuf_add(&name, kv, strcspn(kv, "="));
+	env = out->inherit_env ? (rq->parent_env ? rq->parent_env
+						 : (const char *const *)environ)
+			       : (const char *const *)out->env.v;
+	told = env_lookup(env, name.buf) ||
+	       env_lookup((const char *const *)out->env_extra.v, name.buf);
+	if (!told)
+		strbuf_addf(err, "agent '%s' cannot run as root outside a sandbox: %s refuses %s as root; give the profile 'sandbox: fs-only', or run as a normal user",
+			    rq->profile->name, pr->name, pr->root_refused_flag);
+	strbuf_release(&name);
+	return told ? 0 : -1;
+}
+
 int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 		     struct strbuf *err)
 {
@@ -240,6 +283,8 @@ int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 		if (!p->inherit_env)
 			env_put(&out->env, rq->extra_env[i]);
 	}
+	if (plan_root(rq, out, err) < 0)
+		return -1;
 	plan_stdin(rq, out);
 	return 0;
 }

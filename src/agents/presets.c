@@ -24,7 +24,12 @@ static const struct agent_preset presets[] = {
 	/*
 	 * claude: checked 2026-11-29 against @anthropic-ai/claude-code 2.1.197
 	 * `claude --help`: `-p, --print`, `--dangerously-skip-permissions`,
-	 * `--model <model>`, positional `[prompt]`.
+	 * `--model <model>`, positional `[prompt]`. Driven end to end with
+	 * 2.1.197 in t0535 (2026-12-01): as root it refuses
+	 * --dangerously-skip-permissions unless IS_SANDBOX=1; its state is in
+	 * CLAUDE_CONFIG_DIR (default ~/.claude);
+	 * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 keeps it off every host
+	 * but its API (telemetry, error reports, updates).
 	 */
 	{
 		.name = "claude",
@@ -34,10 +39,15 @@ static const struct agent_preset presets[] = {
 		.env = V("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
 			 "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS",
 			 "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
-			 "CLAUDE_CONFIG_DIR"),
+			 "CLAUDE_CONFIG_DIR",
+			 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--dangerously-skip-permissions",
 				 "--model"),
+		.sandboxed_env = "IS_SANDBOX=1",
+		.root_refused_flag = "--dangerously-skip-permissions",
+		.config_env = "CLAUDE_CONFIG_DIR",
+		.config_dir = ".claude",
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
