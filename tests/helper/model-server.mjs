@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A scripted stand-in for a vendor's model API, for the end-to-end tests
-// that drive the real agent CLIs (t0535). Node's standard library only.
+// that drive the real agent CLIs (t0535, t0536). Node's standard library
+// only.
 //
 //   node model-server.mjs --script FILE --log FILE --port-file FILE
 //                         [--lifetime SECONDS] [--final TEXT]
@@ -24,7 +25,7 @@
 // read what the agent sent back, e.g. the shim's deny text in a
 // tool_result.
 //
-// Protocol spoken, the Anthropic Messages API as Claude Code uses it:
+// Protocols spoken. The Anthropic Messages API as Claude Code uses it:
 //  - POST /v1/messages (any query, e.g. ?beta=true) with a tool named
 //    "Bash": the next step. With "stream": true it is server-sent events
 //    message_start, content_block_start / content_block_delta /
@@ -36,7 +37,21 @@
 //  - POST /v1/messages without that tool (title generation and other side
 //    requests): a short text answer, streamed or not as asked.
 //  - POST /v1/messages/count_tokens: {"input_tokens": N}.
-//  - Anything else: 404 with an Anthropic-style error object.
+//
+// And the OpenAI Responses API as Codex uses it:
+//  - POST /v1/responses offering a shell tool (exec_command): server-sent
+//    events response.created, then per output item
+//    response.output_item.added / (response.output_text.delta) /
+//    response.output_item.done, then response.completed with the items:
+//    a function_call {"name": "exec_command", "arguments": "{\"cmd\": …}",
+//    "call_id": "call_stepN"} for a command, an assistant message with
+//    output_text for the final text. The step is the number of
+//    function_call items in the request's input (Codex sends the whole
+//    conversation, with each result as a function_call_output item).
+//  - GET /v1/responses (Codex's WebSocket attempt): 404, after which
+//    Codex falls back to HTTPS by itself.
+//
+// Anything else: 404 with an Anthropic-style error object.
 import { createServer } from 'node:http';
 import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -122,6 +137,46 @@ function stream(res, body, a) {
 	res.end();
 }
 
+// The OpenAI Responses API as Codex uses it. Its shell tool depends on
+// the version and the model; only the one seen is spoken (codex 0.171.0
+// with gpt-4.1: exec_command {"cmd": …}).
+const SHELL_TOOLS = {
+	exec_command: (cmd) => ({ cmd }),
+};
+
+function responsesAnswer(body) {
+	const tools = Array.isArray(body.tools) ? body.tools : [];
+	const tool = tools.map((t) => t.name).find((n) => n in SHELL_TOOLS);
+	const input = Array.isArray(body.input) ? body.input : [];
+	const n = input.filter((i) => i.type === 'function_call').length;
+	const text = (t) => ({ type: 'message', id: `msg_scripted_${++seq}`, role: 'assistant',
+		status: 'completed', content: [{ type: 'output_text', text: t, annotations: [] }] });
+	if (!tool)
+		return [text('Scripted session')];
+	if (n >= steps.length)
+		return [text(opt.final)];
+	return [{ type: 'function_call', id: `fc_step${n + 1}`, call_id: `call_step${n + 1}`,
+		name: tool, arguments: JSON.stringify(SHELL_TOOLS[tool](steps[n])), status: 'completed' }];
+}
+
+function responsesStream(res, items) {
+	const id = `resp_scripted_${++seq}`;
+	const usage = { input_tokens: 10, output_tokens: 10, total_tokens: 20,
+		input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	sse(res, 'response.created', { response: { id, object: 'response', status: 'in_progress', output: [] } });
+	items.forEach((item, output_index) => {
+		sse(res, 'response.output_item.added', { output_index, item: { ...item, status: 'in_progress' } });
+		if (item.type === 'message')
+			sse(res, 'response.output_text.delta', { item_id: item.id, output_index,
+				content_index: 0, delta: item.content[0].text });
+		sse(res, 'response.output_item.done', { output_index, item });
+	});
+	sse(res, 'response.completed', { response: { id, object: 'response', status: 'completed',
+		output: items, usage } });
+	res.end();
+}
+
 function json(res, code, obj) {
 	res.writeHead(code, { 'content-type': 'application/json' });
 	res.end(JSON.stringify(obj));
@@ -134,6 +189,8 @@ function handle(req, res, raw) {
 	appendFileSync(opt.log, JSON.stringify({ method: req.method, path, body }) + '\n');
 	if (req.method === 'POST' && path === '/v1/messages/count_tokens')
 		return json(res, 200, { input_tokens: 10 });
+	if (req.method === 'POST' && path === '/v1/responses' && body && typeof body === 'object')
+		return responsesStream(res, responsesAnswer(body));
 	if (req.method === 'POST' && path === '/v1/messages' && body && typeof body === 'object') {
 		const a = answer(body);
 		return body.stream ? stream(res, body, a) : json(res, 200, message(body, a));
