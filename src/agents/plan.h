@@ -38,6 +38,10 @@
  *     our sandbox wraps it; as root and unwrapped, a command holding the
  *     preset's `root_refused_flag` is refused unless the operator passes
  *     that variable in themselves (the agent would refuse it anyway).
+ *  7. A preset's `endpoint_env`, when it reaches the agent, is also given
+ *     as `-c endpoint_config="VALUE"` (one element, appended), refused
+ *     when VALUE holds a quote, a backslash or a control character (it is
+ *     read as a TOML string).
  *
  * Ownership: the plan owns every string in it; the request's pointers are
  * borrowed and not kept.

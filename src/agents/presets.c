@@ -57,19 +57,30 @@ static const struct agent_preset presets[] = {
 	 * read-only | workspace-write | danger-full-access, `-m, --model`.
 	 * exec never asks for approval. Its own sandbox is relaxed to
 	 * danger-full-access only when ours wraps it (PRODUCT.md §8).
+	 * Driven end to end with 0.171.0 in t0536 (2026-12-01): it ignores
+	 * OPENAI_BASE_URL and reads `openai_base_url` from its config (or
+	 * `-c`); its tool shell is a login shell, whose /etc/profile resets
+	 * PATH past the shim, unless `allow_login_shell=false`; its state is in
+	 * CODEX_HOME (default ~/.codex); its workspace-write sandbox keeps a
+	 * linked worktree's git dir read-only unless it is a writable root.
 	 */
 	{
 		.name = "codex",
-		.command = V("codex", "exec", "--sandbox", "{agent_sandbox}"),
+		.command = V("codex", "exec", "-c", "allow_login_shell=false",
+			     "--sandbox", "{agent_sandbox}"),
 		.model_args = V("--model", "{model}"),
 		.prompt_via = PROMPT_VIA_STDIN,
 		.env = V("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
 			 "CODEX_HOME"),
 		.help_args = V("exec", "--help"),
 		.check_flags = V("--sandbox", "--model", "workspace-write",
-				 "danger-full-access"),
+				 "danger-full-access", "--config"),
 		.agent_sandbox_wrapped = "danger-full-access",
 		.agent_sandbox_bare = "workspace-write",
+		.config_env = "CODEX_HOME",
+		.config_dir = ".codex",
+		.endpoint_env = "OPENAI_BASE_URL",
+		.endpoint_config = "openai_base_url",
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*

@@ -60,6 +60,13 @@ struct agent_preset {
 	 */
 	const char *config_env;
 	const char *config_dir;
+	/*
+	 * An endpoint variable the CLI ignores (codex: OPENAI_BASE_URL) and
+	 * the config key it reads instead (openai_base_url): when the variable
+	 * reaches the agent, the planner adds `-c KEY="VALUE"`. Or NULL.
+	 */
+	const char *endpoint_env;
+	const char *endpoint_config;
 	const char *verified;		/* "checked 2026-11-29 against …" */
 };
 

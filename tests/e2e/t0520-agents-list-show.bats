@@ -118,7 +118,7 @@ EOF
 	printf '#!/bin/sh\nexit 0\n' >"$T/bin/codex"
 	chmod 755 "$T/bin/codex"
 	run "$AG_BIN" agents show codex
-	assert_line "argv:       $T/bin/codex exec --sandbox workspace-write"
+	assert_line "argv:       $T/bin/codex exec -c allow_login_shell=false --sandbox workspace-write"
 	assert_line "prompt via: stdin"
 	cfg <<'EOF'
 agents:
@@ -126,6 +126,6 @@ agents:
     sandbox: fs+no-net
 EOF
 	run "$AG_BIN" agents show codex
-	assert_line "argv:       $T/bin/codex exec --sandbox danger-full-access"
+	assert_line "argv:       $T/bin/codex exec -c allow_login_shell=false --sandbox danger-full-access"
 	assert_line "sandbox:    fs+no-net"
 }
