@@ -31,7 +31,8 @@ demo: build
 test: build
 	tests/run-tests.sh $(BUILD)
 
-# The agent CLIs (npm) are needed by `agents check` against the real tools.
+# The pinned agent CLIs (npm) for `agents check` against the real tools and
+# the end-to-end tests that drive them (t0531, t0535).
 check: build asan
 	ci/install-agent-clis.sh
 	AG_FUZZ_SMOKE=1 tests/run-tests.sh $(BUILD) $(ASAN_BUILD)

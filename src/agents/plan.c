@@ -200,6 +200,96 @@ static int check_request(const struct plan_request *rq, struct strbuf *err)
 	return 0;
 }
 
+static bool argv_has(const struct strvec *argv, const char *arg)
+{
+	for (size_t i = 1; i < argv->nr; i++)
+		if (!strcmp(argv->v[i], arg))
+			return true;
+	return false;
+}
+
+/* The value of `name` in the environment the agent will get, or NULL. */
+static const char *plan_env_value(const struct plan_request *rq,
+				  const struct agent_plan *out,
+				  const char *name)
+{
+	const char *const *env =
+	    out->inherit_env ? (rq->parent_env ? rq->parent_env
+					       : (const char *const *)environ)
+			     : (const char *const *)out->env.v;
+	const char *kv =
+	    env_lookup((const char *const *)out->env_extra.v, name);
+
+	if (!kv)
+		kv = env_lookup(env, name);
+	return kv ? kv + strlen(name) + 1 : NULL;
+}
+
+/* Appends `v` as a TOML basic string; -1 when it cannot be one plainly. */
+static int toml_string(struct strbuf *sb, const char *v)
+{
+	for (const char *c = v; *c; c++)
+		if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20 ||
+		    *c == 0x7f)
+			return -1;
+	strbuf_addf(sb, "\"%s\"", v);
+	return 0;
+}
+
+/* Invariant 7: the endpoint where the CLI really reads it. */
+static int plan_endpoint(const struct plan_request *rq, struct agent_plan *out,
+			 struct strbuf *err)
+{
+	const struct agent_preset *pr = rq->profile->preset;
+	const char *v = pr && pr->endpoint_env
+			    ? plan_env_value(rq, out, pr->endpoint_env) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	if (v && *v) {
+		strbuf_addf(&sb, "%s=", pr->endpoint_config);
+		if (toml_string(&sb, v) < 0) {
+			strbuf_addf(err, "agent '%s': %s holds a quote, a backslash or a control character",
+				    rq->profile->name, pr->endpoint_env);
+			rc = -1;
+		} else {
+			strvec_pushl(&out->argv, "-c", sb.buf, NULL);
+		}
+	}
+	strbuf_release(&sb);
+	return rc;
+}
+
+/* Invariant 6: what the agent is told of our sandbox, and root. */
+static int plan_root(const struct plan_request *rq, struct agent_plan *out,
+		     struct strbuf *err)
+{
+	const struct agent_preset *pr = rq->profile->preset;
+	const char *kv = pr ? pr->sandboxed_env : NULL;
+	struct strbuf name = STRBUF_INIT;
+	bool told;
+
+	if (!kv)
+		return 0;
+	if (rq->sandboxed) {
+		if (out->inherit_env)
+			strvec_push(&out->env_extra, kv);
+		else
+			env_put(&out->env, kv);
+		return 0;
+	}
+	if (!rq->as_root || !pr->root_refused_flag ||
+	    !argv_has(&out->argv, pr->root_refused_flag))
+		return 0;
+	strbuf_add(&name, kv, strcspn(kv, "="));
+	told = plan_env_value(rq, out, name.buf) != NULL;
+	if (!told)
+		strbuf_addf(err, "agent '%s' cannot run as root outside a sandbox: %s refuses %s as root; give the profile 'sandbox: fs-only', or run as a normal user",
+			    rq->profile->name, pr->name, pr->root_refused_flag);
+	strbuf_release(&name);
+	return told ? 0 : -1;
+}
+
 int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 		     struct strbuf *err)
 {
@@ -240,6 +330,8 @@ int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 		if (!p->inherit_env)
 			env_put(&out->env, rq->extra_env[i]);
 	}
+	if (plan_root(rq, out, err) < 0 || plan_endpoint(rq, out, err) < 0)
+		return -1;
 	plan_stdin(rq, out);
 	return 0;
 }

@@ -34,6 +34,14 @@
  *     profile's model).
  *  5. A prompt on stdin is never also in argv; the stdin bytes are exactly
  *     the prompt, or prompt + "\n\n" + input.
+ *  6. A preset's `sandboxed_env` is in the child's environment only when
+ *     our sandbox wraps it; as root and unwrapped, a command holding the
+ *     preset's `root_refused_flag` is refused unless the operator passes
+ *     that variable in themselves (the agent would refuse it anyway).
+ *  7. A preset's `endpoint_env`, when it reaches the agent, is also given
+ *     as `-c endpoint_config="VALUE"` (one element, appended), refused
+ *     when VALUE holds a quote, a backslash or a control character (it is
+ *     read as a TOML string).
  *
  * Ownership: the plan owns every string in it; the request's pointers are
  * borrowed and not kept.
@@ -53,6 +61,7 @@ struct plan_request {
 	const char *cwd;		     /* working directory, or NULL */
 	double timeout;			     /* override in s, 0: profile's */
 	bool sandboxed;	/* our sandbox wrapper will be in effect */
+	bool as_root;	/* the agent will run with uid 0 (invariant 6) */
 	const char *const *parent_env; /* env to scope; NULL: environ */
 	/*
 	 * "K=V" entries added on top of the scoped (or inherited) environment,
@@ -86,7 +95,10 @@ struct agent_plan {
 /* PATH HOME USER LOGNAME SHELL TERM TMPDIR LANG LANGUAGE LC_ALL LC_CTYPE TZ */
 extern const char *const agent_env_safe_base[];
 
-/* Returns 0, or -1 with a one-line reason in `err` (no prefix). */
+/*
+ * Returns 0, or -1 with a one-line reason in `err` (no prefix); either way
+ * `out` must be released.
+ */
 int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 		     struct strbuf *err);
 void agent_plan_release(struct agent_plan *plan);

@@ -24,7 +24,12 @@ static const struct agent_preset presets[] = {
 	/*
 	 * claude: checked 2026-11-29 against @anthropic-ai/claude-code 2.1.197
 	 * `claude --help`: `-p, --print`, `--dangerously-skip-permissions`,
-	 * `--model <model>`, positional `[prompt]`.
+	 * `--model <model>`, positional `[prompt]`. Driven end to end with
+	 * 2.1.197 in t0535 (2026-12-01): as root it refuses
+	 * --dangerously-skip-permissions unless IS_SANDBOX=1; its state is in
+	 * CLAUDE_CONFIG_DIR (default ~/.claude);
+	 * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 keeps it off every host
+	 * but its API (telemetry, error reports, updates).
 	 */
 	{
 		.name = "claude",
@@ -34,10 +39,15 @@ static const struct agent_preset presets[] = {
 		.env = V("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
 			 "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS",
 			 "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
-			 "CLAUDE_CONFIG_DIR"),
+			 "CLAUDE_CONFIG_DIR",
+			 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--dangerously-skip-permissions",
 				 "--model"),
+		.sandboxed_env = "IS_SANDBOX=1",
+		.root_refused_flag = "--dangerously-skip-permissions",
+		.config_env = "CLAUDE_CONFIG_DIR",
+		.config_dir = ".claude",
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
@@ -47,19 +57,30 @@ static const struct agent_preset presets[] = {
 	 * read-only | workspace-write | danger-full-access, `-m, --model`.
 	 * exec never asks for approval. Its own sandbox is relaxed to
 	 * danger-full-access only when ours wraps it (PRODUCT.md §8).
+	 * Driven end to end with 0.171.0 in t0536 (2026-12-01): it ignores
+	 * OPENAI_BASE_URL and reads `openai_base_url` from its config (or
+	 * `-c`); its tool shell is a login shell, whose /etc/profile resets
+	 * PATH past the shim, unless `allow_login_shell=false`; its state is in
+	 * CODEX_HOME (default ~/.codex); its workspace-write sandbox keeps a
+	 * linked worktree's git dir read-only unless it is a writable root.
 	 */
 	{
 		.name = "codex",
-		.command = V("codex", "exec", "--sandbox", "{agent_sandbox}"),
+		.command = V("codex", "exec", "-c", "allow_login_shell=false",
+			     "--sandbox", "{agent_sandbox}"),
 		.model_args = V("--model", "{model}"),
 		.prompt_via = PROMPT_VIA_STDIN,
 		.env = V("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL",
 			 "CODEX_HOME"),
 		.help_args = V("exec", "--help"),
 		.check_flags = V("--sandbox", "--model", "workspace-write",
-				 "danger-full-access"),
+				 "danger-full-access", "--config"),
 		.agent_sandbox_wrapped = "danger-full-access",
 		.agent_sandbox_bare = "workspace-write",
+		.config_env = "CODEX_HOME",
+		.config_dir = ".codex",
+		.endpoint_env = "OPENAI_BASE_URL",
+		.endpoint_config = "openai_base_url",
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*

@@ -41,6 +41,32 @@ struct agent_preset {
 	const char *const *check_flags; /* must all appear in the help text */
 	const char *agent_sandbox_wrapped; /* {agent_sandbox} inside ours */
 	const char *agent_sandbox_bare;	   /* {agent_sandbox} without ours */
+	/*
+	 * "K=V" the agent gets when our sandbox wraps it (claude:
+	 * "IS_SANDBOX=1", which lets it take its auto-approve flag as root),
+	 * or NULL.
+	 */
+	const char *sandboxed_env;
+	/*
+	 * A flag of the command the agent refuses as root unless
+	 * `sandboxed_env` is in its environment, or NULL: the planner refuses
+	 * such a launch itself, in one line naming the ways out (plan.c).
+	 */
+	const char *root_refused_flag;
+	/*
+	 * The variable naming the agent's own config dir (claude:
+	 * CLAUDE_CONFIG_DIR) and that dir's name under the per-agent cache,
+	 * where it persists when sandboxed (fleet/agent-sandbox.c), or NULL.
+	 */
+	const char *config_env;
+	const char *config_dir;
+	/*
+	 * An endpoint variable the CLI ignores (codex: OPENAI_BASE_URL) and
+	 * the config key it reads instead (openai_base_url): when the variable
+	 * reaches the agent, the planner adds `-c KEY="VALUE"`. Or NULL.
+	 */
+	const char *endpoint_env;
+	const char *endpoint_config;
 	const char *verified;		/* "checked 2026-11-29 against …" */
 };
 

@@ -65,6 +65,16 @@ void strvec_remove(struct strvec *sv, size_t i)
 	sv->nr--;
 }
 
+void strvec_setenv(struct strvec *env, const char *name, const char *value)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = env->nr; i-- > 0;)
+		if (!strncmp(env->v[i], name, n) && env->v[i][n] == '=')
+			strvec_remove(env, i);
+	strvec_pushf(env, "%s=%s", name, value);
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	if (sv->v != strvec_empty) {

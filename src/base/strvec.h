@@ -25,6 +25,9 @@ void strvec_pushn(struct strvec *sv, const char *const *v, size_t n);
 /* Removes element i (freeing it) and shifts the rest down. */
 void strvec_remove(struct strvec *sv, size_t i);
 void strvec_clear(struct strvec *sv);
+/* For an environment list of "K=V": sets NAME=value, removing every
+ * NAME= already there. */
+void strvec_setenv(struct strvec *env, const char *name, const char *value);
 /* Transfers ownership of the array to the caller. */
 const char **strvec_detach(struct strvec *sv);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/common.h"
+#include <unistd.h>
 #include "agents/plan.h"
 #include "base/die.h"
 #include "base/strbuf.h"
@@ -55,6 +56,7 @@ int dispatch_agent_plan(const struct agent_config *cfg,
 	rq.model = ch->model;
 	rq.timeout = ch->timeout;
 	rq.sandboxed = p->sandbox != SANDBOX_NONE;
+	rq.as_root = geteuid() == 0;
 	if (agent_plan_build(&rq, &plan, &err) < 0) {
 		error("profile '%s': %s", p->name, err.buf);
 		goto out;

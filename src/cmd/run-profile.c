@@ -2,6 +2,7 @@
 #include "base/common.h"
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/envvar.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
@@ -119,18 +120,6 @@ static bool parse_ident(const char *id, struct strbuf *name,
 	       !strchr(name->buf, '\n');
 }
 
-/* Sets NAME=value in env, replacing any NAME= already there. */
-static void env_replace(struct strvec *env, const char *name,
-			const char *value)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = env->nr; i-- > 0;)
-		if (!strncmp(env->v[i], name, n) && env->v[i][n] == '=')
-			strvec_remove(env, i);
-	strvec_pushf(env, "%s=%s", name, value);
-}
-
 /*
  * The commit identity git resolves in the operator's clone, from config
  * or the GIT_AUTHOR_* and GIT_COMMITTER_* variables, passed in by name
@@ -154,16 +143,30 @@ static void pass_identity(const struct session *s, struct strvec *env)
 		if (parse_ident(out.buf, &name, &email)) {
 			strbuf_reset(&var);
 			strbuf_addf(&var, "GIT_%s_NAME", roles[i]);
-			env_replace(env, var.buf, name.buf);
+			strvec_setenv(env, var.buf, name.buf);
 			strbuf_reset(&var);
 			strbuf_addf(&var, "GIT_%s_EMAIL", roles[i]);
-			env_replace(env, var.buf, email.buf);
+			strvec_setenv(env, var.buf, email.buf);
 		}
 		strbuf_release(&var);
 		strbuf_release(&out);
 		strbuf_release(&name);
 		strbuf_release(&email);
 	}
+}
+
+/* The agent's argv and env, then the sandbox around them. */
+static int plan_agent(struct session *s, const struct plan_request *pr,
+		      struct run_profile *rp, struct strbuf *err)
+{
+	if (agent_plan_build(pr, &rp->plan, err) < 0)
+		return 1;
+	session_child_env(s,
+			  rp->plan.inherit_env ? (const char *const *)environ
+					       : rp->plan.env.v,
+			  &rp->env);
+	pass_identity(s, &rp->env);
+	return plan_sandbox(s, rp, err);
 }
 
 int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
@@ -179,14 +182,20 @@ int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 	pr.model = o->model;
 	pr.cwd = s->worktree;
 	pr.sandboxed = rp->p->sandbox != SANDBOX_NONE;
-	if (agent_plan_build(&pr, &rp->plan, err) < 0)
-		return 1;
-	session_child_env(s, rp->plan.inherit_env ? (const char *const *)environ
-						 : rp->plan.env.v,
-			  &rp->env);
-	pass_identity(s, &rp->env);
-	if (plan_sandbox(s, rp, err))
-		return 1;
+	pr.as_root = geteuid() == 0;
+	if ((rc = plan_agent(s, &pr, rp, err)))
+		return rc;
+	if (rp->box.plan.downgraded) {
+		/* warn-run: the agent is not told of a sandbox it lacks
+		 * (plan.h invariant 6), so plan it again as a plain run */
+		pr.sandboxed = false;
+		agent_plan_release(&rp->plan);
+		agent_sandbox_release(&rp->box);
+		rp->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+		strvec_clear(&rp->env);
+		if ((rc = plan_agent(s, &pr, rp, err)))
+			return rc;
+	}
 	s->private_ws = rp->box.sandboxed;
 	return 0;
 }

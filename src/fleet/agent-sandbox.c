@@ -2,6 +2,8 @@
 /* One way to put an agent in its sandbox; see agent-sandbox.h. */
 #include "base/common.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <string.h>
 #include "agentic-git/core.h"
 #include "agents/sandbox-probe.h"
@@ -35,6 +37,109 @@ static void session_binds(const struct agent_sandbox_spec *sp,
 	strvec_pushf(ro, "%s/runtime/%s", sp->home, sp->agent);
 	if (sp->objects)
 		workspace_borrowed_stores(sp->objects, ro);
+}
+
+static bool in_system_dir(const char *p)
+{
+	static const char *const sys[] = SANDBOX_SYS_DIRS;
+	const char *rel;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sys); i++)
+		if (path_inside(p, sys[i], &rel))
+			return true;
+	return false;
+}
+
+static void push_dir(struct strvec *out, const char *p, size_t len)
+{
+	char *d = xstrndup(p, len);
+
+	if (!in_system_dir(d) && sandbox_path_ok(d))
+		strvec_push(out, d);
+	free(d);
+}
+
+void agent_toolchain_dirs(const char *real_bin, const char *real_interp,
+			  struct strvec *out)
+{
+	/* the first whole "node_modules" component */
+	const char *nm = real_bin ? strstr(real_bin, "/node_modules/") : NULL;
+
+	if (nm)
+		push_dir(out, real_bin, (size_t)(nm - real_bin) + 13);
+	else if (real_bin)
+		push_dir(out, real_bin, strlen(real_bin));
+	if (real_interp) {
+		const char *slash = strrchr(real_interp, '/');
+		size_t dir = slash ? (size_t)(slash - real_interp) : 0;
+
+		if (dir >= 4 && !strncmp(real_interp + dir - 4, "/bin", 4))
+			dir -= 4;
+		if (dir)
+			push_dir(out, real_interp, dir);
+	}
+}
+
+/* `name` in the PATH of `env`, resolved; NULL when not found. */
+static char *find_in_path(const char *const *env, size_t nr, const char *name)
+{
+	const char *path = NULL;
+
+	for (size_t i = 0; i < nr; i++)
+		if (starts_with(env[i], "PATH="))
+			path = env[i] + 5;
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		char *cand = xstrfmt("%.*s/%s", (int)n, path, name);
+		char *real = path[0] == '/' && !access(cand, X_OK)
+				 ? real_path(cand)
+				 : NULL;
+
+		free(cand);
+		if (real)
+			return real;
+		path += n + (path[n] == ':');
+	}
+	return NULL;
+}
+
+/* The resolved interpreter of a `#!` script (through env), or NULL. */
+static char *script_interpreter(const char *real,
+				const struct agent_sandbox_spec *sp)
+{
+	char buf[256], *tok, *save = NULL;
+	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return NULL;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	tok = strtok_r(buf + 2, " \t", &save);
+	if (tok && !strcmp(path_basename(tok), "env")) {
+		tok = strtok_r(NULL, " \t", &save);
+		if (tok && !strcmp(tok, "-S"))
+			tok = strtok_r(NULL, " \t", &save);
+		return tok && !strchr(tok, '/')
+			   ? find_in_path(sp->env, sp->env_nr, tok)
+			   : NULL;
+	}
+	return tok && tok[0] == '/' ? real_path(tok) : NULL;
+}
+
+/* Invariant 7, the I/O half. */
+static void toolchain_binds(const struct agent_sandbox_spec *sp,
+			    struct strvec *ro)
+{
+	char *real = real_path(sp->argv[0]);
+	char *interp = real ? script_interpreter(real, sp) : NULL;
+
+	if (real)
+		agent_toolchain_dirs(real, interp, ro);
+	free(real);
+	free(interp);
 }
 
 static void fill_request(struct agent_sandbox *as, const char *home,
@@ -101,7 +206,15 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 				: xstrfmt("%s/" SPOOL_NAME, as->cache);
 	if (p->sandbox != SANDBOX_NONE)
 		strvec_pushf(&as->env, EVENTS_SPOOL_ENV "=%s", as->spool);
+	if (p->sandbox != SANDBOX_NONE && p->preset && p->preset->config_env) {
+		/* invariant 8 */
+		as->config_dir =
+		    xstrfmt("%s/%s", as->cache, p->preset->config_dir);
+		strvec_setenv(&as->env, p->preset->config_env, as->config_dir);
+	}
 	strvec_pushv(&as->ro_binds, p->ro_binds.v);
+	if (p->sandbox != SANDBOX_NONE)
+		toolchain_binds(sp, &as->ro_binds);
 	session_binds(sp, &as->extra_ro);
 	fill_request(as, getenv("HOME"), p->sandbox, sp->backend);
 	if (plan_with_caps(&as->rq, sp->fallback, sp->agent, &as->plan) !=
@@ -120,11 +233,12 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 
 int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 {
-	const char *dirs[] = { as->cache, as->tmp, as->private_home };
+	const char *dirs[] = {as->cache, as->tmp, as->private_home,
+			      as->config_dir};
 
 	if (!as->sandboxed)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs) && dirs[i]; i++) {
 		if (mkdir_p(dirs[i], 0700) < 0) {
 			strbuf_addf(err, "cannot create the sandbox directory '%s': %s",
 				    dirs[i], strerror(errno));
@@ -254,7 +368,8 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	free(as->home);
 	free(as->agent);
 	free(as->spool);
-	as->spool = NULL;
+	free(as->config_dir);
+	as->spool = as->config_dir = NULL;
 	as->workspace = as->cache = as->tmp = as->private_home = NULL;
 	as->home = as->agent = NULL;
 	as->sandboxed = false;

@@ -42,6 +42,13 @@
  *  6. The shim inside cannot reach the audit log: a sandboxed agent's env
  *     names a spool (EVENTS_SPOOL_ENV) in its writable cache dir, one per
  *     agent when the cache is shared (`scratch` set), imported after exit.
+ *  7. The agent's toolchain is bound READ-ONLY without being configured:
+ *     the npm prefix its resolved binary lies in (its `node_modules`
+ *     dir), or the resolved binary itself, and the install prefix of the
+ *     interpreter its `#!` line names (node), unless under a system dir.
+ *  8. A preset's own config dir (`config_env`, e.g. CLAUDE_CONFIG_DIR)
+ *     is <cache>/<config_dir> inside a sandbox, so it persists per agent;
+ *     the operator's value would name a place the cage hides.
  *
  * Ownership: every pointer in a spec is borrowed for the duration of
  * agent_sandbox_plan(); the struct agent_sandbox owns its copies (the
@@ -83,6 +90,7 @@ struct agent_sandbox {
 	enum sandbox_fallback fallback;
 	char *workspace, *cache, *tmp, *private_home, *home, *agent;
 	char *spool; /* the in-sandbox shim's event spool (fleet/spool.h) */
+	char *config_dir; /* invariant 8, or NULL */
 	bool sandboxed; /* plan.verdict == SANDBOX_WRAPPED */
 	bool session;	/* a guarded session inside (not `bare`) */
 };
@@ -139,6 +147,19 @@ void agent_sandbox_redacted_argv(const struct agent_sandbox *as,
 				 struct strvec *out);
 
 void agent_sandbox_release(struct agent_sandbox *as);
+
+/*
+ * Invariant 7, pure: appends to `out` the read-only dirs of an agent's
+ * toolchain from the resolved path of its binary `real_bin` and of the
+ * interpreter its `#!` line names, `real_interp` (NULL: none): the first
+ * "node_modules" dir on `real_bin`'s path ("/p/node_modules" for
+ * "/p/node_modules/@openai/codex/bin/codex.js": sibling packages such as a
+ * platform binary load from there), else `real_bin` itself; and the
+ * interpreter's install prefix ("/srv/node" for "/srv/node/bin/node"),
+ * else its dir. Paths under the system dirs (always bound) are left out.
+ */
+void agent_toolchain_dirs(const char *real_bin, const char *real_interp,
+			  struct strvec *out);
 
 /*
  * True for an environment entry an agent must not inherit from the

@@ -26,7 +26,7 @@ cfg() {
 	assert_line "argv:       $T/bin/claude -p --dangerously-skip-permissions -- '<prompt>'"
 	assert_line "model:      (none: the CLI's default)"
 	assert_line "timeout:    1800s (default)"
-	assert_line "            allowlist: ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL ANTHROPIC_CUSTOM_HEADERS ANTHROPIC_MODEL ANTHROPIC_SMALL_FAST_MODEL CLAUDE_CONFIG_DIR"
+	assert_line "            allowlist: ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL ANTHROPIC_CUSTOM_HEADERS ANTHROPIC_MODEL ANTHROPIC_SMALL_FAST_MODEL CLAUDE_CONFIG_DIR CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"
 	assert_line "sandbox:    none"
 	assert_line --partial "flags:      checked 2026-11-29 against claude-code"
 	refute_output --partial WARNING
@@ -118,7 +118,7 @@ EOF
 	printf '#!/bin/sh\nexit 0\n' >"$T/bin/codex"
 	chmod 755 "$T/bin/codex"
 	run "$AG_BIN" agents show codex
-	assert_line "argv:       $T/bin/codex exec --sandbox workspace-write"
+	assert_line "argv:       $T/bin/codex exec -c allow_login_shell=false --sandbox workspace-write"
 	assert_line "prompt via: stdin"
 	cfg <<'EOF'
 agents:
@@ -126,6 +126,6 @@ agents:
     sandbox: fs+no-net
 EOF
 	run "$AG_BIN" agents show codex
-	assert_line "argv:       $T/bin/codex exec --sandbox danger-full-access"
+	assert_line "argv:       $T/bin/codex exec -c allow_login_shell=false --sandbox danger-full-access"
 	assert_line "sandbox:    fs+no-net"
 }

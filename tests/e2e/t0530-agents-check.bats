@@ -43,6 +43,7 @@ fake() {
 [ "$1 $2" = "exec --help" ] || { echo "top-level help"; exit 0; }
 echo "  -s, --sandbox <SANDBOX_MODE>  [possible values: read-only, workspace-write]"
 echo "  -m, --model <MODEL>"
+echo "  -c, --config <key=value>"
 EOF
 	chmod 755 "$T/bin/codex"
 	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check codex

@@ -151,6 +151,63 @@ static void test_redacted_argv(void **state)
 	agent_sandbox_release(&as);
 }
 
+/* 7: the toolchain dirs from the resolved binary and its interpreter. */
+static void test_toolchain_dirs(void **state)
+{
+	struct strvec ro = STRVEC_INIT;
+
+	agent_toolchain_dirs("/home/op/.cache/clis/node_modules/@openai/codex/bin/codex.js",
+			     "/home/op/.nvm/versions/node/v20.1.0/bin/node", &ro);
+	assert_int_equal(ro.nr, 2);
+	assert_string_equal(ro.v[0], "/home/op/.cache/clis/node_modules");
+	assert_string_equal(ro.v[1], "/home/op/.nvm/versions/node/v20.1.0");
+	strvec_clear(&ro);
+	/* the first node_modules: a nested package's siblings are there */
+	agent_toolchain_dirs("/p/node_modules/a/node_modules/b/x", NULL, &ro);
+	assert_int_equal(ro.nr, 1);
+	assert_string_equal(ro.v[0], "/p/node_modules");
+	strvec_clear(&ro);
+	/* a whole component only; no node_modules: the binary itself */
+	agent_toolchain_dirs("/p/my_node_modules/x/claude", "/srv/node/node", &ro);
+	assert_int_equal(ro.nr, 2);
+	assert_string_equal(ro.v[0], "/p/my_node_modules/x/claude");
+	assert_string_equal(ro.v[1], "/srv/node");
+	strvec_clear(&ro);
+	/* the system dirs are bound anyway */
+	agent_toolchain_dirs("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+			     "/usr/bin/node", &ro);
+	assert_int_equal(ro.nr, 0);
+	strvec_clear(&ro);
+}
+
+/* 8: a preset's config dir is the cache's when sandboxed, only then. */
+static void test_config_dir(void **state)
+{
+	struct agent_profile p;
+	struct agent_sandbox as = AGENT_SANDBOX_INIT;
+	struct agent_sandbox_spec sp;
+	struct strbuf err = STRBUF_INIT;
+	bool found = false;
+
+	profile_init(&p, SANDBOX_FS_ONLY);
+	p.preset = preset_find("claude");
+	sp = spec(&p, SANDBOX_FALLBACK_WARN_RUN);
+	assert_int_equal(agent_sandbox_plan(&sp, &as, &err), 0);
+	assert_string_equal(as.config_dir, "/srv/ag/cache/a1/.claude");
+	for (size_t i = 0; i < as.env.nr; i++)
+		found |= !strcmp(as.env.v[i], "CLAUDE_CONFIG_DIR=/srv/ag/cache/a1/.claude");
+	assert_true(found);
+	agent_sandbox_release(&as);
+	as = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+	profile_init(&p, SANDBOX_NONE);
+	p.preset = preset_find("claude");
+	sp = spec(&p, SANDBOX_FALLBACK_REFUSE);
+	assert_int_equal(agent_sandbox_plan(&sp, &as, &err), 0);
+	assert_null(as.config_dir);
+	agent_sandbox_release(&as);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +215,8 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_warn_run_and_rewrap),
 		cmocka_unit_test(test_redacted_argv),
+		cmocka_unit_test(test_toolchain_dirs),
+		cmocka_unit_test(test_config_dir),
 	};
 
 	/* before the first (cached) probe: this host cannot sandbox */

@@ -103,12 +103,13 @@ static void test_preset_codex(void **state)
 	struct agent_plan pl = AGENT_PLAN_INIT;
 
 	/* The agent's own sandbox depends on ours (PRODUCT.md §8). */
-	PRESET_CASE("codex", NULL, false, "/opt/bin/codex", "exec",
-		    "--sandbox", "workspace-write");
-	PRESET_CASE("codex", NULL, true, "/opt/bin/codex", "exec",
-		    "--sandbox", "danger-full-access");
+	PRESET_CASE("codex", NULL, false, "/opt/bin/codex", "exec", "-c",
+		    "allow_login_shell=false", "--sandbox", "workspace-write");
+	PRESET_CASE("codex", NULL, true, "/opt/bin/codex", "exec", "-c",
+		    "allow_login_shell=false", "--sandbox", "danger-full-access");
 	PRESET_CASE("codex", "gpt-5-codex", false, "/opt/bin/codex", "exec",
-		    "--sandbox", "workspace-write", "--model", "gpt-5-codex");
+		    "-c", "allow_login_shell=false", "--sandbox",
+		    "workspace-write", "--model", "gpt-5-codex");
 	/* The prompt goes on stdin, never in argv (invariant 5). */
 	preset_profile(&p, "codex");
 	plan_ok(&p, P, NULL, false, &pl);
@@ -411,6 +412,104 @@ static void test_extra_env(void **state)
 	strbuf_release(&err);
 }
 
+static bool env_has(const struct strvec *env, const char *kv)
+{
+	for (size_t i = 0; i < env->nr; i++)
+		if (!strcmp(env->v[i], kv))
+			return true;
+	return false;
+}
+
+/* 6: IS_SANDBOX only inside ours; as root outside, a one-line refusal. */
+static void test_claude_root(void **state)
+{
+	struct agent_profile p;
+	struct agent_plan pl = AGENT_PLAN_INIT;
+	struct plan_request rq = PLAN_REQUEST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *const told[] = { "PATH=/usr/bin", "IS_SANDBOX=1", NULL };
+	const char *const plain_cmd[] = { "/opt/bin/claude", "-p", "{prompt}",
+					  NULL };
+
+	preset_profile(&p, "claude");
+	rq.profile = &p;
+	rq.prompt = P;
+	rq.parent_env = parent_env;
+	rq.as_root = true;
+	rq.sandboxed = true;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_true(env_has(&pl.env, "IS_SANDBOX=1"));
+	agent_plan_release(&pl);
+	rq.sandboxed = false; /* not told when ours is not there */
+	rq.as_root = false;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_false(env_has(&pl.env, "IS_SANDBOX=1"));
+	agent_plan_release(&pl);
+	rq.as_root = true;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), -1);
+	assert_string_equal(err.buf, "agent 'claude' cannot run as root outside a sandbox: claude refuses --dangerously-skip-permissions as root; give the profile 'sandbox: fs-only', or run as a normal user");
+	assert_null(strchr(err.buf, '\n'));
+	agent_plan_release(&pl);
+	/* the operator passing IS_SANDBOX in is their call, not a refusal */
+	strbuf_reset(&err);
+	strvec_push(&p.env, "IS_SANDBOX");
+	rq.parent_env = told;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_true(env_has(&pl.env, "IS_SANDBOX=1"));
+	agent_plan_release(&pl);
+	/* without the refused flag there is nothing to refuse */
+	strvec_clear(&p.command);
+	strvec_pushv(&p.command, plain_cmd);
+	rq.parent_env = parent_env;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	agent_plan_release(&pl);
+	agent_profile_release(&p);
+	/* other presets are told nothing */
+	preset_profile(&p, "gemini");
+	rq.profile = &p;
+	rq.sandboxed = true;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_false(env_has(&pl.env, "IS_SANDBOX=1"));
+	agent_plan_release(&pl);
+	agent_profile_release(&p);
+	strbuf_release(&err);
+}
+
+/* 7: codex ignores OPENAI_BASE_URL; it gets the endpoint as config. */
+static void test_codex_endpoint(void **state)
+{
+	struct agent_profile p;
+	struct agent_plan pl = AGENT_PLAN_INIT;
+	struct plan_request rq = PLAN_REQUEST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *const url[] = { "PATH=/usr/bin",
+				    "OPENAI_BASE_URL=http://127.0.0.1:9/v1", NULL };
+	const char *const bad[] = { "OPENAI_BASE_URL=http://x/\"\nmodel=\"y",
+				    NULL };
+
+	preset_profile(&p, "codex");
+	rq.profile = &p;
+	rq.prompt = P;
+	rq.parent_env = url;
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_argv(&pl.argv, "/opt/bin/codex", "exec", "-c",
+		    "allow_login_shell=false", "--sandbox", "workspace-write",
+		    "-c", "openai_base_url=\"http://127.0.0.1:9/v1\"", NULL);
+	agent_plan_release(&pl);
+	/* scoped out of the environment: not given either */
+	strvec_clear(&p.env);
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), 0);
+	assert_int_equal(pl.argv.nr, 6);
+	agent_plan_release(&pl);
+	strvec_push(&p.env, "OPENAI_BASE_URL");
+	rq.parent_env = bad; /* no way to smuggle other keys in */
+	assert_int_equal(agent_plan_build(&rq, &pl, &err), -1);
+	assert_string_equal(err.buf, "agent 'codex': OPENAI_BASE_URL holds a quote, a backslash or a control character");
+	agent_plan_release(&pl);
+	agent_profile_release(&p);
+	strbuf_release(&err);
+}
+
 static void test_to_child_empty_env(void **state)
 {
 	struct agent_profile p;
@@ -523,6 +622,8 @@ int main(void)
 		cmocka_unit_test(test_stdin_bytes),
 		cmocka_unit_test(test_env_scoping),
 		cmocka_unit_test(test_extra_env),
+		cmocka_unit_test(test_claude_root),
+		cmocka_unit_test(test_codex_endpoint),
 		cmocka_unit_test(test_to_child_empty_env),
 		cmocka_unit_test(test_timeout_and_errors),
 		cmocka_unit_test(test_redaction),

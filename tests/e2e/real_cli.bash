@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared by the tests that drive the real agent CLIs (t0535 claude, t0536
+# codex): the CLIs ci/install-agent-clis.sh installed, the scripted model
+# server (tests/helper/model-server.mjs) standing in for the vendor's API
+# on 127.0.0.1, and the checks of what the agent did through the shim.
+
+MODEL_SERVER=$BATS_TEST_DIRNAME/../helper/model-server.mjs
+# resolved before ag_setup replaces HOME
+CLIS=${AG_CLIS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/agentic-git/agent-clis}/node_modules/.bin
+
+# real_cli_setup BIN: the scratch world and the model's script, or a skip
+# naming what is missing. The model leaves the branch, commits, loses an
+# edit, then finishes.
+real_cli_setup() {
+	ag_setup
+	"$REAL_GIT" config --global user.name Tester
+	"$REAL_GIT" config --global user.email tester@example.com
+	prereq "agent-cli-$1 (run ci/install-agent-clis.sh; looked in $CLIS)" test -x "$CLIS/$1"
+	prereq node command -v node
+	printf '%s\n' 'git checkout main' \
+		'echo agent-work >agent.txt && git add -A && git commit -q -m "agent: add agent.txt" && echo COMMITTED' \
+		'echo precious-edit >>README.md && git reset -q --hard && echo RESET' \
+		>"$T/model.script"
+	cd "$REPO"
+}
+
+real_cli_teardown() {
+	# closing the pipe stops the model server
+	[ -z "${MODEL_FD:-}" ] || exec {MODEL_FD}>&-
+}
+
+# start_model: the scripted model server on a loopback port of its own
+# choosing; sets MODEL_PORT.
+start_model() {
+	exec {MODEL_FD}> >(exec node "$MODEL_SERVER" --script "$T/model.script" \
+		--log "$T/model.log" --port-file "$T/model.port" --lifetime 90 \
+		>"$T/model.out" 2>&1 3>&-)
+	for _ in $(seq 200); do
+		[ -s "$T/model.port" ] && break
+		sleep 0.05
+	done
+	[ -s "$T/model.port" ] || fail "model server did not start: $(cat "$T/model.out")"
+	MODEL_PORT=$(cat "$T/model.port")
+}
+
+# write_config PROFILE SANDBOX BACKEND [extra profile lines]
+write_config() {
+	{
+		printf 'sandbox_backend: %s\nagents:\n  %s:\n    sandbox: %s\n' "$3" "$1" "$2"
+		[ -z "${4:-}" ] || printf '%s\n' "$4"
+	} >"$AGENTIC_GIT_HOME/config.yaml"
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+}
+
+# run_agent PROFILE AGENT: the preset in a session for AGENT, bounded (the
+# CLIs retry an unreachable API for minutes).
+run_agent() {
+	PATH="$CLIS:$PATH" run timeout -k 5 100 "$AG_BIN" run --agent "$2" \
+		--branch "feat/$2" --profile "$1" --prompt "do the scripted task"
+}
+
+# tool_result N: what the CLI sent its model as the result of step N (an
+# Anthropic tool_result block or an OpenAI function_call_output item).
+tool_result() {
+	jq -rs --arg n "$1" '[.[] | .body | objects |
+		((.messages // [])[] | select(.role == "user" and (.content | type) == "array") |
+		 .content[] | select(.type == "tool_result" and .tool_use_id == "toolu_step" + $n) |
+		 if (.content | type) == "string" then .content else ([.content[].text] | join("")) end),
+		((.input // [])[] | objects | select(.type == "function_call_output" and .call_id == "call_step" + $n) |
+		 .output | if type == "string" then . else tostring end)] |
+		first // ""' "$T/model.log"
+}
+
+# assert_guarded_work AGENT WORKTREE: after `run_agent`, the three steps as
+# the model saw them and as the repository shows them.
+assert_guarded_work() {
+	local agent=$1 wt=$2
+	assert_success
+	assert_output --partial "RESOLVED: done"
+	# 1: the shim denied leaving the branch, and the model read why
+	run tool_result 1
+	assert_output --partial "agentic-git: ERROR git checkout denied"
+	assert_output --partial "cannot switch to 'main'"
+	assert_equal "$(branch_of "$wt")" "feat/$agent"
+	# the CLI's own start-up git probes (`git -c core.hooksPath=… …`) are
+	# no denies: the checkout is the only one
+	events | jq -e -s --arg a "$agent" 'map(select(.agent == $a and .disposition == "deny")) |
+		length == 1 and .[0].subcommand == "checkout"'
+	# 2: the commit is on the session's branch, attributed
+	run tool_result 2
+	assert_output --partial "COMMITTED"
+	run "$REAL_GIT" -C "$REPO" log -1 --format=%B "feat/$agent"
+	assert_output --partial "agent: add agent.txt"
+	assert_output --partial "Agentic-Agent: $agent"
+	assert_output --partial "Agentic-Task: "
+	"$REAL_GIT" -C "$REPO" show "feat/$agent:agent.txt" | grep -qx agent-work
+	# 3: reset --hard was snapshotted, and the edit comes back
+	run tool_result 3
+	assert_output --partial "RESET"
+	refute_output --partial "denied"
+	! grep -q precious-edit "$wt/README.md"
+	run "$AG_BIN" snapshots restore --repo "$wt" --since 1h
+	assert_success
+	grep -qx precious-edit "$wt/README.md"
+}
+
+# launch_event: the session's agent_launch event.
+launch_event() {
+	events | jq -c 'select(.event == "agent_launch")'
+}

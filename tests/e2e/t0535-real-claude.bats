@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# The real Claude Code CLI (installed by ci/install-agent-clis.sh) doing
+# work through agentic-git: `run --profile claude` with the claude preset,
+# without a sandbox and under fs-only on bwrap and on Landlock (issue 16).
+# Only Anthropic's API is replaced, by tests/helper/model-server.mjs on
+# 127.0.0.1, whose scripted model runs shell commands through Claude's
+# Bash tool; the server's log holds every request, so the tests read the
+# tool results Claude sent back to its model, e.g. the shim's deny text.
+# Each test skips, saying why, when claude or node is absent;
+# AG_MUST_WORK=1 makes that a failure.
+load lib
+load sandbox_cases
+load real_cli
+
+setup() {
+	real_cli_setup claude
+}
+
+teardown() {
+	real_cli_teardown
+}
+
+start_claude_model() {
+	start_model
+	export ANTHROPIC_BASE_URL=http://127.0.0.1:$MODEL_PORT
+	export ANTHROPIC_API_KEY=sk-ant-scripted-test
+	# no telemetry, error reports or update checks: loopback only
+	export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+}
+
+@test "claude without a sandbox: checkout denied to its model, commit attributed, reset --hard restorable" {
+	# as root claude takes --dangerously-skip-permissions only with
+	# IS_SANDBOX=1; an operator whose container is the sandbox passes it
+	export IS_SANDBOX=1
+	write_config claude none auto '    env: [ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, IS_SANDBOX]'
+	start_claude_model
+	run_agent claude c1
+	assert_guarded_work c1 "$AGENTIC_GIT_HOME/worktrees/c1/feat/c1"
+	launch_event | jq -e '.sandbox_backend == "none"'
+}
+
+@test "claude under fs-only on bwrap: the preset alone (toolchain, IS_SANDBOX, config dir)" {
+	sbx_prereq bwrap
+	write_config claude fs-only bwrap
+	start_claude_model
+	run_agent claude c2
+	assert_guarded_work c2 "$AGENTIC_GIT_HOME/worktrees/c2/feat/c2"
+	launch=$(launch_event)
+	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
+	# the npm prefix of the resolved binary is bound read-only, unasked
+	prefix=$(readlink -f "$CLIS/claude")
+	prefix=${prefix%%/node_modules/*}/node_modules
+	echo "$launch" | jq -e --arg p "$prefix" '.agent_argv | tostring | contains("\"--ro-bind\",\"" + $p + "\"")'
+	echo "$launch" | jq -e '.agent_env_keys | index("IS_SANDBOX") and index("CLAUDE_CONFIG_DIR")'
+	# Claude's state persists in the agent's cache, not in the tmpfs HOME
+	[ -d "$AGENTIC_GIT_HOME/cache/c2/.claude/projects" ]
+}
+
+@test "claude under fs-only on Landlock" {
+	sbx_prereq landlock
+	write_config claude fs-only landlock
+	start_claude_model
+	run_agent claude c3
+	assert_guarded_work c3 "$AGENTIC_GIT_HOME/worktrees/c3/feat/c3"
+	launch_event | jq -e '.sandbox_backend == "landlock"'
+	[ -d "$AGENTIC_GIT_HOME/cache/c3/.claude/projects" ]
+}
+
+@test "as root without a sandbox the claude preset refuses in one line, before anything starts" {
+	prereq root test "$(id -u)" = 0
+	write_config claude none auto
+	start_claude_model
+	run_agent claude c4
+	assert_failure 1
+	assert_output "agentic-git: run: agent 'claude' cannot run as root outside a sandbox: claude refuses --dangerously-skip-permissions as root; give the profile 'sandbox: fs-only', or run as a normal user"
+	[ ! -e "$AGENTIC_GIT_HOME/worktrees/c4" ]
+	[ ! -s "$T/model.log" ]
+}

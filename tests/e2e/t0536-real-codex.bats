@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# The real Codex CLI (installed by ci/install-agent-clis.sh) doing work
+# through agentic-git with the codex preset, under fs-only on bwrap and on
+# Landlock (issue 16). Only OpenAI's API is replaced, by
+# tests/helper/model-server.mjs on 127.0.0.1 (the Responses API), whose
+# scripted model runs shell commands through Codex's exec_command tool.
+# Codex ignores OPENAI_BASE_URL: the preset passes it as `-c
+# openai_base_url=…`. Its tool shell would be a login shell whose
+# /etc/profile resets PATH past the shim: the preset says
+# `allow_login_shell=false`. NEEDSWORK: no test without our sandbox yet:
+# there codex's own workspace-write sandbox keeps the clone's git dir
+# read-only, so its commits fail (docs/configuration.md).
+# Each test skips, saying why, when codex or node is absent;
+# AG_MUST_WORK=1 makes that a failure.
+load lib
+load sandbox_cases
+load real_cli
+
+setup() {
+	real_cli_setup codex
+}
+
+teardown() {
+	real_cli_teardown
+}
+
+start_codex_model() {
+	start_model
+	export OPENAI_BASE_URL=http://127.0.0.1:$MODEL_PORT/v1
+	export OPENAI_API_KEY=sk-scripted-test
+}
+
+# codex_in BACKEND AGENT: the preset under fs-only; a model with a shell
+# tool (its default model offers only a JavaScript one)
+codex_in() {
+	sbx_prereq "$1"
+	write_config codex fs-only "$1" '    model: gpt-4.1'
+	start_codex_model
+	run_agent codex "$2"
+	assert_guarded_work "$2" "$AGENTIC_GIT_HOME/worktrees/$2/feat/$2"
+	launch=$(launch_event)
+	echo "$launch" | jq -e --arg b "$1" '.sandbox_backend == $b'
+	echo "$launch" | jq -e --arg u "openai_base_url=\"$OPENAI_BASE_URL\"" '.agent_argv | index($u) != null'
+	echo "$launch" | jq -e '.agent_argv | index("danger-full-access") != null'
+	echo "$launch" | jq -e '.agent_env_keys | index("CODEX_HOME")'
+	# the shell tool's git was the shim, found through the session's PATH
+	run tool_result 1
+	refute_output --partial "command not found"
+	# Codex's state persists in the agent's cache
+	[ -d "$AGENTIC_GIT_HOME/cache/$2/.codex" ]
+}
+
+@test "codex under fs-only on bwrap: checkout denied to its model, commit attributed, reset --hard restorable" {
+	codex_in bwrap x1
+	# the platform package beside it loads: the whole npm prefix is bound
+	prefix=$(readlink -f "$CLIS/codex")
+	prefix=${prefix%%/node_modules/*}/node_modules
+	echo "$launch" | jq -e --arg p "$prefix" '.agent_argv | tostring | contains("\"--ro-bind\",\"" + $p + "\"")'
+}
+
+@test "codex under fs-only on Landlock" {
+	codex_in landlock x2
+}
