@@ -9,6 +9,7 @@
 #include <string.h>
 #include "agents/sandbox-bwrap.h"
 #include "base/path.h"
+#include "base/strvec.h"
 
 static const char *const sys_dirs[] = SANDBOX_SYS_DIRS;
 
@@ -48,6 +49,26 @@ static void push_tmpfs(struct strvec *argv, const char *home)
 	strvec_pushl(argv, "--tmpfs", "/tmp", "--tmpfs", home, NULL);
 }
 
+static bool git_override(const struct sandbox_request *rq)
+{
+	return rq->git_shim && rq->git_real && rq->git_paths_nr;
+}
+
+/*
+ * The shim over every standard git path, real git at a private one: after
+ * the binds, so it lands on top of the system dirs and of real git bound
+ * at its own path.
+ */
+static void push_git_binds(struct strvec *argv, const struct sandbox_request *rq)
+{
+	if (!git_override(rq))
+		return;
+	strvec_pushl(argv, "--ro-bind", rq->git_real, SANDBOX_REAL_GIT, NULL);
+	for (size_t i = 0; i < rq->git_paths_nr; i++)
+		strvec_pushl(argv, "--ro-bind", rq->git_shim, rq->git_paths[i],
+			     NULL);
+}
+
 void bwrap_build(const struct sandbox_request *rq,
 		 const struct sandbox_caps *caps, struct sandbox_plan *plan)
 {
@@ -58,6 +79,8 @@ void bwrap_build(const struct sandbox_request *rq,
 	strvec_clear(argv);
 	strvec_clear(&plan->env);
 	sandbox_child_env(rq, NULL, NULL, &plan->env);
+	if (git_override(rq)) /* the shim inside finds git where it is bound */
+		strvec_setenv(&plan->env, "AGENTIC_GIT_REAL_GIT", SANDBOX_REAL_GIT);
 	strvec_pushl(argv, caps->bwrap_path, "--die-with-parent",
 		     "--new-session", "--unshare-all", NULL);
 	if (rq->policy == SANDBOX_FS_ONLY)
@@ -73,6 +96,7 @@ void bwrap_build(const struct sandbox_request *rq,
 							    : "--ro-bind",
 			     binds[i].path, binds[i].path, NULL);
 	free(binds);
+	push_git_binds(argv, rq);
 	strvec_pushl(argv, "--chdir", rq->workspace, "--", NULL);
 	plan->prefix_nr = argv->nr;
 	strvec_pushn(argv, rq->argv, rq->argc);

@@ -109,11 +109,23 @@ struct sandbox_request {
 	size_t extra_ro_nr;
 	const char *const *env; /* the child's exact environment, "K=V" */
 	size_t env_nr;
+	/*
+	 * bwrap only: the shim bound over each of `git_paths` (the standard
+	 * places real git lives on this host), real git itself at
+	 * SANDBOX_REAL_GIT and AGENTIC_GIT_REAL_GIT pointed there, so a login
+	 * shell that resets PATH, or an absolute /usr/bin/git, still meets
+	 * the shim (PRODUCT.md §8). NULL / 0: no override.
+	 */
+	const char *git_shim;
+	const char *git_real;
+	const char *const *git_paths;
+	size_t git_paths_nr;
 	const char *const *argv; /* the command; argv[0] absolute */
 	size_t argc;
 };
 
 #define SANDBOX_REQUEST_INIT { 0 }
+#define SANDBOX_REAL_GIT "/run/agentic-git/git"
 
 enum sandbox_verdict {
 	SANDBOX_RUN_PLAIN = 0, /* policy none, or downgraded by warn-run */

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "agentic-git/core.h"
 #include "agents/sandbox-probe.h"
 #include "base/die.h"
@@ -165,6 +166,28 @@ static void fill_request(struct agent_sandbox *as, const char *home,
 	rq->env_nr = as->env.nr;
 	rq->argv = as->argv.v;
 	rq->argc = as->argv.nr;
+	if (as->real_git && as->git_paths.nr && shim_exe()) {
+		rq->git_shim = shim_exe();
+		rq->git_real = as->real_git;
+		rq->git_paths = as->git_paths.v;
+		rq->git_paths_nr = as->git_paths.nr;
+	}
+}
+
+/*
+ * Where real git lives on this host, among the standard places an agent's
+ * shell finds it (a symlinked /bin is covered by /usr/bin): bwrap binds
+ * the shim over each (PRODUCT.md §8).
+ */
+static void standard_git_paths(struct strvec *out)
+{
+	static const char *const std[] = { "/usr/bin/git", "/bin/git",
+					   "/usr/local/bin/git" };
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(std); i++)
+		if (!lstat(std[i], &st) && S_ISREG(st.st_mode))
+			strvec_push(out, std[i]);
 }
 
 static enum sandbox_verdict plan_with_caps(const struct sandbox_request *rq,
@@ -192,6 +215,10 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	as->workspace = xstrdup(sp->workspace);
 	as->fallback = sp->fallback;
 	as->session = !sp->bare;
+	if (as->session && sp->real_git) {
+		as->real_git = xstrdup(sp->real_git);
+		standard_git_paths(&as->git_paths);
+	}
 	as->cache = p->cache_dir
 			? xstrdup(p->cache_dir)
 			: xstrfmt("%s/cache/%s", sp->home,
@@ -369,6 +396,9 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	free(as->agent);
 	free(as->spool);
 	free(as->config_dir);
+	free(as->real_git);
+	as->real_git = NULL;
+	strvec_clear(&as->git_paths);
 	as->spool = as->config_dir = NULL;
 	as->workspace = as->cache = as->tmp = as->private_home = NULL;
 	as->home = as->agent = NULL;

@@ -93,13 +93,15 @@ struct agent_sandbox {
 	char *config_dir; /* invariant 8, or NULL */
 	bool sandboxed; /* plan.verdict == SANDBOX_WRAPPED */
 	bool session;	/* a guarded session inside (not `bare`) */
+	char *real_git;	/* bwrap: bound at SANDBOX_REAL_GIT, or NULL */
+	struct strvec git_paths; /* bwrap: the shim is bound over these */
 };
 
 #define AGENT_SANDBOX_INIT                                                     \
 	{                                                                      \
 		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,                \
 		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,                   \
-		.ro_binds = STRVEC_INIT                                        \
+		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT              \
 	}
 
 /*

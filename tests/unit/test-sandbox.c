@@ -129,6 +129,50 @@ static void test_bwrap_env_is_exact(void **state)
 	sandbox_plan_release(&plan);
 }
 
+/* PRODUCT.md §8: the shim over every standard git path, real git at a
+ * private one, the shim told where; Landlock cannot remap, so it ignores it */
+static void test_bwrap_git_override(void **state)
+{
+	static const char *const paths[] = { "/usr/bin/git", "/usr/local/bin/git" };
+	struct sandbox_caps caps;
+	struct sandbox_request rq;
+	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
+	char *got;
+
+	(void)state;
+	caps_init(&caps, true, 7, true);
+	rq_init(&rq, SANDBOX_FS_ONLY, SANDBOX_BACKEND_BWRAP);
+	rq.git_shim = "/opt/ag/agentic-git-shim";
+	rq.git_real = "/usr/bin/git";
+	rq.git_paths = paths;
+	rq.git_paths_nr = ARRAY_SIZE(paths);
+	sandbox_plan(&rq, &caps, &plan);
+	got = joined(&plan.argv);
+	/* after every other bind, right before the command */
+	assert_non_null(strstr(got, "--ro-bind /usr/bin/git " SANDBOX_REAL_GIT
+				    " --ro-bind /opt/ag/agentic-git-shim /usr/bin/git"
+				    " --ro-bind /opt/ag/agentic-git-shim /usr/local/bin/git"
+				    " --chdir "));
+	assert_non_null(strstr(got, "--setenv AGENTIC_GIT_REAL_GIT " SANDBOX_REAL_GIT " "));
+	free(got);
+	sandbox_plan_release(&plan);
+	/* no paths to cover: no override at all */
+	rq.git_paths_nr = 0;
+	sandbox_plan(&rq, &caps, &plan);
+	got = joined(&plan.argv);
+	assert_null(strstr(got, SANDBOX_REAL_GIT));
+	free(got);
+	sandbox_plan_release(&plan);
+	/* Landlock keeps real git where it is */
+	rq.git_paths_nr = ARRAY_SIZE(paths);
+	rq.backend = SANDBOX_BACKEND_LANDLOCK;
+	sandbox_plan(&rq, &caps, &plan);
+	got = joined(&plan.argv);
+	assert_null(strstr(got, SANDBOX_REAL_GIT));
+	free(got);
+	sandbox_plan_release(&plan);
+}
+
 #define LL_HEAD "/usr/local/bin/agentic-git sandbox exec --policy "
 #define LL_TAIL                                                                \
 	"--ro /usr --ro /etc --ro /proc --dev /dev/null --dev /dev/zero "      \
@@ -359,6 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bwrap_golden),
 		cmocka_unit_test(test_bwrap_env_is_exact),
+		cmocka_unit_test(test_bwrap_git_override),
 		cmocka_unit_test(test_landlock_golden),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_warn_run_downgrades),
