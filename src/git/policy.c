@@ -674,6 +674,31 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
+/*
+ * An agent's `git clean` deletes only in the form the snapshot guards
+ * (`clean -f…`): whatever clean.requireForce says, git runs it with the
+ * default, so `clean -dx` under requireForce=false is refused by git
+ * itself instead of deleting ignored files unsnapshotted.
+ */
+static void require_force(struct verdict *v, const struct git_argv *ga)
+{
+	static const char *const ok[] = { "-f", "--force", "-n", "--dry-run",
+		"-i", "--interactive", NULL };
+	struct strvec args = STRVEC_INIT;
+	size_t at = v->sub_args_at - 1; /* the subcommand */
+
+	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
+	    !v->sub_args_at || at >= v->args.nr)
+		return;
+	strvec_pushn(&args, v->args.v, at);
+	strvec_push(&args, "-c");
+	strvec_push(&args, "clean.requireForce=true");
+	strvec_pushn(&args, v->args.v + at, v->args.nr - at);
+	strvec_clear(&v->args);
+	v->args = args;
+	v->sub_args_at += 2;
+}
+
 static void decide_push(struct verdict *v, const struct policy_input *in)
 {
 	struct push_spec ps;
@@ -696,6 +721,7 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 	if (check_bound_sub(v, in))
 		return;
 	route(v, in);
+	require_force(v, in->ga);
 	if (in->ga->sub && !strcmp(in->ga->sub, "push")) {
 		decide_push(v, in);
 		if (v->kind == V_DENY)
@@ -756,6 +782,7 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 			}
 		}
 		pass_verbatim(v, ga);
+		require_force(v, ga);
 		effects(v, in);
 		why_is(v, "another repository: passes through");
 		return;

@@ -138,3 +138,25 @@ upstream_commit() {
 	upstream_commit
 	roundtrip no "" rebase main
 }
+
+@test "clean.requireForce=false: an agent's clean without -f is refused by git, the -f form is snapshotted" {
+	ag_bind ag1 feat/cf
+	cd "$WT"
+	echo "*.env" >.gitignore
+	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm ignore
+	echo "SECRET=1" >local.env
+	echo "scratch" >notes.txt
+	"$REAL_GIT" config clean.requireForce false
+	run agit clean -dx
+	assert_failure
+	assert_output --partial "requireForce"
+	[ -f local.env ] && [ -f notes.txt ]
+	# the operator's own clean keeps the operator's config
+	(unset AGENTIC_GIT_AGENT; "$REAL_GIT" clean -n -dx | grep -q local.env)
+	AGENTIC_GIT_SNAPSHOTS=1 run agit clean -dxq -f
+	assert_success
+	[ ! -e local.env ]
+	run "$AG_BIN" snapshots restore --since 1h
+	assert_success
+	[ "$(cat local.env)" = "SECRET=1" ] && [ "$(cat notes.txt)" = scratch ]
+}
