@@ -32,3 +32,17 @@ setup() { ag_setup; }
 		assert_output --partial "usage: agentic-git"
 	done
 }
+
+@test "libagentic-git-core exports its public ag_* API and nothing else" {
+	local so=$AG_BUILD/src/libagentic-git-core.so
+	[ -e "$so" ]
+	run nm -D --defined-only "$so"
+	assert_success
+	# the contract is there …
+	assert_output --partial " ag_binding_load"
+	assert_output --partial " ag_sign_with_home"
+	# … and no internal symbol (die, error, strbuf_*, child_start …)
+	refute_output --regexp " [A-Za-z] [^a]"
+	refute_output --regexp " [A-Za-z] a[^g]"
+	refute_output --regexp " [A-Za-z] ag[^_]"
+}
