@@ -263,7 +263,7 @@ static int bring_back(const struct session *s)
 }
 
 int run_profile_launch(struct session *s, struct run_profile *rp,
-		       struct strbuf *err)
+		       struct session_limits *lim, struct strbuf *err)
 {
 	int code;
 
@@ -275,7 +275,7 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 	audit_launch(s, rp);
 	code = session_launch_io(s, (const char *const *)rp->box.plan.argv.v,
 				 (const char *const *)rp->box.plan.env.v,
-				 rp->stdin_path, err);
+				 rp->stdin_path, lim, err);
 	agent_sandbox_import_spool(&rp->box);
 	if (s->private_ws && bring_back(s) < 0 && !code)
 		code = 1;

@@ -51,8 +51,11 @@ void run_profile_release(struct run_profile *rp);
 /* 0, or an exit code with the reason in err (nothing created). */
 int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 			struct run_profile *rp, struct strbuf *err);
-/* Launches the agent in the provisioned session; returns the exit code. */
+/*
+ * Launches the agent in the provisioned session under `lim` (may be NULL;
+ * fleet/session.h invariant 7); returns the exit code.
+ */
 int run_profile_launch(struct session *s, struct run_profile *rp,
-		       struct strbuf *err);
+		       struct session_limits *lim, struct strbuf *err);
 
 #endif
