@@ -48,6 +48,7 @@ static const struct agent_preset presets[] = {
 		.root_refused_flag = "--dangerously-skip-permissions",
 		.config_env = "CLAUDE_CONFIG_DIR",
 		.config_dir = ".claude",
+		.needs_network = true,
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
@@ -81,6 +82,7 @@ static const struct agent_preset presets[] = {
 		.config_dir = ".codex",
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
+		.needs_network = true,
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*
@@ -99,6 +101,7 @@ static const struct agent_preset presets[] = {
 			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"),
 		.help_args = V("--help"),
 		.check_flags = V("--yolo", "--skip-trust", "--prompt", "--model"),
+		.needs_network = true,
 		.verified = "checked 2026-11-29 against gemini-cli 0.61.0",
 	},
 	/*
@@ -115,6 +118,7 @@ static const struct agent_preset presets[] = {
 			 "COPILOT_HOME"),
 		.help_args = V("--help"),
 		.check_flags = V("--allow-all-tools", "--prompt", "--model"),
+		.needs_network = true,
 		.verified = "checked 2026-11-29 against copilot 1.0.102",
 	},
 	/*
@@ -131,6 +135,7 @@ static const struct agent_preset presets[] = {
 		.env = V("CURSOR_API_KEY"),
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--force", "--model"),
+		.needs_network = true,
 		.verified = "flags from Cursor's CLI docs 2026-11-29 (not on npm)",
 	},
 };
@@ -169,6 +174,17 @@ void preset_names(struct strbuf *out)
 		strbuf_addstr(out, next);
 		last = next;
 	}
+}
+
+bool preset_network_warning(const struct agent_preset *pr, const char *profile,
+			    enum sandbox_policy policy, struct strbuf *out)
+{
+	if (!pr || !pr->needs_network || policy != SANDBOX_FS_NO_NET)
+		return false;
+	strbuf_addf(out, "profile '%s' needs its vendor's API but sandbox '%s' gives it no network: it will hang or fail to connect; set sandbox: %s for it",
+		    profile, sandbox_policy_name(policy),
+		    sandbox_policy_name(SANDBOX_FS_ONLY));
+	return true;
 }
 
 const char *prompt_via_name(enum prompt_via v)

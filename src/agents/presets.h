@@ -67,6 +67,12 @@ struct agent_preset {
 	 */
 	const char *endpoint_env;
 	const char *endpoint_config;
+	/*
+	 * The agent cannot work without its vendor's API: under a sandbox
+	 * with no network it hangs or fails to connect, so a launch warns
+	 * (preset_network_warning()).
+	 */
+	bool needs_network;
 	const char *verified;		/* "checked 2026-11-29 against …" */
 };
 
@@ -78,6 +84,16 @@ const struct agent_preset *preset_find(const char *name);
 /* Appends the preset names sorted, comma-separated: "claude, codex, …". */
 struct strbuf;
 void preset_names(struct strbuf *out);
+
+/*
+ * Pure: when the preset `pr` (NULL for a custom profile, which never
+ * warns) needs the network and `policy`, the sandbox in effect (SANDBOX_NONE
+ * when nothing wraps the agent), gives it none, appends the one-line
+ * warning for `profile`, naming the policy and the way out, and returns
+ * true; else returns false.
+ */
+bool preset_network_warning(const struct agent_preset *pr, const char *profile,
+			    enum sandbox_policy policy, struct strbuf *out);
 
 /* "none", "fs-only", "fs+no-net"; and back (returns -1 when unknown). */
 const char *prompt_via_name(enum prompt_via v);

@@ -12,7 +12,7 @@
 static const char *const warn_events[] = {
 	"cwd_worktree_drift", "git_conflict", "snapshot_failed",
 	"bypass_mutating_op", "canonical_passthrough_checkout",
-	"sandbox_downgraded", "quarantine_failed",
+	"sandbox_downgraded", "quarantine_failed", "timeout",
 };
 
 static const char *const info_events[] = {

@@ -110,3 +110,30 @@ int time_parse_rfc3339(const char *s, struct timespec *out)
 	out->tv_nsec = nsec;
 	return 0;
 }
+
+static struct timespec mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts;
+}
+
+struct timespec mono_after_ms(unsigned long ms)
+{
+	struct timespec ts = mono_now();
+	ts.tv_sec += (time_t)(ms / 1000);
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+long mono_ms_until(const struct timespec *t)
+{
+	struct timespec now = mono_now();
+	long ms = (long)(t->tv_sec - now.tv_sec) * 1000 +
+		  (t->tv_nsec - now.tv_nsec) / 1000000L;
+	return ms < 0 ? 0 : ms;
+}

@@ -20,4 +20,9 @@ void time_compact_utc(time_t t, struct strbuf *out);
  */
 int time_parse_rfc3339(const char *s, struct timespec *out);
 
+/* Deadlines on CLOCK_MONOTONIC: `ms` from now, and the ms left until `t`
+ * (0 once it has passed). */
+struct timespec mono_after_ms(unsigned long ms);
+long mono_ms_until(const struct timespec *t);
+
 #endif

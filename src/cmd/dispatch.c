@@ -507,7 +507,8 @@ static int run_plan(struct plan *p, const struct dopts *o)
 
 int cmd_dispatch(int argc, const char **argv)
 {
-	struct dopts o = { .jobs = 2, .timeout = 1800, .grace = 5 };
+	struct dopts o = { .jobs = 2, .timeout = 1800,
+			   .grace = POOL_DEFAULT_GRACE_S };
 	struct plan p = { TARGET_LIST_INIT };
 	const struct builtin_task *task = NULL;
 	int rest = argc, code = 1;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/die.h"
 #include "base/envvar.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
@@ -20,6 +21,7 @@ void run_profile_init(struct run_profile *rp)
 {
 	memset(rp, 0, sizeof(*rp));
 	strbuf_init(&rp->prompt, 0);
+	strbuf_init(&rp->net_warning, 0);
 	rp->plan = (struct agent_plan)AGENT_PLAN_INIT;
 	rp->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
 	strvec_init(&rp->env);
@@ -29,6 +31,7 @@ void run_profile_release(struct run_profile *rp)
 {
 	agent_config_release(&rp->cfg);
 	strbuf_release(&rp->prompt);
+	strbuf_release(&rp->net_warning);
 	agent_plan_release(&rp->plan);
 	agent_sandbox_release(&rp->box);
 	strvec_clear(&rp->env);
@@ -197,6 +200,10 @@ int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 			return rc;
 	}
 	s->private_ws = rp->box.sandboxed;
+	/* invariant 4: the policy in effect, not the one asked for */
+	preset_network_warning(rp->p->preset, rp->p->name,
+			       rp->box.sandboxed ? rp->box.rq.policy : SANDBOX_NONE,
+			       &rp->net_warning);
 	return 0;
 }
 
@@ -224,6 +231,8 @@ static void audit_launch(const struct session *s, const struct run_profile *rp)
 		      rp->box.sandboxed ? sandbox_backend_name(rp->box.plan.backend)
 					: "none");
 	event_add_bool(&ev, "downgraded", rp->box.plan.downgraded);
+	if (rp->net_warning.len)
+		event_add_str(&ev, "network_warning", rp->net_warning.buf);
 	event_add_str(&ev, "worktree", s->worktree);
 	event_write(s->home, &ev);
 	event_release(&ev);
@@ -263,7 +272,7 @@ static int bring_back(const struct session *s)
 }
 
 int run_profile_launch(struct session *s, struct run_profile *rp,
-		       struct strbuf *err)
+		       struct session_limits *lim, struct strbuf *err)
 {
 	int code;
 
@@ -272,10 +281,12 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 	agent_sandbox_downgrade_record(&rp->box, "run");
 	if (write_stdin(s, rp, err))
 		return 1;
+	if (rp->net_warning.len)
+		warning("%s", rp->net_warning.buf);
 	audit_launch(s, rp);
 	code = session_launch_io(s, (const char *const *)rp->box.plan.argv.v,
 				 (const char *const *)rp->box.plan.env.v,
-				 rp->stdin_path, err);
+				 rp->stdin_path, lim, err);
 	agent_sandbox_import_spool(&rp->box);
 	if (s->private_ws && bring_back(s) < 0 && !code)
 		code = 1;

@@ -21,6 +21,9 @@
  *     agent itself succeeded.
  *  3. The effective argv (prompt elided), env key names and sandbox are
  *     written to the audit log (`agent_launch`) before the agent starts.
+ *  4. A preset's agent that needs its vendor's API, launched under a
+ *     sandbox with no network, is warned about on stderr at launch and in
+ *     `agent_launch` (`network_warning`); it still runs.
  */
 #include "base/common.h"
 #include "agents/config.h"
@@ -44,6 +47,7 @@ struct run_profile {
 	struct agent_sandbox box; /* fleet/agent-sandbox.h */
 	struct strvec env;
 	char *stdin_path;
+	struct strbuf net_warning; /* the agent needs a network it lacks */
 };
 
 void run_profile_init(struct run_profile *rp);
@@ -51,8 +55,11 @@ void run_profile_release(struct run_profile *rp);
 /* 0, or an exit code with the reason in err (nothing created). */
 int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 			struct run_profile *rp, struct strbuf *err);
-/* Launches the agent in the provisioned session; returns the exit code. */
+/*
+ * Launches the agent in the provisioned session under `lim` (may be NULL;
+ * fleet/session.h invariant 7); returns the exit code.
+ */
 int run_profile_launch(struct session *s, struct run_profile *rp,
-		       struct strbuf *err);
+		       struct session_limits *lim, struct strbuf *err);
 
 #endif

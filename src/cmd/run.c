@@ -6,6 +6,7 @@
  */
 #include "base/common.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -17,9 +18,12 @@
 #include "base/strvec.h"
 #include "cmd/cmd.h"
 #include "cmd/run-profile.h"
+#include "fleet/pool.h" /* POOL_DEFAULT_GRACE_S: dispatch's grace */
 #include "fleet/session.h"
 #include "git/gitcmd.h"
 #include "fleet/session-lock.h"
+
+#define GRACE_MAX 3600 /* seconds, as dispatch --grace */
 
 extern char **environ;
 
@@ -28,7 +32,7 @@ static const char run_usage[] =
 	"   or: agentic-git run [--agent NAME] [--branch B] [--base REF]\n"
 	"                       --profile NAME (--prompt TEXT | --prompt-file F)\n"
 	"                       [--model M] [--config FILE]\n"
-	"   (either form also takes --allow-bypass)\n"
+	"   (either form also takes --timeout S, --grace S and --allow-bypass)\n"
 	"\n"
 	"Provision a guarded session and run <cmd> inside it: a worktree at\n"
 	"<home>/worktrees/<agent>/<branch> on a new branch from --base, a signed\n"
@@ -49,18 +53,24 @@ static const char run_usage[] =
 	"  --prompt TEXT, --prompt-file F   the task for the profile\n"
 	"  --model M      override the profile's model\n"
 	"  --config FILE  config file (default <home>/config.yaml)\n"
+	"  --timeout S    stop the command after S seconds (default: the profile's\n"
+	"                 timeout:, else none): SIGTERM to its whole process group,\n"
+	"                 SIGKILL to what is left after the grace, exit 124\n"
+	"  --grace S      seconds from that SIGTERM to SIGKILL (default 5)\n"
 	"  --allow-bypass let the agent use AGENTIC_GIT_BYPASS* in this session\n"
 	"                 (audited); without it the shim ignores them and its\n"
 	"                 deny messages tell the agent to ask you\n"
 	"\n"
-	"Exits with the command's status (128+signal when it was killed), 2 on bad\n"
-	"usage, 78 when the home cannot give a guarded PATH, 127 when the command\n"
+	"Exits with the command's status (128+signal when it was killed), 124 when\n"
+	"its timeout stopped it, 2 on bad usage, 78 when the home cannot give a\n"
+	"guarded PATH, 127 when the command\n"
 	"cannot be started, 3 when a profile ran unsandboxed under\n"
 	"sandbox_fallback: warn-run, 1 for other failures (the session is\n"
 	"running, a bad base, a refused reuse, ...).\n";
 
 struct run_opts {
 	const char *agent, *branch, *base;
+	const char *timeout, *grace; /* as given; checked by parse_limits() */
 	bool allow_bypass;
 	const char *const *cmd;
 	struct run_profile_opts prof;
@@ -80,6 +90,8 @@ static int parse(int argc, const char **argv, struct run_opts *o)
 		{ "--prompt-file", &o->prof.prompt_file },
 		{ "--model", &o->prof.model },
 		{ "--config", &o->prof.config },
+		{ "--timeout", &o->timeout },
+		{ "--grace", &o->grace },
 	};
 	int i;
 
@@ -121,6 +133,57 @@ static int parse(int argc, const char **argv, struct run_opts *o)
 		return error("run: no command given after '--'");
 	o->cmd = argv + i + 1;
 	return 0;
+}
+
+/*
+ * --timeout and --grace, checked before anything is created. Returns 0, or
+ * -1 with the one-line reason printed.
+ */
+static int parse_limits(const struct run_opts *o, struct session_limits *lim)
+{
+	unsigned long v;
+
+	lim->grace_ms = POOL_DEFAULT_GRACE_S * 1000UL;
+	if (o->timeout) {
+		if (parse_ulong(o->timeout, (unsigned long)CONFIG_MAX_TIMEOUT, &v) < 0 || !v)
+			return error("run: --timeout: '%s' is not a number of seconds from 1 to %lu",
+				     o->timeout, (unsigned long)CONFIG_MAX_TIMEOUT);
+		lim->timeout_ms = v * 1000UL;
+	}
+	if (o->grace) {
+		if (parse_ulong(o->grace, GRACE_MAX, &v) < 0)
+			return error("run: --grace: '%s' is not a number of seconds from 0 to %d",
+				     o->grace, GRACE_MAX);
+		lim->grace_ms = v * 1000UL;
+	}
+	return 0;
+}
+
+/* Without --timeout, a profile's `timeout:` bounds it (invariant 7). */
+static void profile_limit(const struct run_profile *rp,
+			  struct session_limits *lim)
+{
+	if (!lim->timeout_ms && rp->p && rp->p->timeout > 0)
+		lim->timeout_ms = (unsigned long)(rp->p->timeout * 1000.0 + 0.5);
+}
+
+/* The `timeout` event and the line saying why the run ends with 124. */
+static void log_timeout(const struct session *s,
+			const struct session_limits *lim)
+{
+	struct event ev = EVENT_INIT("timeout", s->agent, "run");
+	const char *sig = lim->ended_by == SIGKILL ? "SIGKILL" : "SIGTERM";
+	long long secs = (long long)((lim->timeout_ms + 999) / 1000);
+
+	error("run: the command ran past its timeout of %llds and was stopped (%s)",
+	      secs, sig);
+	event_add_int(&ev, "seconds", secs);
+	event_add_int(&ev, "grace_seconds", (long long)(lim->grace_ms / 1000));
+	event_add_str(&ev, "signal", sig);
+	event_add_str(&ev, "branch", s->branch);
+	event_add_str(&ev, "worktree", s->worktree);
+	event_write(s->home, &ev);
+	event_release(&ev);
 }
 
 static bool snapshots_on(const char *const *envp)
@@ -273,6 +336,7 @@ int cmd_run(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT;
 	struct session_lock lock = SESSION_LOCK_INIT;
 	struct run_profile rp;
+	struct session_limits lim = { 0 };
 	int code;
 
 	run_profile_init(&rp);
@@ -286,6 +350,8 @@ int cmd_run(int argc, const char **argv)
 		      stderr);
 		return AG_EXIT_USAGE;
 	}
+	if (parse_limits(&o, &lim) < 0)
+		return AG_EXIT_USAGE;
 	code = prepare(&s, &o, &rp, &lock);
 	if (code) {
 		run_profile_release(&rp);
@@ -295,14 +361,17 @@ int cmd_run(int argc, const char **argv)
 	if (o.prof.profile) {
 		strvec_pushv(&env, rp.env.v);
 		log_event(&s, "session_start", -1, rp.p->name);
-		code = run_profile_launch(&s, &rp, &err);
+		profile_limit(&rp, &lim);
+		code = run_profile_launch(&s, &rp, &lim, &err);
 	} else {
 		session_child_env(&s, (const char *const *)environ, &env);
 		log_event(&s, "session_start", -1, o.cmd[0]);
-		code = session_launch(&s, o.cmd, env.v, &err);
+		code = session_launch(&s, o.cmd, env.v, &lim, &err);
 	}
 	if (err.len)
 		error("run: %s", err.buf);
+	if (lim.ended_by)
+		log_timeout(&s, &lim);
 	log_event(&s, "session_end", code, NULL);
 	summary(&s, code, snapshots_on(env.v));
 	strvec_clear(&env);

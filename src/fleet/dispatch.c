@@ -193,6 +193,27 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 	return 0;
 }
 
+/*
+ * A preset's agent that needs its vendor's API under a sandbox with no
+ * network: recorded in the target's meta, said on stderr once per run
+ * (targets are prepared in order, so earlier ones are already recorded).
+ */
+static void network_warning(const struct dispatch_run *run, size_t i)
+{
+	struct dispatch_target *d = &run->v[i];
+	const struct agent_profile *p = d->launch.prof;
+
+	if (!p || !preset_network_warning(p->preset, p->name,
+					  d->box.sandboxed ? d->box.rq.policy
+							   : SANDBOX_NONE,
+					  &d->rec.warning))
+		return;
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(run->v[j].rec.warning.buf, d->rec.warning.buf))
+			return;
+	warning("%s", d->rec.warning.buf);
+}
+
 /* What the pool runs, and what meta.yaml records of it. */
 static void fill_launch(struct dispatch_target *d, struct strvec *env,
 			struct pool_launch *l)
@@ -239,6 +260,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 		goto out;
 	}
 	d->rec.sandbox = d->sandbox_desc.buf;
+	network_warning(run, i);
 	d->have_ws = true;
 	if (dws_create(&src, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||

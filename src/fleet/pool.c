@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include "base/die.h"
 #include "base/fileio.h"
+#include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/pool.h"
 
@@ -57,33 +58,6 @@ const char *pool_status_str(enum pool_status s)
 					     "launch-failed", "interrupted",
 					     "skipped" };
 	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "unknown";
-}
-
-static struct timespec mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts;
-}
-
-static struct timespec mono_after_ms(unsigned long ms)
-{
-	struct timespec ts = mono_now();
-	ts.tv_sec += (time_t)(ms / 1000);
-	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
-}
-
-static long ms_until(const struct timespec *t)
-{
-	struct timespec now = mono_now();
-	long ms = (long)(t->tv_sec - now.tv_sec) * 1000 +
-		  (t->tv_nsec - now.tv_nsec) / 1000000L;
-	return ms < 0 ? 0 : ms;
 }
 
 static void launch_release(struct pool_launch *l)
@@ -348,7 +322,7 @@ static void on_deadline(struct pool *p, size_t slot)
 			finish_job(p, slot);
 			return;
 		}
-		if (ms_until(&j->grace_end) > 0) {
+		if (mono_ms_until(&j->grace_end) > 0) {
 			j->deadline = mono_after_ms(SWEEP_POLL_MS);
 			return;
 		}
@@ -441,7 +415,7 @@ static int next_timeout(const struct pool *p)
 		long ms;
 		if (!p->jobs[i].deadline.tv_sec)
 			continue;
-		ms = ms_until(&p->jobs[i].deadline);
+		ms = mono_ms_until(&p->jobs[i].deadline);
 		if (best < 0 || ms < best)
 			best = ms;
 	}
@@ -454,7 +428,7 @@ static void check_deadlines(struct pool *p)
 		struct job *j = &p->jobs[i];
 		size_t before = p->nrun;
 
-		if (j->deadline.tv_sec && !ms_until(&j->deadline))
+		if (j->deadline.tv_sec && !mono_ms_until(&j->deadline))
 			on_deadline(p, i);
 		if (p->nrun == before)
 			i++;

@@ -40,6 +40,9 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 
+/* The SIGTERM-to-SIGKILL grace dispatch (and run --timeout) use by default. */
+#define POOL_DEFAULT_GRACE_S 5
+
 struct pool_launch {
 	struct strvec argv; /* argv[0] absolute */
 	struct strvec env;  /* the whole environment */

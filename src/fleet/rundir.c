@@ -42,6 +42,7 @@ void run_record_init(struct run_record *r)
 	strbuf_init(&r->verdict_line, 0);
 	strbuf_init(&r->push_detail, 0);
 	strbuf_init(&r->note, 0);
+	strbuf_init(&r->warning, 0);
 	strvec_init(&r->agent_argv);
 	strvec_init(&r->agent_env_keys);
 	verify_report_init(&r->verify);
@@ -54,6 +55,7 @@ void run_record_release(struct run_record *r)
 	strbuf_release(&r->verdict_line);
 	strbuf_release(&r->push_detail);
 	strbuf_release(&r->note);
+	strbuf_release(&r->warning);
 	strvec_clear(&r->agent_argv);
 	strvec_clear(&r->agent_env_keys);
 	verify_report_release(&r->verify);
@@ -179,6 +181,7 @@ void run_record_meta_yaml(const struct run_record *r, struct strbuf *o)
 	y_list(o, "agent_env_keys", &r->agent_env_keys, !r->ran);
 	y_str(o, "profile", r->profile, 0);
 	y_str(o, "sandbox", r->sandbox, 0);
+	y_str(o, "warning", r->warning.len ? r->warning.buf : NULL, 0);
 	y_str(o, "workspace", r->workspace, 0);
 	strbuf_addf(o, "workspace_kept: %s\n", r->kept ? "true" : "false");
 	y_str(o, "note", r->note.len ? r->note.buf : NULL, 0);
@@ -234,6 +237,7 @@ void run_record_json(const struct run_record *r, struct strbuf *o)
 	j_kv(o, "workspace", r->workspace, true);
 	strbuf_addf(o, "\"workspace_kept\":%s,", r->kept ? "true" : "false");
 	j_kv(o, "note", r->note.len ? r->note.buf : NULL, true);
+	j_kv(o, "warning", r->warning.len ? r->warning.buf : NULL, true);
 	j_kv(o, "escalation_file", r->escalation, false);
 	strbuf_addch(o, '}');
 }
@@ -254,6 +258,31 @@ static void reason(const struct run_record *r, struct strbuf *out)
 		strbuf_addbuf(out, &r->note);
 }
 
+/* True when an earlier record than v[i] carries the same warning. */
+static bool warned_before(const struct run_record *const *v, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(v[j]->warning.buf, v[i]->warning.buf))
+			return true;
+	return false;
+}
+
+/* Each distinct warning once per run, however many targets share it. */
+static void summary_warnings(const struct run_record *const *v, size_t nr,
+			     struct strbuf *o)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!v[i]->warning.len || warned_before(v, i))
+			continue;
+		if (!any)
+			strbuf_addstr(o, "\n## Warnings\n\n");
+		any = true;
+		strbuf_addf(o, "- %s\n", v[i]->warning.buf);
+	}
+}
+
 void run_summary_md(const char *id, const struct run_record *const *v, size_t nr,
 		    int exit_code, struct strbuf *o)
 {
@@ -266,6 +295,7 @@ void run_summary_md(const char *id, const struct run_record *const *v, size_t nr
 	for (int s = 0; s < RS__COUNT; s++)
 		if (count[s])
 			strbuf_addf(o, "- %s: %zu\n", run_status_str(s), count[s]);
+	summary_warnings(v, nr, o);
 	strbuf_addstr(o, "\n## Targets\n\n");
 	for (size_t i = 0; i < nr; i++) {
 		const struct run_record *r = v[i];

@@ -55,6 +55,7 @@ struct run_record {
 	struct strvec agent_env_keys; /* sorted names */
 	const char *sandbox;	      /* "fs+no-net (bwrap)", "none" … */
 	const char *profile;	      /* profile name, NULL: raw command */
+	struct strbuf warning;	      /* the agent needs a network it lacks */
 	char *workspace;
 	bool kept;
 	struct strbuf note; /* error or why the workspace was kept */

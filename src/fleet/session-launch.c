@@ -8,7 +8,9 @@
  * keyboard (and Ctrl-C reaches them directly); when the agent stops
  * (Ctrl-Z) we take the terminal back, stop ourselves, and hand it back on
  * SIGCONT, as a shell does. Signals are taken synchronously with
- * sigwaitinfo() while blocked, so there is no async handler at all.
+ * sigwaitinfo() (sigtimedwait() when a deadline is set) while blocked, so
+ * there is no async handler at all, and the timeout lives in that same
+ * wait.
  */
 #include "base/common.h"
 #include <errno.h>
@@ -19,8 +21,10 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+#include "base/die.h"
 #include "base/path.h"
 #include "base/spawn.h"
+#include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/session.h"
 #include "fleet/session-lock.h"
@@ -90,50 +94,129 @@ static AG_NORETURN void child_exec(int report, bool tty, const char *exe,
 	_exit(127);
 }
 
-/* Waits for the agent, forwarding signals. Returns its wait status. */
-static int supervise(pid_t pid, bool tty, const sigset_t *set)
-{
-	for (;;) {
-		siginfo_t si;
-		int st;
-		pid_t w;
+#define SWEEP_POLL_MS 20	/* how often a stopping group is looked at */
+#define KILL_ROUNDS_MAX 250	/* 5 s of SIGKILL rounds, then give up */
 
-		if (sigwaitinfo(set, &si) < 0)
-			continue;
-		if (si.si_signo == SIGTTOU)
-			continue;
-		if (si.si_signo != SIGCHLD) {
-			kill(-pid, si.si_signo);
+/* One agent under supervision (invariants 5 and 7). */
+struct watch {
+	pid_t pid; /* leader and process group */
+	bool tty, reaped;
+	int status; /* the leader's wait status, once reaped */
+	struct session_limits *lim; /* NULL: no time limit */
+	struct timespec deadline;   /* next wake-up; tv_sec 0: none */
+	struct timespec kill_at;    /* end of the grace */
+	unsigned kill_rounds;
+};
+
+/*
+ * Invariant 7: the deadline passed, or the grace, or a sweep round is due.
+ * Returns true once nothing of the group is left but zombies.
+ */
+static bool on_deadline(struct watch *w)
+{
+	struct session_limits *lim = w->lim;
+
+	if (!lim->ended_by) {
+		lim->ended_by = SIGTERM;
+		kill(-w->pid, SIGTERM);
+		kill(-w->pid, SIGCONT); /* a stopped agent never sees the TERM */
+		w->kill_at = mono_after_ms(lim->grace_ms);
+	} else if (w->reaped && !session_group_live(w->pid)) {
+		return true;
+	} else if (lim->ended_by == SIGKILL || !mono_ms_until(&w->kill_at)) {
+		lim->ended_by = SIGKILL;
+		kill(-w->pid, SIGKILL);
+		if (w->reaped && ++w->kill_rounds >= KILL_ROUNDS_MAX) {
+			warning("run: processes of the agent survive SIGKILL; giving up on them");
+			return true;
+		}
+	}
+	w->deadline = mono_after_ms(SWEEP_POLL_MS);
+	return false;
+}
+
+/* Waits for the next signal or the deadline; 0 on the deadline. */
+static int next_signal(const struct watch *w, const sigset_t *set)
+{
+	struct timespec left;
+	siginfo_t si;
+	long ms;
+
+	if (!w->deadline.tv_sec)
+		return sigwaitinfo(set, &si) < 0 ? -1 : si.si_signo;
+	ms = mono_ms_until(&w->deadline);
+	left.tv_sec = ms / 1000;
+	left.tv_nsec = (ms % 1000) * 1000000L;
+	if (sigtimedwait(set, &si, &left) >= 0)
+		return si.si_signo;
+	return errno == EAGAIN ? 0 : -1;
+}
+
+/* The agent stopped (Ctrl-Z): stop with it, as a shell does. */
+static void follow_stop(const struct watch *w)
+{
+	if (w->tty)
+		tcsetpgrp(STDIN_FILENO, getpgrp());
+	kill(getpid(), SIGSTOP);
+	if (w->tty)
+		tcsetpgrp(STDIN_FILENO, w->pid);
+	kill(-w->pid, SIGCONT);
+}
+
+/*
+ * Waits for the agent, forwarding signals; at its deadline stops its
+ * whole group. Returns the leader's wait status.
+ */
+static int supervise(struct watch *w, const sigset_t *set)
+{
+	if (w->lim && w->lim->timeout_ms)
+		w->deadline = mono_after_ms(w->lim->timeout_ms);
+	for (;;) {
+		int sig = next_signal(w, set), st;
+		pid_t got;
+
+		if (!sig) {
+			if (on_deadline(w))
+				return w->status;
 			continue;
 		}
-		while ((w = waitpid(pid, &st, WNOHANG | WUNTRACED)) < 0 &&
+		if (sig < 0 || sig == SIGTTOU)
+			continue;
+		if (sig != SIGCHLD) {
+			kill(-w->pid, sig);
+			continue;
+		}
+		if (w->reaped)
+			continue;
+		while ((got = waitpid(w->pid, &st, WNOHANG | WUNTRACED)) < 0 &&
 		       errno == EINTR)
 			;
-		if (w != pid)
+		if (got != w->pid)
 			continue;
 		if (WIFSTOPPED(st)) {
-			if (tty)
-				tcsetpgrp(STDIN_FILENO, getpgrp());
-			kill(getpid(), SIGSTOP);
-			if (tty)
-				tcsetpgrp(STDIN_FILENO, pid);
-			kill(-pid, SIGCONT);
+			follow_stop(w);
 			continue;
 		}
-		return st;
+		w->status = st;
+		w->reaped = true;
+		/* timed out: done only when the whole group is gone */
+		if (!w->lim || !w->lim->ended_by)
+			return st;
 	}
 }
 
 int session_launch(const struct session *s, const char *const *argv,
-		   const char *const *envp, struct strbuf *err)
+		   const char *const *envp, struct session_limits *lim,
+		   struct strbuf *err)
 {
-	return session_launch_io(s, argv, envp, NULL, err);
+	return session_launch_io(s, argv, envp, NULL, lim, err);
 }
 
 int session_launch_io(const struct session *s, const char *const *argv,
 		      const char *const *envp, const char *stdin_path,
-		      struct strbuf *err)
+		      struct session_limits *lim, struct strbuf *err)
 {
+	struct watch w = { .lim = lim };
 	sighandler_t old_act[ARRAY_SIZE(forwarded)];
 	sigset_t set, old;
 	int report[2], e = 0, st;
@@ -191,7 +274,11 @@ int session_launch_io(const struct session *s, const char *const *argv,
 		e = errno;
 	}
 	close(report[0]);
-	st = pid > 0 ? supervise(pid, tty, &set) : 0;
+	w.pid = pid;
+	w.tty = tty;
+	if (lim)
+		lim->ended_by = 0;
+	st = pid > 0 ? supervise(&w, &set) : 0;
 	if (tty)
 		tcsetpgrp(STDIN_FILENO, getpgrp());
 	/* Drop signals that arrived after the agent ended, then unblock. */
@@ -207,5 +294,6 @@ int session_launch_io(const struct session *s, const char *const *argv,
 		return 127;
 	}
 	free(exe);
-	return wait_status_to_code(st);
+	return lim && lim->ended_by ? SESSION_EXIT_TIMEOUT
+				    : wait_status_to_code(st);
 }

@@ -218,13 +218,15 @@ static bool live_member(const char *stat, long pgid)
  * orphans (a container's) keeps the agent's children as zombies for good:
  * only a member that is not a zombie keeps the group alive.
  */
-static bool group_has_live(long pgid)
+bool session_group_live(long pgid)
 {
-	DIR *d = opendir("/proc");
+	DIR *d;
 	struct dirent *de;
 	bool live = false;
 
-	if (!d)
+	if (kill(-(pid_t)pgid, 0) < 0)
+		return false;
+	if (!(d = opendir("/proc")))
 		return true; /* cannot tell: kill() said the group exists */
 	while (!live && (de = readdir(d))) {
 		struct strbuf path = STRBUF_INIT, stat = STRBUF_INIT;
@@ -245,7 +247,7 @@ static bool group_has_live(long pgid)
 static bool group_alive(const struct session_holder *h)
 {
 	return h->pgid > 1 && h->pid == h->pgid && h->pgid != (long)getpgrp() &&
-	       !kill(-(pid_t)h->pgid, 0) && group_has_live(h->pgid);
+	       session_group_live(h->pgid);
 }
 
 int session_lock_stop(struct session_lock *l, const char *home,

@@ -78,6 +78,12 @@ int session_lock_record(const struct session_lock *l, pid_t pid);
 int session_lock_stop(struct session_lock *l, const char *home,
 		      const char *agent, struct session_holder *h);
 
+/*
+ * True while process group `pgid` has a member that is not a zombie: an
+ * init that does not reap orphans (a container's) keeps a group's dead
+ * children as zombies for good. Also used by the launch's timeout.
+ */
+bool session_group_live(long pgid);
 /* Empties the record and drops the lock (no-op when not held). */
 void session_lock_release(struct session_lock *l);
 

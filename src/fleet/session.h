@@ -33,6 +33,11 @@
  *     (fleet/session-lock.h) and the lock names the agent's pid and group;
  *     a second `run` of a running session is refused before provisioning
  *     and again when it takes the lock.
+ *  7. With a time limit (run --timeout, a profile's `timeout:`), at the
+ *     deadline the agent's whole process group gets SIGTERM (and SIGCONT),
+ *     and SIGKILL when anything of it is left after the grace; the launch
+ *     returns only once no process of the group is left but zombies, with
+ *     SESSION_EXIT_TIMEOUT whatever the agent's own status.
  *
  * Call order: ag_home_dir() (base/envvar.h) → session_plan() (pure) →
  * session_inspect_repo() → session_check_existing() → session_provision()
@@ -106,18 +111,31 @@ int session_provision(struct session *s, struct strbuf *err);
 void session_child_env(const struct session *s, const char *const *environ,
 		       struct strvec *out);
 
+/* The exit status of a run its time limit ended (as timeout(1)'s). */
+#define SESSION_EXIT_TIMEOUT 124
+
+/* A launch's time limit (invariant 7); owned by the caller. */
+struct session_limits {
+	unsigned long timeout_ms; /* 0: none */
+	unsigned long grace_ms;	  /* from SIGTERM to SIGKILL */
+	int ended_by;		  /* out: 0, or SIGTERM or SIGKILL when the
+				     limit ended the agent */
+};
+
 /*
  * Runs argv (argv[0] searched in the child's PATH unless it contains '/')
- * in the worktree with `envp`, supervises it (invariant 5) and returns its
- * exit code, or 127 when it could not be started (reason in err). With
- * s->lock, the agent's pid is recorded in it as soon as it is forked.
+ * in the worktree with `envp`, supervises it (invariants 5 and 7, `lim`
+ * may be NULL) and returns its exit code, SESSION_EXIT_TIMEOUT, or 127
+ * when it could not be started (reason in err). With s->lock, the agent's
+ * pid is recorded in it as soon as it is forked.
  */
 int session_launch(const struct session *s, const char *const *argv,
-		   const char *const *envp, struct strbuf *err);
+		   const char *const *envp, struct session_limits *lim,
+		   struct strbuf *err);
 /* Same, with the agent's stdin read from `stdin_path` (NULL: inherited). */
 int session_launch_io(const struct session *s, const char *const *argv,
 		      const char *const *envp, const char *stdin_path,
-		      struct strbuf *err);
+		      struct session_limits *lim, struct strbuf *err);
 
 /*
  * argv[0] as the agent will exec it: made absolute against the cwd when it
