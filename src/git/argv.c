@@ -246,6 +246,40 @@ bool git_config_key_dangerous(const char *key)
 	return false;
 }
 
+/* What an agent may persist with `git config`: everyday repository
+ * options, no key that names a program, a path git reads or another
+ * repository (PRODUCT.md §4: an allowlist, not a denylist). */
+static const char *const persistable[] = {
+	"user.name", "user.email", "core.autocrlf", "core.eol",
+	"core.filemode", "core.ignorecase", "core.quotepath", "core.whitespace",
+	"core.safecrlf", "core.precomposeunicode", "core.abbrev",
+	"branch.*.remote", "branch.*.merge", "branch.*.rebase",
+	"branch.*.description", "pull.rebase", "pull.ff", "merge.ff",
+	"merge.conflictstyle", "rebase.autosquash", "rebase.autostash",
+	"rerere.enabled", "rerere.autoupdate", "diff.renames",
+	"diff.algorithm", "diff.colormoved", "diff.context", "status.showuntrackedfiles",
+	"status.short", "status.branch", "log.date", "log.decorate",
+	"color.ui", "color.diff", "color.status", "color.branch",
+	"column.ui", "init.defaultbranch", "fetch.prune", "push.autosetupremote",
+	"push.default", "advice.*", "i18n.commitencoding", "i18n.logoutputencoding",
+	"commit.verbose", "commit.cleanup", "format.signoff",
+};
+
+bool git_config_key_persistable(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(persistable); i++) {
+		const char *pat = persistable[i];
+		size_t n = strlen(pat);
+		if (n > 2 && !strcmp(pat + n - 2, ".*")) {
+			if (!strncmp(key, pat, n - 1) && key[n - 1])
+				return !strchr(key + n - 1, '.');
+		} else if (pattern_match(pat, key)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 bool git_config_value_disables(const char *key, const char *value)
 {
 	static const char *const off[] = { "", "false", "0", "no", "off", NULL };

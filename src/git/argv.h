@@ -96,4 +96,12 @@ bool git_config_value_inert(const char *key, const char *value);
  */
 bool git_config_value_disables(const char *key, const char *value);
 
+/*
+ * True when an agent may persist `key` (as git_config_split() returns it)
+ * with `git config`: an allowlist of everyday repository options (user.*,
+ * branch.<b>.remote/merge/rebase, line-ending and file-mode options,
+ * pull/merge/rebase/diff/status/log/color options, advice.*).
+ */
+bool git_config_key_persistable(const char *key);
+
 #endif

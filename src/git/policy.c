@@ -555,10 +555,32 @@ static bool check_fetch(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
+static bool arg_with_prefix(const struct git_argv *ga, const char *prefix)
+{
+	for (size_t i = 0; i < ga->nargs && strcmp(ga->args[i], "--"); i++)
+		if (starts_with(ga->args[i], prefix))
+			return true;
+	return false;
+}
+
+/* Persisting config is an allowlist (git_config_key_persistable()). */
+static bool config_not_persistable(struct verdict *v, const char *kv)
+{
+	char key[256];
+
+	git_config_split(kv, key, sizeof(key));
+	if (git_config_key_persistable(key))
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "agents may persist only everyday repository options with git config (user.name/email, branch.<b>.remote/merge/rebase, line-ending and file-mode options, pull/merge/rebase/diff/status/log/color options, advice.*); '%s' is not one — pass it for one command with -c instead, or ask the operator",
+	     key);
+	return true;
+}
+
 static bool check_config(struct verdict *v, const struct policy_input *in)
 {
 	static const char *const scope[] = { "--global", "--system", "--file",
-		"-f", NULL };
+		"-f", "--blob", NULL };
 	static const char *const vals[] = { "-f", "--file", "--blob", "--type",
 		"--default", "--comment", NULL };
 	static const char *const nsub[] = { "set", "unset", "rename-section",
@@ -571,7 +593,8 @@ static bool check_config(struct verdict *v, const struct policy_input *in)
 
 	if (git_form_read_only(in->ga))
 		return false;
-	if (arg_present(in->ga, scope)) {
+	if (arg_present(in->ga, scope) || arg_with_prefix(in->ga, "--file=") ||
+	    arg_with_prefix(in->ga, "--blob=")) {
 		deny(v, "deny", DS_BLOCK,
 		     "writing --global, --system or --file configuration is not allowed for agents — set repository options with git config --worktree <key> <value>");
 		return true;
@@ -596,7 +619,11 @@ static bool check_config(struct verdict *v, const struct policy_input *in)
 	 * dangerous key may be persisted, as with -c; removing one may not */
 	val = k + 1 < n && k + 1 < ARRAY_SIZE(p) && !arg_present(in->ga, unset) ?
 		      p[k + 1] : NULL;
-	return key && config_kv_denied(v, key, val, "the config key", false);
+	if (!key)
+		return false;
+	if (config_kv_denied(v, key, val, "the config key", false))
+		return true;
+	return config_not_persistable(v, key);
 }
 
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
@@ -658,6 +685,19 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 					deny(v, "deny", DS_BLOCK,
 					     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
 					     p[0]);
+					return true;
+				}
+	}
+	if (!strcmp(sub, "maintenance")) {
+		static const char *const global_w[] = { "register", "unregister",
+			"start", "stop", NULL };
+		const char *w[1];
+		if (git_positionals(ga, w, 1))
+			for (const char *const *g = global_w; *g; g++)
+				if (!strcmp(w[0], *g)) {
+					deny(v, "deny", DS_BLOCK,
+					     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
+					     w[0]);
 					return true;
 				}
 	}

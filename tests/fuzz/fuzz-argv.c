@@ -13,9 +13,10 @@
  *  2. a route always starts with `-C <worktree>` and carries no other -C,
  *     --git-dir or --work-tree before the subcommand;
  *  3. a bound agent with a worktree never gets a plain pass on TGT_SAME;
- *  4. a -c of a key that runs code (non-inert value), or a --config-env of
- *     such a key (whatever the variable), is denied
- *     for every agent that has not bypassed;
+ *  4. a -c of a key that runs code (non-inert value, and on a read-only
+ *     form not a value that only switches it off), or a --config-env of
+ *     such a key (whatever the variable), is denied for every agent that
+ *     has not bypassed;
  *  5. a deny always carries a reason and an event.
  */
 #include <string.h>
@@ -81,7 +82,8 @@ static bool dangerous_config(const struct git_argv *ga)
 
 	for (size_t i = 0; i < ga->nconfigs; i++) {
 		const char *val = git_config_split(ga->configs[i], key, sizeof(key));
-		if (git_config_key_dangerous(key) && !git_config_value_inert(key, val))
+		if (git_config_key_dangerous(key) && !git_config_value_inert(key, val) &&
+		    !(git_form_read_only(ga) && git_config_value_disables(key, val)))
 			return true;
 	}
 	/* --config-env=<key>=<variable>: the value is unseen, never inert */
