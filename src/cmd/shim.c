@@ -3,8 +3,7 @@
  * Shim mode: an agent ran `git …` and found us first on PATH.
  *
  * Invariants:
- *  1. The recursion guard runs before anything else: a real loop (real
- *     git leads straight back to the shim in the same process, or the
+ *  1. The recursion guard runs before anything else: a real loop (the
  *     depth reaches SHIM_DEPTH_MAX) exits 70; legitimate nesting (git
  *     runs a hook or an alias whose shell finds the shim again) passes.
  *  2. Real git is never this binary; failing to find it exits 127.
@@ -34,49 +33,36 @@
 #include "git/realgit.h"
 #include "git/snapshot.h"
 
-#define SHIM_DEPTH_MAX 8
-#define SHIM_PID_ENV "AGENTIC_GIT_SHIM_PID"
-
 /*
- * The shim execs real git in its own process: when the process the shim
- * handed over to is the shim again, real git led straight back here (a
- * wrapper that execs the shim) — a loop, whatever the depth. Git itself
- * forks for hooks and aliases, so nesting never looks like this.
+ * Eight levels: legitimate nesting (git runs a hook or an alias whose
+ * shell finds the shim again) stays well below; a real loop (real git
+ * that leads back to the shim) climbs one level per turn and stops here.
  */
-static bool exec_loop(void)
-{
-	const char *p = getenv(SHIM_PID_ENV);
-	unsigned long pid;
-
-	return p && !parse_ulong(p, 1UL << 31, &pid) &&
-	       pid == (unsigned long)getpid();
-}
+#define SHIM_DEPTH_MAX 8
 
 static void recursion_guard(unsigned depth)
 {
-	bool loop = exec_loop();
-
-	if (!loop && depth < SHIM_DEPTH_MAX)
+	if (depth < SHIM_DEPTH_MAX)
 		return;
 	fprintf(stderr,
-		"agentic-git: FATAL recursion guard tripped (AGENTIC_GIT_SHIM_DEPTH=%u%s) — the shim keeps finding itself as git; set AGENTIC_GIT_REAL_GIT to the real git binary\n",
-		depth, loop ? ", real git led straight back to the shim" : "");
+		"agentic-git: FATAL recursion guard tripped (AGENTIC_GIT_SHIM_DEPTH=%u) — the shim keeps finding itself as git; set AGENTIC_GIT_REAL_GIT to the real git binary\n",
+		depth);
 	exit(AG_EXIT_RECURSION);
 }
 
-static void prepare_env(const struct verdict *v, const struct shim_facts *f)
+static void prepare_env(const struct verdict *v, const struct shim_facts *f,
+			const struct git_argv *ga)
 {
 	struct strbuf depth = STRBUF_INIT;
 
 	strbuf_addu(&depth, f->env.depth + 1UL);
 	setenv("AGENTIC_GIT_SHIM_DEPTH", depth.buf, 1);
-	strbuf_reset(&depth);
-	strbuf_addu(&depth, (unsigned long)getpid());
-	setenv(SHIM_PID_ENV, depth.buf, 1); /* exec_loop() */
 	strbuf_release(&depth);
 	/* git itself refuses abbreviated long options (`reset --har`) for
-	 * agents: the policy reasons about full spellings (PRODUCT.md §4) */
-	if (*f->env.agent && !f->env.bypass)
+	 * agents: the policy reasons about full spellings (PRODUCT.md §4).
+	 * Not needed where the form is read-only whatever its spelling
+	 * (the allowlist knows no abbreviation): the hot path stays as it was */
+	if (*f->env.agent && !f->env.bypass && !git_form_read_only(ga))
 		setenv("GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS", "1", 1);
 	if (v->kind != V_ROUTE)
 		return;
@@ -259,7 +245,7 @@ int cmd_shim(int argc, const char **argv)
 		audit_bypass(&ga, &f, &v);
 	if (v.snapshot_slug && take_snapshot(&ga, &f, &v) < 0)
 		return AG_EXIT_DENY;
-	prepare_env(&v, &f);
+	prepare_env(&v, &f, &ga);
 	if (v.conflict_wrap && v.kind == V_ROUTE) {
 		status = run_with_conflict_guidance(real_git, &v, &f);
 		goto out;

@@ -37,13 +37,13 @@ setup() {
 		-c 'alias.l5=!echo depth=$AGENTIC_GIT_SHIM_DEPTH' l1
 	assert_success
 	assert_output depth=5
-	# real git that is a wrapper exec'ing the shim: stopped at once
+	# real git that is a wrapper exec'ing the shim: stopped by the depth
 	printf '#!/bin/sh\nexec "%s/git" "$@"\n' "$shim" >"$T/loop-exec"
 	chmod +x "$T/loop-exec"
 	AGENTIC_GIT_REAL_GIT=$T/loop-exec run "$shim/git" status
 	assert_equal "$status" 70
-	assert_output --partial "real git led straight back to the shim"
-	# a wrapper that forks the shim: stopped by the depth
+	assert_output --partial "AGENTIC_GIT_SHIM_DEPTH=8"
+	# a wrapper that forks the shim: the same
 	printf '#!/bin/sh\n"%s/git" "$@"\nexit $?\n' "$shim" >"$T/loop-fork"
 	chmod +x "$T/loop-fork"
 	AGENTIC_GIT_REAL_GIT=$T/loop-fork run "$shim/git" status
