@@ -185,6 +185,11 @@ int snapshots_locate_top(struct snap_cli *c)
 		return 0;
 	if (gitcmd_capture(c->git, c->repo, &c->top, &err, "rev-parse",
 			   "--show-toplevel", NULL) != 0 || c->top.buf[0] != '/') {
+		/* one line: git may add a second ("Stopping at filesystem
+		 * boundary …") where the path lies on its own mount */
+		const char *nl = strchr(err.buf, '\n');
+		if (nl)
+			strbuf_setlen(&err, (size_t)(nl - err.buf));
 		error("snapshots %s: '%s' is not a git work tree%s%s", c->sub,
 		      c->repo, err.len ? ": " : "", err.buf);
 		strbuf_reset(&c->top);
