@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages agentic-git needs to build, test and run its
-# demo. Idempotent: installs only what is missing. Run as root (or with sudo
+# demo (llvm: llvm-symbolizer, without which the sanitizer build's named leak
+# suppressions in tests/lsan.supp never match). Idempotent: installs only what is missing. Run as root (or with sudo
 # available) on Debian 12 or newer.
 set -eu
 
 PKGS="build-essential clang meson ninja-build pkg-config git
 libsodium-dev libjansson-dev libfyaml-dev libseccomp-dev libcmocka-dev
 bats bats-assert bats-support bubblewrap jq strace procps util-linux
-libclang-rt-14-dev lld parallel nodejs npm e2fsprogs"
+libclang-rt-14-dev llvm lld parallel nodejs npm e2fsprogs"
 
 missing=""
 for p in $PKGS; do
