@@ -626,13 +626,33 @@ static bool check_config(struct verdict *v, const struct policy_input *in)
 	return config_not_persistable(v, key);
 }
 
+/* The subcommand's first positional when it is one of `words`, or NULL. */
+static const char *first_positional_in(const struct git_argv *ga,
+				       const char *const *words)
+{
+	const char *p[1];
+
+	if (!git_positionals(ga, p, 1))
+		return NULL;
+	for (; *words; words++)
+		if (!strcmp(p[0], *words))
+			return p[0];
+	return NULL;
+}
+
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	const char *sub = ga->sub;
 	struct co_analysis co;
 	static const char *const reflog_w[] = { "expire", "delete", NULL };
+	static const char *const remote_w[] = { "add", "rename", "remove",
+		"rm", "set-url", NULL };
+	/* these write the operator's global config and schedule jobs */
+	static const char *const global_w[] = { "register", "unregister",
+		"start", "stop", NULL };
 	static const char *const tag_w[] = { "-d", "--delete", "-f", "--force", NULL };
+	const char *w;
 
 	if (!sub)
 		return false;
@@ -675,41 +695,23 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
 		return true;
 	}
-	if (!strcmp(sub, "remote")) {
-		static const char *const remote_w[] = { "add", "rename",
-			"remove", "rm", "set-url", NULL };
-		const char *p[1];
-		if (git_positionals(ga, p, 1))
-			for (const char *const *w = remote_w; *w; w++)
-				if (!strcmp(p[0], *w)) {
-					deny(v, "deny", DS_BLOCK,
-					     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
-					     p[0]);
-					return true;
-				}
+	if (!strcmp(sub, "remote") && (w = first_positional_in(ga, remote_w))) {
+		deny(v, "deny", DS_BLOCK,
+		     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
+		     w);
+		return true;
 	}
-	if (!strcmp(sub, "maintenance")) {
-		static const char *const global_w[] = { "register", "unregister",
-			"start", "stop", NULL };
-		const char *w[1];
-		if (git_positionals(ga, w, 1))
-			for (const char *const *g = global_w; *g; g++)
-				if (!strcmp(w[0], *g)) {
-					deny(v, "deny", DS_BLOCK,
-					     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
-					     w[0]);
-					return true;
-				}
+	if (!strcmp(sub, "maintenance") && (w = first_positional_in(ga, global_w))) {
+		deny(v, "deny", DS_BLOCK,
+		     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
+		     w);
+		return true;
 	}
-	if (!strcmp(sub, "reflog")) {
-		const char *p[1];
-		if (git_positionals(ga, p, 1) &&
-		    (!strcmp(p[0], reflog_w[0]) || !strcmp(p[0], reflog_w[1]))) {
-			deny(v, "deny", DS_BLOCK,
-			     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
-			     p[0]);
-			return true;
-		}
+	if (!strcmp(sub, "reflog") && (w = first_positional_in(ga, reflog_w))) {
+		deny(v, "deny", DS_BLOCK,
+		     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
+		     w);
+		return true;
 	}
 	return false;
 }
