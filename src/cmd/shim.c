@@ -118,6 +118,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 			 const struct verdict *v)
 {
 	bool incomplete = false;
+	struct strvec paths = STRVEC_INIT;
 	struct snapshot_opts o = {
 		.real_git = f->real_git,
 		.agent = f->env.agent,
@@ -126,9 +127,13 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		.quarantine_ignored = v->quarantine,
 		.quarantine_incomplete = &incomplete,
 	};
+	int ret = 0;
+
 	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
 	if (!o.dir)
 		return 0;
+	o.overwrite_from = git_overwrite_source(ga, f->tok_facts, &paths);
+	o.overwrite_paths = paths.v;
 	/* a routed command runs without them; any other names its own */
 	if (v->kind != V_ROUTE)
 		facts_caller_repo(ga, &o.git_dir, &o.work_tree);
@@ -140,9 +145,10 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	if (snapshot_guard(&o) < 0) {
 		fprintf(stderr,
 			"agentic-git: git clean refused: the ignored files it would delete could not be quarantined (see above) and exist nowhere else — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X\n");
-		return -1;
+		ret = -1;
 	}
-	return 0;
+	strvec_clear(&paths);
+	return ret;
 }
 
 /* rebase/merge/…: run git, then explain a conflict instead of letting the

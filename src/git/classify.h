@@ -11,6 +11,7 @@
  * - checkout/switch analysis: which branch (if any) it would move to.
  */
 #include "base/common.h"
+#include "base/strvec.h"
 #include "git/argv.h"
 
 enum sub_class {
@@ -71,6 +72,18 @@ struct co_analysis {
  */
 void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 			  struct co_analysis *out);
+
+/*
+ * The tree-ish a destructive form writes files from, when it can
+ * overwrite an ignored file with that tree's version: `checkout <tree-ish>
+ * [--] <paths>`, a forced checkout/switch to a branch or commit, `restore
+ * --source=<tree-ish>`, `reset --hard/--merge/--keep [<commit>]` (HEAD when
+ * none is named), the commit a merge, cherry-pick or rebase names. Its pathspec goes onto `paths`. NULL otherwise (the
+ * index as source holds no ignored file). Points into ga's arguments.
+ * (git/overwrite-source.c)
+ */
+const char *git_overwrite_source(const struct git_argv *ga,
+				 const unsigned *facts, struct strvec *paths);
 
 /* Arguments of a subcommand that are positional (not options or their values). */
 size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);

@@ -716,6 +716,24 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
+/* Inserts `words` into v->args at index `at` (the subcommand's own
+ * arguments start after it when `at` is at or before the subcommand). */
+static void insert_args(struct verdict *v, size_t at, const char *const *words)
+{
+	struct strvec args = STRVEC_INIT;
+	size_t n = 0;
+
+	while (words[n])
+		n++;
+	strvec_pushn(&args, v->args.v, at);
+	strvec_pushv(&args, words);
+	strvec_pushn(&args, v->args.v + at, v->args.nr - at);
+	strvec_clear(&v->args);
+	v->args = args;
+	if (at < v->sub_args_at)
+		v->sub_args_at += n;
+}
+
 /*
  * An agent's `git clean` deletes only in the form the snapshot guards
  * (`clean -f…`): whatever clean.requireForce says, git runs it with the
@@ -726,19 +744,13 @@ static void require_force(struct verdict *v, const struct git_argv *ga)
 {
 	static const char *const ok[] = { "-f", "--force", "-n", "--dry-run",
 		"-i", "--interactive", NULL };
-	struct strvec args = STRVEC_INIT;
-	size_t at = v->sub_args_at - 1; /* the subcommand */
+	static const char *const cfg[] = { "-c", "clean.requireForce=true",
+		NULL };
 
 	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
-	    !v->sub_args_at || at >= v->args.nr)
+	    !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
 		return;
-	strvec_pushn(&args, v->args.v, at);
-	strvec_push(&args, "-c");
-	strvec_push(&args, "clean.requireForce=true");
-	strvec_pushn(&args, v->args.v + at, v->args.nr - at);
-	strvec_clear(&v->args);
-	v->args = args;
-	v->sub_args_at += 2;
+	insert_args(v, v->sub_args_at - 1, cfg);
 }
 
 static void decide_push(struct verdict *v, const struct policy_input *in)

@@ -52,6 +52,13 @@ int snap_fail(struct snap *s, const char *what, struct strbuf *gerr);
 int snap_capture(struct snap *s);
 
 /*
+ * Adds to the private index, and so to s->wtree, the ignored files that
+ * the operation's `overwrite_from` would overwrite (git/snapshot-ignored.c).
+ * 0, or -1 with the reason in s->err.
+ */
+int snap_add_overwritten(struct snap *s);
+
+/*
  * A git child for the located repository: in its work tree, with GIT_DIR
  * and GIT_WORK_TREE set from rev-parse's answer, so a work tree that does
  * not hold its .git (core.worktree) is found all the same.

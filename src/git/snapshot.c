@@ -510,7 +510,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	int ret = -1;
 
 	strbuf_reset(ref_out);
-	if (check_opts(o, s.who, err) || snap_capture(&s) || plan_extras(&s))
+	if (check_opts(o, s.who, err) || snap_capture(&s) ||
+	    snap_add_overwritten(&s) || plan_extras(&s))
 		goto out;
 	if (nothing_to_lose(&s)) {
 		ret = 0;

@@ -10,7 +10,8 @@
  * the real index (a hard link to it, or a copy with its mtime, so that
  * force-added ignored files stay tracked, unchanged files are not hashed
  * again and git's racy-entry check still works): staged and unstaged
- * changes to tracked files and untracked files. The staged tree, when it differs, is
+ * changes to tracked files and untracked files, and the ignored files the
+ * operation would overwrite from `overwrite_from`. The staged tree, when it differs, is
  * kept as the snapshot's second parent; before `stash drop/clear` the stash
  * commits are kept as further parents. Before `clean`, what clean would
  * delete and a tree cannot hold (ignored files with -x/-X, directories) is
@@ -51,6 +52,12 @@ struct snapshot_opts {
 	const char *const *clean_args; /* for slug "clean": the args after `clean` (NULL otherwise) */
 	bool quarantine_ignored; /* clean -x/-X: quarantine the ignored files clean would delete */
 	bool *quarantine_incomplete; /* out, may be NULL: set when some of them could not be moved */
+	/* the tree-ish the operation writes files from (`checkout X -- p`,
+	 * `restore --source X`, `reset --hard X`, a forced switch to X), and
+	 * its pathspec (NULL-terminated, may be NULL): the ignored files it
+	 * would overwrite are captured too (git/snapshot-ignored.c) */
+	const char *overwrite_from;
+	const char *const *overwrite_paths;
 };
 
 /*

@@ -160,3 +160,102 @@ upstream_commit() {
 	assert_success
 	[ "$(cat local.env)" = "SECRET=1" ] && [ "$(cat notes.txt)" = scratch ]
 }
+
+# An ignored file that another tree tracks: git writes that tree's version
+# over it without a word, and `add -A` (the capture) never sees it.
+# other_tracks_env BRANCH: BRANCH tracks .env ("tracked"), the agent's
+# branch ignores it and holds a local .env ("SECRET=1").
+other_tracks_env() {
+	(cd "$REPO" && "$REAL_GIT" checkout -q -b "$1" main &&
+		echo tracked >.env && "$REAL_GIT" add -f .env &&
+		"$REAL_GIT" commit -qm "track .env" &&
+		"$REAL_GIT" checkout -q main)
+	echo ".env" >>.gitignore
+	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm "ignore .env"
+	echo "SECRET=1" >.env
+}
+
+# ignored_overwrite_undone SLUG OP ARGS…
+ignored_overwrite_undone() {
+	local slug=$1 ref
+	shift
+	run agit "$@"
+	echo "op: $status $output"
+	assert_success
+	[ "$(cat .env)" = tracked ] ||
+		fail "'$*' did not overwrite the ignored .env: the test proves nothing"
+	ref=$(newest_ref "$slug")
+	[ -n "$ref" ] || fail "no $slug snapshot was taken"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	[ "$(cat .env)" = "SECRET=1" ]
+}
+
+@test "checkout <branch> -- <ignored file> is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone checkout checkout other -- .env
+}
+
+@test "checkout <branch> <ignored file> (no --) is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone checkout checkout other .env
+}
+
+@test "checkout <branch> -- . overwrites only what the branch has: the ignored .env is undone" {
+	other_tracks_env other
+	echo "build output" >big.log
+	ignored_overwrite_undone checkout checkout other -- .
+}
+
+@test "restore --source=<branch> <ignored file> is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone restore restore --source=other .env
+}
+
+@test "restore -s <branch> (stuck, -sother) <ignored file> is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone restore restore -sother -- .env
+}
+
+@test "reset --hard <commit> over an ignored file is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone reset reset --hard other
+}
+
+@test "an ignored file no operation overwrites stays out of the snapshot" {
+	other_tracks_env other
+	echo "cache" >local.log
+	echo "*.log" >>.gitignore
+	"$REAL_GIT" commit -qam "ignore logs"
+	run agit checkout other -- .env
+	assert_success
+	ref=$(newest_ref checkout)
+	[ -n "$ref" ]
+	run "$REAL_GIT" ls-tree -r --name-only "$ref"
+	assert_line .env
+	refute_line local.log
+}
+
+# git 2.39's merge writes over the ignored file even with
+# --no-overwrite-ignore (its ort strategy ignores that option)
+@test "a merge that overwrites an ignored file is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone merge merge --no-edit other
+}
+
+@test "a cherry-pick that overwrites an ignored file is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone cherry-pick cherry-pick other
+}
+
+@test "merges with nothing ignored in the way, and merge --abort, are unchanged" {
+	(cd "$REPO" && echo up >up.txt && "$REAL_GIT" add up.txt &&
+		"$REAL_GIT" commit -qm up)
+	run agit checkout feat/one
+	assert_success
+	run agit merge --no-edit main
+	assert_success
+	[ -f up.txt ]
+	run agit merge --abort
+	refute_output --partial "expects no arguments"
+}

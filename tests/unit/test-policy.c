@@ -218,6 +218,54 @@ static void test_checkout_analysis(void **state)
 	}
 }
 
+static void test_overwrite_source(void **state)
+{
+	static const struct { const char *cmd; unsigned f0, f1; const char *src; const char *paths; } rows[] = {
+		{ "checkout other -- .env", 0, 0, "other", ".env" },
+		{ "checkout other .env a", TOK_LOCAL_BRANCH, TOK_PATH, "other", ".env a" },
+		{ "checkout -- .env", 0, 0, NULL, "" },
+		{ "checkout .env", TOK_PATH, 0, NULL, "" },
+		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, "main", "" },
+		{ "checkout main", TOK_LOCAL_BRANCH, 0, "main", "" },
+		{ "checkout -b x main", 0, 0, NULL, "" },
+		{ "restore --source=other .env", 0, 0, "other", ".env" },
+		{ "restore -s other -- .env b", 0, 0, "other", ".env b" },
+		{ "restore --source other .", 0, 0, "other", "." },
+		{ "restore .env", 0, 0, NULL, "" },
+		{ "reset --hard", 0, 0, "HEAD", "" },
+		{ "reset --hard other", 0, 0, "other", "" },
+		{ "merge --no-edit -m msg other", 0, 0, "other", "" },
+		{ "merge --abort", 0, 0, NULL, "" },
+		{ "cherry-pick -x abc", 0, 0, "abc", "" },
+		{ "rebase --onto a b", 0, 0, "b", "" },
+		{ "status", 0, 0, NULL, "" },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct strvec paths = STRVEC_INIT;
+		struct strbuf got = STRBUF_INIT;
+		unsigned facts[8] = { rows[i].f0, rows[i].f1 };
+		const char *src;
+
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		git_argv_split_shorts(&ga);
+		src = git_overwrite_source(&ga, facts, &paths);
+		for (size_t j = 0; j < paths.nr; j++)
+			strbuf_addf(&got, "%s%s", j ? " " : "", paths.v[j]);
+		if ((src == NULL) != (rows[i].src == NULL) ||
+		    (src && strcmp(src, rows[i].src)) ||
+		    (src && strcmp(got.buf, rows[i].paths)))
+			fail_msg("'%s': source %s paths '%s'", rows[i].cmd,
+				 src ? src : "(none)", got.buf);
+		strvec_clear(&paths);
+		strbuf_release(&got);
+		git_argv_release(&ga);
+	}
+}
+
 static bool prot_main(const char *b, void *ctx)
 {
 	return !strcasecmp(b, "main") || !strcasecmp(b, "master");
@@ -502,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_read_only_forms),
 		cmocka_unit_test(test_destructive),
 		cmocka_unit_test(test_checkout_analysis),
+		cmocka_unit_test(test_overwrite_source),
 		cmocka_unit_test(test_push_spec),
 		cmocka_unit_test(test_policy_table),
 		cmocka_unit_test(test_policy_effects),

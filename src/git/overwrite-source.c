@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The tree a destructive form writes files from (git/classify.h,
+ * git_overwrite_source()). Pure: no I/O. Only forms whose snapshot slug is
+ * set are asked; the answer widens the snapshot to the ignored files the
+ * form would overwrite, so a wrong "no source" loses nothing that the
+ * snapshot held before.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "git/classify.h"
+
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/*
+ * The positionals before `--` (without a `--`: the first `skip` ones)
+ * into `before` (at most `max`; their count is returned), the others onto
+ * `paths`. `vals`: options whose value is
+ * the next token. `--source=X` style values are options, not positionals.
+ */
+static size_t split_positionals(const struct git_argv *ga,
+				const char *const *vals, const char **before,
+				size_t max, size_t skip, struct strvec *paths)
+{
+	size_t n = 0;
+	bool after = false, dashdash = false;
+
+	for (size_t i = 0; i < ga->nargs; i++)
+		if (!strcmp(ga->args[i], "--"))
+			dashdash = true;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!after && !strcmp(a, "--")) {
+			after = true;
+			continue;
+		}
+		if (!after && a[0] == '-' && a[1]) {
+			if (in_list(a, vals))
+				i++;
+			continue;
+		}
+		if (after || (!dashdash && n >= skip)) {
+			strvec_push(paths, a);
+			continue;
+		}
+		if (n < max)
+			before[n] = a;
+		n++;
+	}
+	return n;
+}
+
+static const char *checkout_source(const struct git_argv *ga,
+				   const unsigned *facts, struct strvec *paths)
+{
+	static const char *const vals[] = { "-b", "-B", "--orphan",
+		"--conflict", "--pathspec-from-file", NULL };
+	struct co_analysis co;
+	const char *p[1] = { NULL };
+	size_t n;
+
+	git_checkout_analyse(ga, facts, &co);
+	/* a branch switch overwrites ignored files too (git's default
+	 * --overwrite-ignore) */
+	if (co.kind == CO_BRANCH || co.kind == CO_DETACH)
+		return co.target;
+	if (co.kind != CO_FILES)
+		return NULL;
+	/* `checkout <tree-ish> [--] <paths>`; with one token and no `--`
+	 * the paths come from the index, which holds no ignored file */
+	n = split_positionals(ga, vals, p, 1, 1, paths);
+	if (n == 1 && p[0] && paths->nr)
+		return p[0];
+	strvec_clear(paths);
+	return NULL;
+}
+
+static const char *restore_source(const struct git_argv *ga,
+				  struct strvec *paths)
+{
+	static const char *const vals[] = { "-s", "--source",
+		"--pathspec-from-file", NULL };
+	const char *src = NULL;
+	const char *unused[1];
+
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		if ((!strcmp(a, "-s") || !strcmp(a, "--source")) &&
+		    i + 1 < ga->nargs)
+			src = ga->args[i + 1];
+		else if (!strncmp(a, "--source=", 9))
+			src = a + 9;
+	}
+	if (!src)
+		return NULL;
+	split_positionals(ga, vals, unused, 0, 0, paths);
+	return src;
+}
+
+const char *git_overwrite_source(const struct git_argv *ga,
+				 const unsigned *facts, struct strvec *paths)
+{
+	static const char *const no_vals[] = { NULL };
+	static const char *const merge_vals[] = { "-m", "-F", "-s", "-X",
+		"--strategy", "--strategy-option", "--message", "--file",
+		"--cleanup", "--into-name", "--onto", NULL };
+	const char *p[1] = { NULL };
+	struct strvec none = STRVEC_INIT;
+
+	if (!ga->sub)
+		return NULL;
+	if (!strcmp(ga->sub, "checkout") || !strcmp(ga->sub, "switch"))
+		return checkout_source(ga, facts, paths);
+	if (!strcmp(ga->sub, "restore"))
+		return restore_source(ga, paths);
+	if (!strcmp(ga->sub, "merge") || !strcmp(ga->sub, "cherry-pick") ||
+	    !strcmp(ga->sub, "rebase")) {
+		/* what they bring in comes from the commit they name (git
+		 * 2.39's ort merge ignores --no-overwrite-ignore) */
+		size_t n = split_positionals(ga, merge_vals, p, 1, 1, &none);
+		strvec_clear(&none);
+		return n && p[0] ? p[0] : NULL;
+	}
+	if (!strcmp(ga->sub, "reset")) {
+		/* `reset --hard [<commit>]`: its paths are no pathspec */
+		size_t n = split_positionals(ga, no_vals, p, 1, 1, &none);
+		strvec_clear(&none);
+		return n && p[0] ? p[0] : "HEAD";
+	}
+	return NULL;
+}
