@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/.."
 root=$PWD
 pass=0 fail=0 skip=0
-failed_names=()
+failed_names=() skipped_names=()
 jobs=${AG_TEST_JOBS:-2}
 # the sanitizer build: known leaks of libraries we do not build (each one
 # explained in the file); ignored by the normal build
@@ -20,7 +20,7 @@ count_tap() { # file label
 		"not ok "*)
 			fail=$((fail + 1)); failed_names+=("$label: ${line#not ok }") ;;
 		"ok "*"# skip"* | "ok "*"# SKIP"*)
-			skip=$((skip + 1)) ;;
+			skip=$((skip + 1)); skipped_names+=("$label: ${line#ok }") ;;
 		"ok "*)
 			pass=$((pass + 1)) ;;
 		esac
@@ -63,6 +63,11 @@ tests/check-threat-model.sh >"${TMPDIR:-/tmp}/ag-threat.tap" 2>&1 || grep -q '^n
 	echo "not ok 0 threat model check did not run" >>"${TMPDIR:-/tmp}/ag-threat.tap"
 count_tap "${TMPDIR:-/tmp}/ag-threat.tap" threat-model
 grep -E '^not ok' "${TMPDIR:-/tmp}/ag-threat.tap"
+echo "== static checks"
+ci/static-check.sh >"${TMPDIR:-/tmp}/ag-static.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-static.tap" ||
+	echo "not ok 0 static checks did not run" >>"${TMPDIR:-/tmp}/ag-static.tap"
+count_tap "${TMPDIR:-/tmp}/ag-static.tap" static
+grep -E '^(not ok|#)' "${TMPDIR:-/tmp}/ag-static.tap" | head -80
 if [ "${AG_FUZZ_SMOKE:-0}" = 1 ]; then # docs/fuzzing.md
 	echo "== fuzz smoke"
 	tests/fuzz/smoke.sh >"${TMPDIR:-/tmp}/ag-fuzz.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-fuzz.tap" ||
@@ -71,6 +76,10 @@ if [ "${AG_FUZZ_SMOKE:-0}" = 1 ]; then # docs/fuzzing.md
 	cat "${TMPDIR:-/tmp}/ag-fuzz.tap"
 fi
 
+if [ ${#skipped_names[@]} -gt 0 ]; then
+	echo "== skipped:"
+	printf '  %s\n' "${skipped_names[@]}"
+fi
 if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "== failures:"
 	printf '  %s\n' "${failed_names[@]}"

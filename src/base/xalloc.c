@@ -7,7 +7,7 @@
 #include "base/die.h"
 #include "base/xalloc.h"
 
-static void *oom(size_t n)
+static AG_NORETURN void oom(size_t n)
 {
 	die("out of memory allocating %zu bytes", n);
 }
@@ -15,31 +15,41 @@ static void *oom(size_t n)
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	return p ? p : oom(n);
+	if (!p)
+		oom(n);
+	return p;
 }
 
 void *xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
-	return p ? p : oom(st_mult(nmemb, size));
+	if (!p)
+		oom(st_mult(nmemb, size));
+	return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	return q ? q : oom(n);
+	if (!q)
+		oom(n);
+	return q;
 }
 
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
-	return p ? p : oom(strlen(s));
+	if (!p)
+		oom(strlen(s));
+	return p;
 }
 
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = strndup(s, n);
-	return p ? p : oom(n);
+	if (!p)
+		oom(n);
+	return p;
 }
 
 char *xstrfmt(const char *fmt, ...)

@@ -59,8 +59,10 @@ static size_t split_positionals(const struct git_argv *ga,
 static const char *checkout_source(const struct git_argv *ga,
 				   const unsigned *facts, struct strvec *paths)
 {
-	static const char *const vals[] = { "-b", "-B", "--orphan",
-		"--conflict", "--pathspec-from-file", NULL };
+	static const char *const vals[] = {
+		"-b", "-B", "--orphan", "--conflict", "--pathspec-from-file",
+		NULL
+	};
 	struct co_analysis co;
 	const char *p[1] = { NULL };
 	size_t n;
@@ -85,7 +87,7 @@ static const char *restore_source(const struct git_argv *ga,
 				  struct strvec *paths)
 {
 	static const char *const vals[] = { "-s", "--source",
-		"--pathspec-from-file", NULL };
+					    "--pathspec-from-file", NULL };
 	const char *src = NULL;
 	const char *unused[1];
 
@@ -109,9 +111,12 @@ const char *git_overwrite_source(const struct git_argv *ga,
 				 const unsigned *facts, struct strvec *paths)
 {
 	static const char *const no_vals[] = { NULL };
-	static const char *const merge_vals[] = { "-m", "-F", "-s", "-X",
-		"--strategy", "--strategy-option", "--message", "--file",
-		"--cleanup", "--into-name", "--onto", NULL };
+	static const char *const merge_vals[] = {
+		"-m",	       "-F",	     "-s",
+		"-X",	       "--strategy", "--strategy-option",
+		"--message",   "--file",     "--cleanup",
+		"--into-name", "--onto",     NULL
+	};
 	const char *p[1] = { NULL };
 	struct strvec none = STRVEC_INIT;
 

@@ -745,7 +745,7 @@ static void require_force(struct verdict *v, const struct git_argv *ga)
 	static const char *const ok[] = { "-f", "--force", "-n", "--dry-run",
 		"-i", "--interactive", NULL };
 	static const char *const cfg[] = { "-c", "clean.requireForce=true",
-		NULL };
+					   NULL };
 
 	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
 	    !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)

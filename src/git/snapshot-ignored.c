@@ -93,7 +93,8 @@ int snap_add_overwritten(struct snap *s)
 	c.in = paths.buf;
 	c.in_len = paths.len;
 	if (gitcmd_run(&c, NULL, &gerr) != 0) {
-		ret = snap_fail(s, "git add of the ignored files to be overwritten failed",
+		ret = snap_fail(s,
+				"git add of overwritten ignored files failed",
 				&gerr);
 		goto out;
 	}

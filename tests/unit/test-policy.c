@@ -220,9 +220,15 @@ static void test_checkout_analysis(void **state)
 
 static void test_overwrite_source(void **state)
 {
-	static const struct { const char *cmd; unsigned f0, f1; const char *src; const char *paths; } rows[] = {
+	static const struct {
+		const char *cmd;
+		unsigned f0, f1;
+		const char *src;
+		const char *paths;
+	} rows[] = {
 		{ "checkout other -- .env", 0, 0, "other", ".env" },
-		{ "checkout other .env a", TOK_LOCAL_BRANCH, TOK_PATH, "other", ".env a" },
+		{ "checkout other .env a", TOK_LOCAL_BRANCH, TOK_PATH, "other",
+		  ".env a" },
 		{ "checkout -- .env", 0, 0, NULL, "" },
 		{ "checkout .env", TOK_PATH, 0, NULL, "" },
 		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, "main", "" },
