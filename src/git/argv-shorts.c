@@ -2,17 +2,18 @@
 /*
  * Stuck and clustered short options, read as git's parse-options reads
  * them (PRODUCT.md §4 "Spellings"): `checkout -qBX` is `-q -B X`,
- * `branch -qfD x` is `-q -f -D x`. Only for the subcommands whose short
- * options the policy reasons about; the command git runs is never changed
+ * `branch -qfD x` is `-q -f -D x`. Only for the subcommands whose options
+ * the policy reasons about (those with a table); the command git runs is never changed
  * (the policy reads the split form, git gets the original argv).
  *
  * Invariants:
  *  1. A token is split only when git would split it: one dash, a letter,
  *     more after it, before `--`, and not the value of the option before
- *     it. Letters that take a value (the table) end the cluster: the rest
- *     of the token is that value, as git reads `-bX`.
+ *     it. Letters that take a value (git's own table, git/optable.h) end
+ *     the cluster: the rest of the token is that value, as git reads `-bX`.
  *  2. A letter not in the table counts as a flag: at worst the policy sees
- *     one flag too many and denies (fail-closed), never one too few.
+ *     one flag too many and denies (fail-closed), never one too few; an
+ *     agent's unknown option is denied anyway (git_option_unknown()).
  *  3. Pure: no I/O; the split strings are owned by the git_argv.
  */
 #include "base/common.h"
@@ -21,43 +22,20 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "git/argv.h"
+#include "git/optable.h"
 
-/* Short options that take a value, per subcommand (git 2.39 parse-options);
- * long options that take a separate value, so their value is not split. */
-static const struct {
-	const char *sub;
-	const char *with_value;
-} shorts[] = {
-	{ "checkout", "bB" }, { "switch", "cC" }, { "branch", "u" },
-	{ "tag", "mFu" }, { "clean", "e" }, { "reset", "" },
-	{ "update-ref", "m" }, { "symbolic-ref", "m" }, { "stash", "m" },
-	{ "restore", "s" }, { "worktree", "bB" }, { "push", "o" },
-	{ "commit", "mFcCt" }, { "rm", "" }, { "config", "f" },
-};
-
-static const char *const long_with_value[] = {
-	"--message", "--file", "--orphan", "--set-upstream-to", "--source",
-	"--exclude", "--create", "--force-create", "--reuse-message",
-	"--reedit-message", "--template", "--push-option", "--local-user",
-	"--pathspec-from-file", "--recurse-submodules-default", NULL,
-};
-
-static const char *value_letters(const char *sub)
+/* Whether token `a` is an option whose value is the next token. */
+static bool takes_next(const struct git_optable *t, const char *a)
 {
-	for (size_t i = 0; sub && i < ARRAY_SIZE(shorts); i++)
-		if (!strcmp(shorts[i].sub, sub))
-			return shorts[i].with_value;
-	return NULL;
-}
+	const struct git_opt *o = NULL;
 
-static bool takes_next(const char *a, const char *letters)
-{
-	if (a[0] == '-' && a[1] && a[1] != '-' && !a[2])
-		return strchr(letters, a[1]) != NULL;
-	for (const char *const *l = long_with_value; *l; l++)
-		if (!strcmp(a, *l))
-			return true;
-	return false;
+	if (a[0] != '-' || !a[1])
+		return false;
+	if (a[1] == '-' && !strchr(a, '='))
+		o = git_opt_long(t, a + 2, strlen(a + 2));
+	else if (a[1] != '-' && !a[2])
+		o = git_opt_short(t, a[1]);
+	return o && o->arg == OPT_ARG;
 }
 
 static bool splittable(const char *a)
@@ -65,12 +43,23 @@ static bool splittable(const char *a)
 	return a[0] == '-' && isalpha((unsigned char)a[1]) && a[2];
 }
 
-/* Appends the parts of one clustered token (invariant 1). */
-static void split_one(const char *a, const char *letters, struct strvec *out)
+/*
+ * Appends the parts of one clustered token (invariant 1). A letter that
+ * takes a value ends the cluster: the rest is its value, its own token
+ * (`-bX` is `-b X`); an optional value stays stuck (`-n5`), as only a
+ * stuck one is a value.
+ */
+static void split_one(const struct git_optable *t, const char *a,
+		      struct strvec *out)
 {
 	for (const char *c = a + 1; *c; c++) {
+		const struct git_opt *o = git_opt_short(t, *c);
+		if (o && o->arg == OPT_OPTARG && c[1]) {
+			strvec_pushf(out, "-%s", c);
+			return;
+		}
 		strvec_pushf(out, "-%c", *c);
-		if (strchr(letters, *c)) {
+		if (o && o->arg == OPT_ARG) {
 			if (c[1])
 				strvec_push(out, c + 1);
 			return;
@@ -80,16 +69,17 @@ static void split_one(const char *a, const char *letters, struct strvec *out)
 
 void git_argv_split_shorts(struct git_argv *ga)
 {
-	const char *letters = value_letters(ga->sub);
+	const struct git_optable *t =
+		git_optable_find(ga->sub, ga->args, ga->nargs);
 	bool any = false, after = false;
 
-	if (!letters)
+	if (!t)
 		return;
 	for (size_t i = 0; i < ga->nargs && !any; i++) {
 		const char *a = ga->args[i];
 		if (!strcmp(a, "--"))
 			break;
-		if (takes_next(a, letters))
+		if (takes_next(t, a))
 			i++;
 		else
 			any = splittable(a);
@@ -101,11 +91,11 @@ void git_argv_split_shorts(struct git_argv *ga)
 		const char *a = ga->args[i];
 		if (!after && !strcmp(a, "--"))
 			after = true;
-		if (!after && takes_next(a, letters) && i + 1 < ga->nargs) {
+		if (!after && takes_next(t, a) && i + 1 < ga->nargs) {
 			strvec_push(&ga->split, a);
 			strvec_push(&ga->split, ga->args[++i]);
 		} else if (!after && splittable(a)) {
-			split_one(a, letters, &ga->split);
+			split_one(t, a, &ga->split);
 		} else {
 			strvec_push(&ga->split, a);
 		}

@@ -27,6 +27,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "git/classify.h"
+#include "git/optable.h"
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/pushspec.h"
@@ -770,6 +771,25 @@ static void decide_push(struct verdict *v, const struct policy_input *in)
 	push_spec_release(&ps);
 }
 
+/*
+ * The policy reads options as git does only where it knows them all: one
+ * it cannot name could take the next token as its value and so hide a
+ * branch or a path. After the specific checks, whose messages say more.
+ */
+static bool deny_unknown_option(struct verdict *v,
+				const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	const char *unknown;
+
+	if (git_form_read_only(ga) || !(unknown = git_option_unknown(ga)))
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "'git %s': option '%s' is not one this guard knows (git %s's own options are, spelled out in full) — use an option `git %s -h` lists, or ask the operator",
+	     ga->sub, unknown, GIT_OPTABLE_VERSION, ga->sub);
+	return true;
+}
+
 static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 {
 	if (check_bound_sub(v, in))
@@ -781,6 +801,8 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 		if (v->kind == V_DENY)
 			return;
 	}
+	if (deny_unknown_option(v, in))
+		return;
 	effects(v, in);
 	v->conflict_wrap = git_conflict_capable(in->ga->sub);
 	why_is(v, "bound to '");
@@ -793,7 +815,6 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 	const struct git_argv *ga = in->ga;
 	bool ro = git_form_read_only(ga);
 	enum sub_class cls = git_sub_class(ga->sub);
-
 	if (!in->bind->worktree) {
 		if (ro) {
 			pass_verbatim(v, ga);
@@ -835,6 +856,8 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 				return;
 			}
 		}
+		if (deny_unknown_option(v, in))
+			return;
 		pass_verbatim(v, ga);
 		require_force(v, ga);
 		effects(v, in);

@@ -39,8 +39,9 @@ unchanged() {
 			return 1
 		}
 	done
+	# the policy knows git's options by their full names (git/optable.h)
 	run agit reset --har
-	assert_output --partial "disallowed abbreviated or ambiguous option 'har'"
+	assert_output --partial "option '--har' is not one this guard knows"
 	# the full spellings still work (and are snapshotted)
 	run agit reset -q --hard
 	assert_success
@@ -165,4 +166,65 @@ unchanged() {
 	assert_output --partial "external"
 	unchanged
 	[ "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse main)" = "$("$REAL_GIT" -C "$REPO" rev-parse main)" ]
+}
+
+@test "an option the guard does not know is denied on mutating commands, not passed" {
+	echo "precious" >>README.md
+	for form in "checkout --no-such-option -- README.md" "reset --hardest" \
+		"branch --frobnicate x" "clean --wipe -f" "stash push --sneaky" \
+		"tag --evil t1" "update-ref --batch refs/heads/feat/a HEAD"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_failure
+		assert_output --partial "is not one this guard knows"
+		assert_output --partial "-h\` lists"
+	done
+	[ "$(tail -1 README.md)" = precious ]
+	[ "$(branch_of "$WT")" = feat/a ]
+	[ -z "$("$REAL_GIT" for-each-ref refs/tags)" ]
+	# a read-only form is not judged by the table
+	run agit log --oneline --no-such-log-option
+	refute_output --partial "not one this guard knows"
+}
+
+@test "the options agents use every day pass: long, short, clustered, negated, hidden, with values" {
+	echo "more" >>README.md
+	run agit add -A
+	assert_success
+	run agit commit -q -m "one" --no-verify
+	assert_success
+	run agit commit -q --amend --no-edit
+	assert_success
+	echo "x" >x.txt
+	run agit stash push -u -m "wip"
+	assert_success
+	run agit stash pop -q
+	assert_success
+	run agit add x.txt
+	assert_success
+	run agit restore --staged x.txt
+	assert_success
+	run agit branch -vv
+	assert_success
+	run agit tag -a v1 -m "release"
+	assert_success
+	run agit tag -n5 -l
+	assert_success
+	run agit reset -q --soft HEAD~1
+	assert_success
+	run agit checkout --no-guess -q feat/a
+	assert_success
+	run agit clean -fdxq
+	assert_success
+	[ ! -e x.txt ]
+}
+
+@test "the option table is git's own: regenerating it from the installed git changes nothing" {
+	local ver
+	ver=$("$REAL_GIT" version | sed 's/^git version //')
+	prereq "git $ver, the one src/git/optable-data.c was read from" \
+		grep -q "from git $ver:" "$BATS_TEST_DIRNAME/../../src/git/optable-data.c"
+	run "$BATS_TEST_DIRNAME/../../src/git/gen-optable.sh" "$REAL_GIT"
+	assert_success
+	diff <(printf '%s\n' "$output") "$BATS_TEST_DIRNAME/../../src/git/optable-data.c"
 }

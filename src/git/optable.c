@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Lookups in git's option tables (git/optable.h). Pure: no I/O.
+ *
+ * Invariants:
+ *  1. An option is known only when the table holds it under exactly that
+ *     spelling (abbreviations are git's to refuse: the shim sets
+ *     GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS for agents).
+ *  2. A value is skipped only when the option takes one and it is not
+ *     stuck, as parse-options reads it; so an option's value is never
+ *     taken for an option or a positional, and a positional is never
+ *     taken for a value.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "git/optable.h"
+
+static bool has_words(const char *sub)
+{
+	return !strcmp(sub, "stash") || !strcmp(sub, "worktree");
+}
+
+const struct git_optable *
+git_optable_find(const char *sub, const char *const *args, size_t nargs)
+{
+	char cmd[64];
+	const char *word = nargs ? args[0] : NULL;
+
+	if (!sub)
+		return NULL;
+	if (has_words(sub)) {
+		if (!strcmp(sub, "stash") && (!word || word[0] == '-'))
+			word = "push";
+		size_t ls = strlen(sub), lw = word ? strlen(word) : 0;
+		if (!word || ls + lw + 2 > sizeof(cmd))
+			return NULL;
+		memcpy(cmd, sub, ls);
+		cmd[ls] = ' ';
+		memcpy(cmd + ls + 1, word, lw + 1);
+		sub = cmd;
+	}
+	for (size_t i = 0; i < git_optables_nr; i++)
+		if (!strcmp(git_optables[i].cmd, sub))
+			return &git_optables[i];
+	return NULL;
+}
+
+const struct git_opt *git_opt_long(const struct git_optable *t,
+				   const char *name, size_t len)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		const char *l = t->opts[i].lng;
+		if (l && strlen(l) == len && !strncmp(l, name, len))
+			return &t->opts[i];
+	}
+	return NULL;
+}
+
+const struct git_opt *git_opt_short(const struct git_optable *t, char c)
+{
+	for (size_t i = 0; c && i < t->nr; i++)
+		if (t->opts[i].shrt == c)
+			return &t->opts[i];
+	return NULL;
+}
+
+/* Whether the option token `a` (one option: split already) is known, and
+ * whether it takes the next token as its value. */
+static bool known(const struct git_optable *t, const char *a, bool *next)
+{
+	const struct git_opt *o;
+
+	*next = false;
+	if (a[1] == '-') {
+		const char *name = a + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		if (len == 4 && !strncmp(name, "help", 4) && !eq)
+			return true;
+		o = git_opt_long(t, name, len);
+		*next = o && o->arg == OPT_ARG && !eq;
+		return o != NULL;
+	}
+	if (a[1] == 'h' && !a[2])
+		return true;
+	o = git_opt_short(t, a[1]);
+	*next = o && o->arg == OPT_ARG && !a[2];
+	/* a stuck remainder is a value only where one is taken */
+	return o && (!a[2] || o->arg != OPT_NOARG);
+}
+
+const char *git_option_unknown(const struct git_argv *ga)
+{
+	const struct git_optable *t =
+		git_optable_find(ga->sub, ga->args, ga->nargs);
+	size_t i = t && has_words(ga->sub) && ga->nargs && ga->args[0][0] != '-'
+			   ? 1
+			   : 0;
+
+	if (!t)
+		return NULL;
+	for (; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		bool next;
+
+		if (!strcmp(a, "--") || !strcmp(a, "--end-of-options"))
+			break;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (!known(t, a, &next))
+			return a;
+		if (next)
+			i++;
+	}
+	return NULL;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_OPTABLE_H
+#define AG_OPTABLE_H
+
+/**
+ * The options git's parse-options accepts, per subcommand whose arguments
+ * the policy reads (git 2.39; generated into optable-data.c by
+ * gen-optable.sh from git's own option lists). Pure: no I/O.
+ *
+ * Used to read a command line as git reads it: which short letters take a
+ * value (the rest of a cluster, or the next token), which long options
+ * take the next token; and, for agents, to refuse an option git would
+ * accept but the policy cannot name (PRODUCT.md §4: "an option the policy
+ * does not know is denied, not passed").
+ */
+#include "base/common.h"
+#include "git/argv.h"
+
+enum git_opt_arg {
+	OPT_NOARG = 0,
+	OPT_ARG = 1, /* a value: stuck (`-bX`, `--opt=X`) or the next token */
+	OPT_OPTARG =
+		2, /* an optional value, stuck only (`-n5`, `--track=direct`) */
+};
+
+struct git_opt {
+	const char *lng; /* without the dashes, NULL for a short-only option */
+	char shrt;	 /* 0 when there is none */
+	unsigned char arg; /* enum git_opt_arg */
+};
+
+struct git_optable {
+	const char *cmd; /* "checkout", or "stash push" for a sub-subcommand */
+	const struct git_opt *opts;
+	size_t nr;
+};
+
+extern const struct git_optable git_optables[];
+extern const char git_optable_version[]; /* the git it was read from */
+#define GIT_OPTABLE_VERSION git_optable_version
+extern const size_t git_optables_nr;
+
+/*
+ * The table for ga's subcommand: `<sub>`, or for stash and worktree
+ * `<sub> <word>` (a stash with no word, or an option first, is `stash
+ * push`). NULL when the subcommand has none.
+ */
+const struct git_optable *
+git_optable_find(const char *sub, const char *const *args, size_t nargs);
+
+const struct git_opt *git_opt_long(const struct git_optable *t,
+				   const char *name, size_t len);
+const struct git_opt *git_opt_short(const struct git_optable *t, char c);
+
+/*
+ * The first option of ga (read after git_argv_split_shorts()) that its
+ * subcommand's table does not hold, before `--`/`--end-of-options`; NULL
+ * when every option is known or the subcommand has no table. `-h` and
+ * `--help` are always known.
+ */
+const char *git_option_unknown(const struct git_argv *ga);
+
+#endif
