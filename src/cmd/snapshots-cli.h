@@ -8,7 +8,7 @@
  */
 #include "base/common.h"
 #include "base/strbuf.h"
-#include "git/snapshot-store.h"
+#include "git/snapshot-restore.h"
 
 struct snap_cli {
 	const char *sub;

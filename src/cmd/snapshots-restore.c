@@ -12,7 +12,7 @@
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
-#include "git/snapshot-store.h"
+#include "git/snapshot-restore.h"
 
 /* An explicit ref: ours, existing, and the caller's (agents only). */
 static int resolve_explicit(struct snap_cli *c, struct snapshot_list *l)

@@ -18,7 +18,7 @@
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
-#include "git/snapshot-store.h"
+#include "git/snapshot-restore.h"
 #include "git/snapshot.h"
 
 static const char usage_text[] =

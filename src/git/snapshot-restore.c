@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* Restoring a snapshot into its work tree (git/snapshot-restore.h). */
 #include "base/common.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -9,104 +10,8 @@
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
-#include "git/snapshot-store.h"
+#include "git/snapshot-restore.h"
 #include "git/snapshot.h"
-
-static int cmp_info(const void *a, const void *b)
-{
-	const struct snapshot_info *x = a, *y = b;
-	int c = snapshot_name_cmp_newest(&x->name, &y->name);
-
-	return c ? c : strcmp(x->name.agent, y->name.agent);
-}
-
-/* Reads one "<ref>\0<oid>\0<unix>\0<message>\0\n" record. */
-static const char *parse_record(const char *p, const char *end,
-				struct snapshot_list *l)
-{
-	const char *f[4];
-	struct snapshot_info *si;
-
-	for (int i = 0; i < 4; i++) {
-		const char *z = memchr(p, '\0', (size_t)(end - p));
-		if (!z)
-			return NULL;
-		f[i] = p;
-		p = z + 1;
-	}
-	if (p < end && *p == '\n')
-		p++;
-	ALLOC_GROW(l->v, l->nr, l->alloc);
-	si = &l->v[l->nr];
-	memset(si, 0, sizeof(*si));
-	strvec_init(&si->meta.stashes);
-	if (snapshot_ref_parse(f[0], &si->name) < 0)
-		return p; /* not ours: skipped */
-	si->ref = xstrdup(f[0]);
-	si->commit = xstrdup(f[1]);
-	si->when = strtoll(f[2], NULL, 10);
-	snapshot_meta_parse(f[3], &si->meta);
-	l->nr++;
-	return p;
-}
-
-int snapshot_list_load(const char *real_git, const char *dir,
-		       const char *pattern, struct snapshot_list *l,
-		       struct strbuf *err)
-{
-	struct strbuf out = STRBUF_INIT;
-	const char *p, *end;
-	int st;
-
-	st = gitcmd_capture(real_git, dir, &out, err, "for-each-ref",
-			    "--format=%(refname)%00%(objectname)%00"
-			    "%(committerdate:unix)%00%(contents)%00",
-			    pattern, NULL);
-	if (st != 0) {
-		if (!err->len)
-			strbuf_addstr(err, "git for-each-ref failed");
-		strbuf_release(&out);
-		return -1;
-	}
-	p = out.buf;
-	end = out.buf + out.len;
-	while (p && p < end)
-		p = parse_record(p, end, l);
-	strbuf_release(&out);
-	if (l->nr > 1)
-		qsort(l->v, l->nr, sizeof(*l->v), cmp_info);
-	return 0;
-}
-
-static void info_release(struct snapshot_info *si)
-{
-	free(si->ref);
-	free(si->commit);
-	snapshot_name_release(&si->name);
-	snapshot_meta_release(&si->meta);
-}
-
-void snapshot_list_keep_worktree(struct snapshot_list *l, const char *top)
-{
-	size_t keep = 0;
-
-	for (size_t i = 0; i < l->nr; i++) {
-		if (l->v[i].meta.worktree && !strcmp(l->v[i].meta.worktree, top))
-			l->v[keep++] = l->v[i];
-		else
-			info_release(&l->v[i]);
-	}
-	l->nr = keep;
-}
-
-void snapshot_list_release(struct snapshot_list *l)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		info_release(&l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->nr = l->alloc = 0;
-}
 
 /*
  * Where a restore works: the work tree's top and git dir, and the caller's
@@ -150,7 +55,8 @@ static int locate_repo(const struct restore_opts *o, struct restore_loc *l,
  */
 static int loc_run(const struct restore_opts *o, const struct restore_loc *l,
 		   struct strbuf *out, struct strbuf *err,
-		   const char *const *args, const struct strbuf *in, bool literal)
+		   const char *const *args, const struct strbuf *in,
+		   bool literal)
 {
 	struct child c = CHILD_INIT;
 	int st;
@@ -174,9 +80,14 @@ static int changed_paths(const struct restore_opts *o,
 			 const struct restore_loc *l, struct strbuf *paths,
 			 size_t *n, struct strbuf *err)
 {
-	const char *const diff[] = { "diff", "--name-status", "--no-renames",
-				     "--no-ext-diff", "-z", o->snap->commit,
-				     "--", l->prefix.len ? l->prefix.buf : ".",
+	const char *const diff[] = { "diff",
+				     "--name-status",
+				     "--no-renames",
+				     "--no-ext-diff",
+				     "-z",
+				     o->snap->commit,
+				     "--",
+				     l->prefix.len ? l->prefix.buf : ".",
 				     NULL };
 	struct strbuf out = STRBUF_INIT;
 
@@ -224,7 +135,7 @@ static int git_paths(const struct restore_opts *o, const struct restore_loc *l,
 static void missing_stashes(const struct restore_opts *o,
 			    const struct restore_loc *l, struct strvec *missing)
 {
-	static const char *const log[] = { "log", "-g", "--format=%H",
+	static const char *const log[] = { "log",	 "-g", "--format=%H",
 					   "refs/stash", "--", NULL };
 	const struct strvec *saved = &o->snap->meta.stashes;
 	struct strbuf out = STRBUF_INIT;
@@ -264,17 +175,20 @@ static size_t quarantine_pending(const char *qdir, const char *top)
 int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
 			  struct strbuf *err)
 {
-	struct snapshot_opts so = { .real_git = o->real_git, .dir = o->dir,
-				    .agent = o->agent, .home = o->home,
+	struct snapshot_opts so = { .real_git = o->real_git,
+				    .dir = o->dir,
+				    .agent = o->agent,
+				    .home = o->home,
 				    .slug = "restore" };
 	struct strbuf serr = STRBUF_INIT;
 	int ret = 0;
 
 	/* invariant 2: fail closed */
 	if (snapshot_take(&so, ref, &serr) < 0) {
-		strbuf_addf(err,
-			    "could not save the current state before restoring (%s); aborted to avoid overwriting unsaved work",
-			    serr.buf);
+		strbuf_addf(
+			err,
+			"could not save the current state before restoring (%s); aborted to avoid overwriting unsaved work",
+			serr.buf);
 		ret = -1;
 	}
 	strbuf_release(&serr);
@@ -294,8 +208,8 @@ static void put_back_extras(const struct restore_opts *o,
 		warning("quarantine: %s", qerr.buf);
 	strbuf_addf(&msg, "agentic-git: restored from %s", o->snap->ref);
 	for (size_t i = 0; i < stashes->nr; i++) {
-		const char *const store[] = { "stash", "store", "-m", msg.buf,
-					      stashes->v[i], NULL };
+		const char *const store[] = { "stash", "store",	      "-m",
+					      msg.buf, stashes->v[i], NULL };
 		if (loc_run(o, l, NULL, NULL, store, NULL, false) == 0)
 			r->stashes++;
 	}
@@ -347,8 +261,7 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 			goto out;
 		}
 		r->paths = n;
-		if (!o->staged &&
-		    git_paths(o, &l, &paths, reset, NULL) < 0)
+		if (!o->staged && git_paths(o, &l, &paths, reset, NULL) < 0)
 			r->unstage_failed = true;
 	}
 	log_restored(o, l.top.buf, r);

@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#ifndef AG_SNAPSHOT_STORE_H
-#define AG_SNAPSHOT_STORE_H
+#ifndef AG_SNAPSHOT_RESTORE_H
+#define AG_SNAPSHOT_RESTORE_H
 
 /**
- * Reading and restoring snapshots (the engine that writes them is
- * git/snapshot.h).
- *
- * snapshot_list_load() reads every snapshot of `who` (NULL: all agents)
- * with its metadata, newest first ((stamp, seq) order, so same-second
- * snapshots are ordered by creation).
+ * Restoring a snapshot (git/snapshot-list.h reads them).
  *
  * snapshot_restore() is non-destructive (invariants):
  *  1. MUST NOT delete or change a path the snapshot does not hold (files
@@ -19,35 +14,12 @@
  *     the command line.
  *  4. MUST leave the restored paths unstaged unless asked for --staged.
  *
- * Ownership: lists and results own their strings (*_release()). Functions
- * return 0 or -1 with `err` set to a one-line reason.
+ * Ownership: results own their strings (restore_result_release()).
+ * Functions return 0 or -1 with `err` set to a one-line reason.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
-#include "base/strvec.h"
-#include "git/snapshot-name.h"
-
-struct snapshot_info {
-	char *ref;
-	char *commit;
-	long long when; /* committer date, seconds since the epoch */
-	struct snapshot_name name;
-	struct snapshot_meta meta;
-};
-
-struct snapshot_list {
-	struct snapshot_info *v;
-	size_t nr, alloc;
-};
-#define SNAPSHOT_LIST_INIT { NULL, 0, 0 }
-
-/* `pattern`: a ref or a ref prefix under refs/agentic-git/snapshots/. */
-int snapshot_list_load(const char *real_git, const char *dir,
-		       const char *pattern, struct snapshot_list *l,
-		       struct strbuf *err);
-/* Keeps only the snapshots taken in work tree `top`, order unchanged. */
-void snapshot_list_keep_worktree(struct snapshot_list *l, const char *top);
-void snapshot_list_release(struct snapshot_list *l);
+#include "git/snapshot-list.h"
 
 struct restore_opts {
 	const char *real_git;
@@ -61,14 +33,17 @@ struct restore_opts {
 };
 
 struct restore_result {
-	size_t paths;	     /* work-tree paths written */
-	size_t quarantined;  /* paths moved back from the quarantine */
-	size_t kept;	     /* quarantined paths left (they exist again) */
-	size_t stashes;	     /* stash entries stored back */
+	size_t paths;	    /* work-tree paths written */
+	size_t quarantined; /* paths moved back from the quarantine */
+	size_t kept;	    /* quarantined paths left (they exist again) */
+	size_t stashes;	    /* stash entries stored back */
 	bool unstage_failed;
 	struct strbuf pre_ref; /* the pre-restore snapshot, "" if none */
 };
-#define RESTORE_RESULT_INIT { .pre_ref = STRBUF_INIT }
+#define RESTORE_RESULT_INIT            \
+	{                              \
+		.pre_ref = STRBUF_INIT \
+	}
 
 /*
  * Invariant 2 on its own: saves the current state where o->dir stands as
