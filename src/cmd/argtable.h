@@ -32,4 +32,14 @@ typedef int (*arg_cb)(void *data, int id, const char *value);
 int argtable_parse(int argc, const char **argv, const struct argspec *specs,
 		   arg_cb cb, void *data, int *rest);
 
+/*
+ * The same for `agentic-git <cmd>`: errors read `<cmd>: unknown option
+ * '--x' (see agentic-git <cmd> --help)`. A positional before `--` is
+ * refused with `hint` (e.g. "the command goes after '--'"), or with the
+ * help pointer when `hint` is NULL.
+ */
+int argtable_parse_cmd(const char *cmd, const char *hint, int argc,
+		       const char **argv, const struct argspec *specs,
+		       arg_cb cb, void *data, int *rest);
+
 #endif

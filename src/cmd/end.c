@@ -21,6 +21,7 @@
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "fleet/workspace.h"
 #include "git/gitcmd.h"
@@ -349,27 +350,50 @@ static int end_session(struct end_ctx *c, bool force)
 	return 0;
 }
 
+enum { END_AGENT, END_FORCE };
+static const struct argspec end_specs[] = {
+	{ "agent", 0, ARG_VALUE, END_AGENT },
+	{ "force", 0, ARG_FLAG, END_FORCE },
+	{ NULL, 0, ARG_FLAG, 0 },
+};
+
+struct end_opts {
+	const char *agent;
+	bool force;
+};
+
+static int on_end_opt(void *data, int id, const char *value)
+{
+	struct end_opts *o = data;
+
+	if (id == END_AGENT)
+		o->agent = value;
+	else
+		o->force = true;
+	return 0;
+}
+
 int cmd_end(int argc, const char **argv)
 {
 	struct end_ctx c = { .snap = STRBUF_INIT, .lock = SESSION_LOCK_INIT };
+	struct end_opts o = { NULL, false };
 	const char *agent = NULL, *why;
 	bool force = false;
 	char *home, *git, *rt;
-	int rc;
+	int rc, rest = argc;
 
 	if (cmd_wants_help(argc, argv, end_usage))
 		return 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--force")) {
-			force = true;
-		} else if (!strcmp(argv[i], "--agent") && i + 1 < argc) {
-			agent = argv[++i];
-		} else if (!skip_prefix(argv[i], "--agent=", &agent)) {
-			error("end: unknown or incomplete option '%s' (see agentic-git end --help)",
-			      argv[i]);
-			return AG_EXIT_USAGE;
-		}
+	if (argtable_parse_cmd("end", NULL, argc, argv, end_specs, on_end_opt,
+			       &o, &rest) < 0 ||
+	    rest < argc) {
+		if (rest < argc)
+			error("end: unexpected argument '%s' (see agentic-git end --help)",
+			      argv[rest]);
+		return AG_EXIT_USAGE;
 	}
+	agent = o.agent;
+	force = o.force;
 	if (!agent) {
 		error("end: --agent NAME is required (see agentic-git sessions)");
 		return AG_EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/strbuf.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "fleet/audit.h"
 
@@ -40,52 +41,69 @@ struct events_cli {
 	bool warned;
 };
 
-enum opt_kind { O_FLAG, O_VALUE };
-
-static const struct {
-	const char *name;
-	enum opt_kind kind;
-	size_t off;
-} opts[] = {
-	{ "--agent", O_VALUE, offsetof(struct events_cli, f.agent) },
-	{ "--event", O_VALUE, offsetof(struct events_cli, f.event) },
-	{ "--disposition", O_VALUE, offsetof(struct events_cli, f.disposition) },
-	{ "--since", O_VALUE, offsetof(struct events_cli, since) },
-	{ "--until", O_VALUE, offsetof(struct events_cli, until) },
-	{ "--follow", O_FLAG, offsetof(struct events_cli, follow) },
-	{ "--json", O_FLAG, offsetof(struct events_cli, json) },
+enum {
+	EV_AGENT,
+	EV_EVENT,
+	EV_DISPOSITION,
+	EV_SINCE,
+	EV_UNTIL,
+	EV_FOLLOW,
+	EV_JSON
 };
+static const struct argspec events_specs[] = {
+	{ "agent", 0, ARG_VALUE, EV_AGENT },
+	{ "event", 0, ARG_VALUE, EV_EVENT },
+	{ "disposition", 0, ARG_VALUE, EV_DISPOSITION },
+	{ "since", 0, ARG_VALUE, EV_SINCE },
+	{ "until", 0, ARG_VALUE, EV_UNTIL },
+	{ "follow", 0, ARG_FLAG, EV_FOLLOW },
+	{ "json", 0, ARG_FLAG, EV_JSON },
+	{ NULL, 0, ARG_FLAG, 0 },
+};
+
+static int on_events_opt(void *data, int id, const char *value)
+{
+	struct events_cli *e = data;
+
+	if (value && !*value)
+		return error("events: --%s needs a non-empty value",
+			     events_specs[id].name);
+	switch (id) {
+	case EV_AGENT:
+		e->f.agent = value;
+		break;
+	case EV_EVENT:
+		e->f.event = value;
+		break;
+	case EV_DISPOSITION:
+		e->f.disposition = value;
+		break;
+	case EV_SINCE:
+		e->since = value;
+		break;
+	case EV_UNTIL:
+		e->until = value;
+		break;
+	case EV_FOLLOW:
+		e->follow = true;
+		break;
+	default:
+		e->json = true;
+	}
+	return 0;
+}
 
 static int parse_args(struct events_cli *e, int argc, const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		size_t k;
+	int rest = argc;
 
-		for (k = 0; k < ARRAY_SIZE(opts); k++) {
-			size_t n = strlen(opts[k].name);
-			if (!strcmp(a, opts[k].name))
-				break;
-			if (opts[k].kind == O_VALUE &&
-			    !strncmp(a, opts[k].name, n) && a[n] == '=') {
-				val = a + n + 1;
-				break;
-			}
-		}
-		if (k == ARRAY_SIZE(opts))
-			return error("events: unknown option '%s'", a);
-		if (opts[k].kind == O_FLAG) {
-			*(bool *)((char *)e + opts[k].off) = true;
-			continue;
-		}
-		if (!val && i + 1 >= argc)
-			return error("events: %s needs a value", a);
-		if (!val)
-			val = argv[++i];
-		if (!*val)
-			return error("events: %s needs a non-empty value", a);
-		*(const char **)((char *)e + opts[k].off) = val;
-	}
+	if (argtable_parse_cmd("events", NULL, argc, argv, events_specs,
+			       on_events_opt, e, &rest) < 0)
+		return -1;
+	if (rest < argc)
+		return error(
+			"events: unexpected argument '%s' (see agentic-git events --help)",
+			argv[rest]);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "base/eventlog.h"
 #include "base/strbuf.h"
 #include "base/strvec.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/run-profile.h"
 #include "fleet/pool.h" /* POOL_DEFAULT_GRACE_S: dispatch's grace */
@@ -76,50 +77,69 @@ struct run_opts {
 	struct run_profile_opts prof;
 };
 
+enum {
+	RUN_AGENT,
+	RUN_BRANCH,
+	RUN_BASE,
+	RUN_PROFILE,
+	RUN_PROMPT,
+	RUN_PROMPT_FILE,
+	RUN_MODEL,
+	RUN_CONFIG,
+	RUN_TIMEOUT,
+	RUN_GRACE,
+	RUN_ALLOW_BYPASS
+};
+static const struct argspec run_specs[] = {
+	{ "agent", 0, ARG_VALUE, RUN_AGENT },
+	{ "branch", 0, ARG_VALUE, RUN_BRANCH },
+	{ "base", 0, ARG_VALUE, RUN_BASE },
+	{ "profile", 0, ARG_VALUE, RUN_PROFILE },
+	{ "prompt", 0, ARG_VALUE, RUN_PROMPT },
+	{ "prompt-file", 0, ARG_VALUE, RUN_PROMPT_FILE },
+	{ "model", 0, ARG_VALUE, RUN_MODEL },
+	{ "config", 0, ARG_VALUE, RUN_CONFIG },
+	{ "timeout", 0, ARG_VALUE, RUN_TIMEOUT },
+	{ "grace", 0, ARG_VALUE, RUN_GRACE },
+	{ "allow-bypass", 0, ARG_FLAG, RUN_ALLOW_BYPASS },
+	{ NULL, 0, ARG_FLAG, 0 },
+};
+
+static int on_run_opt(void *data, int id, const char *value)
+{
+	struct run_opts *o = data;
+	const char **dst[] = {
+		[RUN_AGENT] = &o->agent,
+		[RUN_BRANCH] = &o->branch,
+		[RUN_BASE] = &o->base,
+		[RUN_PROFILE] = &o->prof.profile,
+		[RUN_PROMPT] = &o->prof.prompt,
+		[RUN_PROMPT_FILE] = &o->prof.prompt_file,
+		[RUN_MODEL] = &o->prof.model,
+		[RUN_CONFIG] = &o->prof.config,
+		[RUN_TIMEOUT] = &o->timeout,
+		[RUN_GRACE] = &o->grace,
+	};
+
+	if (id == RUN_ALLOW_BYPASS)
+		o->allow_bypass = true;
+	else
+		*dst[id] = value;
+	return 0;
+}
+
 static int parse(int argc, const char **argv, struct run_opts *o)
 {
-	const struct {
-		const char *name;
-		const char **dst;
-	} table[] = {
-		{ "--agent", &o->agent },
-		{ "--branch", &o->branch },
-		{ "--base", &o->base },
-		{ "--profile", &o->prof.profile },
-		{ "--prompt", &o->prof.prompt },
-		{ "--prompt-file", &o->prof.prompt_file },
-		{ "--model", &o->prof.model },
-		{ "--config", &o->prof.config },
-		{ "--timeout", &o->timeout },
-		{ "--grace", &o->grace },
-	};
-	int i;
+	int i = argc;
+	bool dashdash;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		size_t k;
-
-		if (!strcmp(argv[i], "--allow-bypass")) {
-			o->allow_bypass = true;
-			continue;
-		}
-
-		for (k = 0; k < ARRAY_SIZE(table); k++) {
-			const char *v;
-			if (!strcmp(argv[i], table[k].name)) {
-				if (i + 1 >= argc)
-					return error("run: %s needs a value", argv[i]);
-				*table[k].dst = argv[++i];
-				break;
-			}
-			if (skip_prefix(argv[i], table[k].name, &v) && *v == '=') {
-				*table[k].dst = v + 1;
-				break;
-			}
-		}
-		if (k == ARRAY_SIZE(table))
-			return error("run: unknown option '%s' (the command goes after '--')",
-				     argv[i]);
-	}
+	if (argtable_parse_cmd("run", "the command goes after '--'", argc, argv,
+			       run_specs, on_run_opt, o, &i) < 0)
+		return -1;
+	/* i is past the `--`, if there was one */
+	dashdash = i > 1 && i <= argc && !strcmp(argv[i - 1], "--");
+	if (dashdash)
+		i--;
 	if (o->prof.profile) {
 		if (i < argc)
 			return error("run: give either --profile or a command after '--', not both");

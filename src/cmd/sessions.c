@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/die.h"
 #include "base/strbuf.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
@@ -109,21 +110,33 @@ static void table(const struct session_list *l)
 	strbuf_release(&st);
 }
 
+static const struct argspec sessions_specs[] = {
+	{ "json", 0, ARG_FLAG, 0 },
+	{ NULL, 0, ARG_FLAG, 0 },
+};
+
+static int on_sessions_opt(void *data, int id, const char *value)
+{
+	*(bool *)data = true;
+	return 0;
+}
+
 int cmd_sessions(int argc, const char **argv)
 {
 	struct session_list l = { 0 };
 	bool json = false;
+	int rest = argc;
 	char *home, *git;
 
 	if (cmd_wants_help(argc, argv, sessions_usage))
 		return 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json")) {
-			error("sessions: unknown option '%s' (see agentic-git sessions --help)",
-			      argv[i]);
-			return AG_EXIT_USAGE;
-		}
-		json = true;
+	if (argtable_parse_cmd("sessions", NULL, argc, argv, sessions_specs,
+			       on_sessions_opt, &json, &rest) < 0 ||
+	    rest < argc) {
+		if (rest < argc)
+			error("sessions: unexpected argument '%s' (see agentic-git sessions --help)",
+			      argv[rest]);
+		return AG_EXIT_USAGE;
 	}
 	gitcmd_trust_set(GIT_AGENT_REPO); /* git status in agents' worktrees */
 	home = ag_home_dir();

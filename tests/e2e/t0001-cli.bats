@@ -46,3 +46,23 @@ setup() { ag_setup; }
 	refute_output --regexp " [A-Za-z] a[^g]"
 	refute_output --regexp " [A-Za-z] ag[^_]"
 }
+
+@test "one option parser: every command names itself, the option and the way to its help" {
+	local c
+	for c in run end sessions events; do
+		run "$AG_BIN" "$c" --nope
+		assert_failure
+		assert_output --partial "$c: unknown option '--nope' (see agentic-git $c --help)"
+	done
+	for c in run end events; do
+		run "$AG_BIN" "$c" --agent
+		assert_failure
+		assert_output --partial "$c: needs a value: '--agent'"
+	done
+	run "$AG_BIN" sessions --json=yes
+	assert_failure
+	assert_output --partial "sessions: takes no value: '--json=yes'"
+	run "$AG_BIN" run --agent a true
+	assert_failure
+	assert_output --partial "run: unexpected argument 'true' (the command goes after '--')"
+}
