@@ -27,7 +27,7 @@ static void test_invalid_with_position(void **state)
 		const char *s;
 		int line, col;
 	} bad[] = {
-		{ "%\x95", 1, 2 },		/* the libfyaml hang */
+		{ "%\x95", 1, 2 },		/* docs/fuzzing.md, finding 2 */
 		{ "ab\ncd\n\xff", 3, 1 },	/* 0xff never appears */
 		{ "x\xc0\xaf", 1, 2 },		/* overlong '/' */
 		{ "\xe0\x80\xaf", 1, 1 },	/* overlong, 3 bytes */
