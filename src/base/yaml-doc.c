@@ -120,15 +120,13 @@ void ydoc_error(struct ydoc *d, const struct ynode *at,
 	va_end(ap);
 }
 
-void ydoc_where(const struct ydoc *d, const struct ynode *n,
-		struct strbuf *out)
+void ydoc_where(const struct ydoc *d, const struct ynode *n, struct strbuf *out)
 {
 	strbuf_addf(out, "%s:%d:%d", d->name, n ? n->line : 1, n ? n->col : 1);
 }
 
 /* Header 1: strict UTF-8, no NUL, not too long; positions as libyaml's. */
-static int check_text(struct ydoc *d, const char *buf, size_t len,
-		      size_t max)
+static int check_text(struct ydoc *d, const char *buf, size_t len, size_t max)
 {
 	const unsigned char *s = (const unsigned char *)buf;
 	int line = 1, col = 1;
@@ -160,8 +158,8 @@ static int check_text(struct ydoc *d, const char *buf, size_t len,
 static int check_json(struct ydoc *d, const char *buf, size_t len)
 {
 	json_error_t je;
-	json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
-			       &je);
+	json_t *j =
+	    json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 
 	if (j) {
 		json_decref(j);
@@ -201,19 +199,22 @@ static void syntax_error(struct build *b, const yaml_parser_t *p,
 				col++;
 		}
 		if (p->problem_value >= 0)
-			strbuf_addf(&ctx, " (U+%04X)", (unsigned)p->problem_value);
-		error_at(b->d, line, col, "invalid YAML: %s%s", problem, ctx.buf);
+			strbuf_addf(&ctx, " (U+%04X)",
+				    (unsigned)p->problem_value);
+		error_at(b->d, line, col, "invalid YAML: %s%s", problem,
+			 ctx.buf);
 		strbuf_release(&ctx);
 		return;
 	}
 	if (p->context)
 		strbuf_addf(&ctx, " (%s at %zu:%zu)", p->context,
-			    p->context_mark.line + 1, p->context_mark.column + 1);
+			    p->context_mark.line + 1,
+			    p->context_mark.column + 1);
 	at = char_at(buf, len, m->index);
 	if (at && *at == '\t')
 		strbuf_addstr(&ctx, "; YAML indents with spaces, not tabs");
-	error_at(b->d, (int)m->line + 1, (int)m->column + 1, "invalid YAML: %s%s",
-		 problem, ctx.buf);
+	error_at(b->d, (int)m->line + 1, (int)m->column + 1,
+		 "invalid YAML: %s%s", problem, ctx.buf);
 	strbuf_release(&ctx);
 }
 
@@ -269,7 +270,8 @@ static void attach(struct build *b, struct ynode *n)
 	}
 	f->coll->len = (uint32_t)(f->count / 2);
 	if (f->count % 2 && n->type != YN_SCALAR) {
-		ydoc_error(b->d, n, NULL, "invalid YAML: a key must be a scalar, not a %s",
+		ydoc_error(b->d, n, NULL,
+			   "invalid YAML: a key must be a scalar, not a %s",
 			   n->type == YN_SEQ ? "list" : "mapping");
 		b->stop = true;
 	}
@@ -304,8 +306,8 @@ static int check_duplicates(struct build *b, const struct ynode *map)
 	size_t nr = 0;
 
 	ALLOC_GROW(b->keys, map->len, b->keys_alloc);
-	ynode_for_each_pair(k, v, map)
-		b->keys[nr++] = k; /* attach() stops at a key that is no scalar */
+	ynode_for_each_pair(k, v, map) b->keys[nr++] =
+	    k; /* attach() stops at a key that is no scalar */
 	qsort(b->keys, nr, sizeof(*b->keys), cmp_key);
 	for (size_t first = 0, i = 1; i < nr; i++) {
 		const struct ynode *a = b->keys[first], *c = b->keys[i];
@@ -317,7 +319,8 @@ static int check_duplicates(struct build *b, const struct ynode *map)
 	}
 	if (!dup)
 		return 0;
-	ydoc_error(b->d, dup, NULL, "invalid YAML: duplicate key '%.*s' (first at %d:%d)",
+	ydoc_error(b->d, dup, NULL,
+		   "invalid YAML: duplicate key '%.*s' (first at %d:%d)",
 		   (int)(dup->len > KEY_SHOWN ? KEY_SHOWN : dup->len),
 		   dup->u.text, orig->line, orig->col);
 	return -1;
@@ -368,14 +371,15 @@ static void collection(struct build *b, const yaml_event_t *ev,
 	struct ynode *n;
 
 	if (b->depth >= b->lim->max_depth) {
-		error_ev(b, ev, "nested deeper than %u levels", b->lim->max_depth);
+		error_ev(b, ev, "nested deeper than %u levels",
+			 b->lim->max_depth);
 		return;
 	}
 	n = new_node(b, ev, type);
 	if (!n)
 		return;
 	attach(b, n);
-	b->stack[b->depth++] = (struct frame){ n, NULL, 0 };
+	b->stack[b->depth++] = (struct frame){n, NULL, 0};
 }
 
 /* One event into the tree; sets b->stop when the parse must end. */
@@ -400,15 +404,19 @@ static void event(struct build *b, const yaml_event_t *ev)
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
 		if (tag_of(ev)) {
-			error_ev(b, ev, "explicit YAML tags are not supported in the %s",
-				 b->noun);
+			error_ev(
+			    b, ev,
+			    "explicit YAML tags are not supported in the %s",
+			    b->noun);
 			return;
 		}
 		if (ev->type == YAML_SCALAR_EVENT)
 			scalar(b, ev);
 		else
-			collection(b, ev, ev->type == YAML_SEQUENCE_START_EVENT ?
-						  YN_SEQ : YN_MAP);
+			collection(b, ev,
+				   ev->type == YAML_SEQUENCE_START_EVENT
+				       ? YN_SEQ
+				       : YN_MAP);
 		return;
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
@@ -427,7 +435,7 @@ int ydoc_parse(struct ydoc *d, const char *buf, size_t len,
 	       const struct ydoc_limits *lim_in)
 {
 	struct ydoc_limits lim = *lim_in;
-	struct build b = { .d = d, .lim = &lim };
+	struct build b = {.d = d, .lim = &lim};
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int nerr0 = d->nerr;

@@ -57,19 +57,18 @@ struct ynode {
 	int line, col;
 	uint32_t len; /* scalar: bytes of text; collection: items (pairs) */
 	union {
-		const char *text;     /* scalar: NUL-terminated, may hold NUL */
-		struct ynode *first;  /* collection: first item (first key) */
+		const char *text;    /* scalar: NUL-terminated, may hold NUL */
+		struct ynode *first; /* collection: first item (first key) */
 	} u;
 	struct ynode *next; /* next item; in a mapping key->next is its value,
 			       value->next the next key */
 };
 
 /* Items of a sequence, pairs of a mapping, in file order. */
-#define ynode_for_each_item(e, seq) \
+#define ynode_for_each_item(e, seq)                                            \
 	for ((e) = (seq)->u.first; (e); (e) = (e)->next)
-#define ynode_for_each_pair(k, v, map)                                     \
-	for ((k) = (map)->u.first; (k) && ((v) = (k)->next);               \
-	     (k) = (v)->next)
+#define ynode_for_each_pair(k, v, map)                                         \
+	for ((k) = (map)->u.first; (k) && ((v) = (k)->next); (k) = (v)->next)
 
 struct ydoc_limits {
 	size_t max_bytes;   /* text length; 0 (or more): YDOC_MAX_BYTES */
@@ -94,7 +93,10 @@ struct ydoc {
 	struct ydoc_chunk *chunks;
 	size_t nodes;
 };
-#define YDOC_INIT(name, errors) { (name), (errors), 0, NULL, NULL, 0 }
+#define YDOC_INIT(name, errors)                                                \
+	{                                                                      \
+		(name), (errors), 0, NULL, NULL, 0                             \
+	}
 
 /*
  * Parses buf[0..len) (not NUL-terminated) into d->root. Returns 0, or -1
