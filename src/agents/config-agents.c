@@ -127,7 +127,7 @@ static void field_ro_binds(struct cparse *cp, struct agent_profile *p,
 		return;
 	}
 	strvec_clear(&p->ro_binds);
-	ynode_for_each_item(item, v) {
+	ynode_for_each_item (item, v) {
 		char *path = cp_path(cp, item, b->key[PK_RO_BINDS], where);
 		if (path)
 			strvec_push(&p->ro_binds, path);
@@ -202,11 +202,13 @@ static void check_template(struct cparse *cp, struct agent_profile *p,
 			   const struct pblock *b, const struct ynode *blk,
 			   const char *w, bool had_errors)
 {
-	const struct ynode *at = b->present[PK_COMMAND] ? b->val[PK_COMMAND] : blk;
-	const struct ynode *fb = b->present[PK_COMMAND] ? b->key[PK_COMMAND] : NULL;
+	const struct ynode *at =
+		b->present[PK_COMMAND] ? b->val[PK_COMMAND] : blk;
+	const struct ynode *fb =
+		b->present[PK_COMMAND] ? b->key[PK_COMMAND] : NULL;
 	/* errors about the binary point at it, command[0] */
-	const struct ynode *bin = at->type == YN_SEQ && at->u.first ? at->u.first
-								  : at;
+	const struct ynode *bin =
+		at->type == YN_SEQ && at->u.first ? at->u.first : at;
 	int nerr0 = cp->doc->nerr;
 	size_t n;
 
@@ -220,8 +222,10 @@ static void check_template(struct cparse *cp, struct agent_profile *p,
 		cp_error(cp, at, fb, "%s: command must contain no '{prompt}' token when prompt_via='stdin' (found %zu)",
 			 w, n);
 	if (strchr(p->command.v[0], '{'))
-		cp_error(cp, bin, fb, "%s.command: the binary (first element) cannot contain a placeholder",
-			 w);
+		cp_error(
+			cp, bin, fb,
+			"%s.command: the binary (first element) cannot contain a placeholder",
+			w);
 	if (count_prompt_tokens(&p->model_args))
 		cp_error(cp, b->present[PK_MODEL_ARGS] ? b->val[PK_MODEL_ARGS] : blk,
 			 b->key[PK_MODEL_ARGS],
@@ -262,7 +266,7 @@ static int collect_keys(struct cparse *cp, const struct ynode *blk,
 	int bad = 0;
 
 	memset(b, 0, sizeof(*b));
-	ynode_for_each_pair(k, v, blk) {
+	ynode_for_each_pair (k, v, blk) {
 		int i = ydoc_key(cp->doc, k, w, profile_keys);
 
 		if (i < 0) {
@@ -325,14 +329,15 @@ out:
 	free(w);
 }
 
-void cp_agents(struct cparse *cp, const struct ynode *v, const struct ynode *key)
+void cp_agents(struct cparse *cp, const struct ynode *v,
+	       const struct ynode *key)
 {
 	const struct ynode *k, *blk;
 
 	if (ynode_kind(v) == YK_NULL ||
 	    !ydoc_want(cp->doc, v, key, "agents", YK_MAP))
 		return;
-	ynode_for_each_pair(k, blk, v) {
+	ynode_for_each_pair (k, blk, v) {
 		char *name = cp_key(cp, k, "agents");
 
 		if (name)

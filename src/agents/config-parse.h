@@ -37,8 +37,9 @@ char *cp_key(struct cparse *cp, const struct ynode *key, const char *where);
  * "would imply a shell" message when `argv_like`, else "expected a list of
  * strings". Returns 0 or -1.
  */
-int cp_string_list(struct cparse *cp, const struct ynode *v, const struct ynode *key,
-		   const char *where, bool argv_like, struct strvec *out);
+int cp_string_list(struct cparse *cp, const struct ynode *v,
+		   const struct ynode *key, const char *where, bool argv_like,
+		   struct strvec *out);
 /* A positive number (int or float, not bool) <= max. */
 int cp_positive_number(struct cparse *cp, const struct ynode *v,
 		       const struct ynode *key, const char *where, double max,
@@ -50,6 +51,7 @@ int cp_enum(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 char *cp_path(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 	      const char *where);
 /* config-agents.c: the agents: block. */
-void cp_agents(struct cparse *cp, const struct ynode *v, const struct ynode *key);
+void cp_agents(struct cparse *cp, const struct ynode *v,
+	       const struct ynode *key);
 
 #endif

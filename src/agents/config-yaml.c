@@ -19,8 +19,9 @@ char *cp_key(struct cparse *cp, const struct ynode *key, const char *where)
 	return NULL;
 }
 
-int cp_string_list(struct cparse *cp, const struct ynode *v, const struct ynode *key,
-		   const char *where, bool argv_like, struct strvec *out)
+int cp_string_list(struct cparse *cp, const struct ynode *v,
+		   const struct ynode *key, const char *where, bool argv_like,
+		   struct strvec *out)
 {
 	enum ykind k = ynode_kind(v);
 	const struct ynode *item;
@@ -35,7 +36,7 @@ int cp_string_list(struct cparse *cp, const struct ynode *v, const struct ynode 
 				 where);
 		return -1;
 	}
-	ynode_for_each_item(item, v) {
+	ynode_for_each_item (item, v) {
 		if (ynode_kind(item) != YK_STR) {
 			cp_error(cp, item, key, "%s: expected a list of strings (got %s)",
 				 where, ykind_name(ynode_kind(item)));
@@ -63,7 +64,8 @@ int cp_positive_number(struct cparse *cp, const struct ynode *v,
 		return -1;
 	}
 	errno = 0;
-	d = strtod(v->u.text, &end); /* also reads 0x hex; 0o octal is refused */
+	d = strtod(v->u.text,
+		   &end); /* also reads 0x hex; 0o octal is refused */
 	if (*end || errno)
 		d = -1;
 	if (!isfinite(d) || d <= 0) {
@@ -82,8 +84,8 @@ int cp_enum(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 	    const char *where, const char *const *allowed, const char *intro)
 {
 	struct strbuf list = STRBUF_INIT;
-	const char *s = v && v->type == YN_SCALAR && !v->implicit ? v->u.text
-								     : NULL;
+	const char *s =
+		v && v->type == YN_SCALAR && !v->implicit ? v->u.text : NULL;
 	size_t len = s ? v->len : 0;
 	int i;
 

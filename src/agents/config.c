@@ -51,7 +51,8 @@ static bool valid_slug(const char *k)
 	       !strchr(k, ' ') && strcmp(slash + 1, "..") && strcmp(slash + 1, ".");
 }
 
-static void one_repo(struct cparse *cp, const struct ynode *k, const struct ynode *v)
+static void one_repo(struct cparse *cp, const struct ynode *k,
+		     const struct ynode *v)
 {
 	static const char *const rkeys[] = { "agent", NULL };
 	struct agent_config *cfg = cp->cfg;
@@ -76,7 +77,7 @@ static void one_repo(struct cparse *cp, const struct ynode *k, const struct ynod
 			 ykind_name(ynode_kind(v)));
 		goto out;
 	}
-	ynode_for_each_pair(rk, rv, v)
+	ynode_for_each_pair (rk, rv, v)
 		if (ydoc_key(cp->doc, rk, where, rkeys) >= 0)
 			av = rv;
 	if (!av) {
@@ -102,13 +103,15 @@ out:
 	free(key);
 }
 
-static void parse_repos(struct cparse *cp, const struct ynode *k, const struct ynode *v)
+static void parse_repos(struct cparse *cp, const struct ynode *k,
+			const struct ynode *v)
 {
 	const struct ynode *rk, *rv;
 
-	if (ynode_kind(v) == YK_NULL || !ydoc_want(cp->doc, v, k, "repos", YK_MAP))
+	if (ynode_kind(v) == YK_NULL ||
+	    !ydoc_want(cp->doc, v, k, "repos", YK_MAP))
 		return;
-	ynode_for_each_pair(rk, rv, v)
+	ynode_for_each_pair (rk, rv, v)
 		one_repo(cp, rk, rv);
 }
 
@@ -124,7 +127,7 @@ static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 	if (ynode_kind(v) == YK_NULL ||
 	    !ydoc_want(cp->doc, v, k, "dispatch", YK_MAP))
 		return;
-	ynode_for_each_pair(dk, dv, v) {
+	ynode_for_each_pair (dk, dv, v) {
 		double n;
 
 		switch (ydoc_key(cp->doc, dk, "dispatch", dkeys)) {
@@ -172,7 +175,7 @@ static void parse_top(struct cparse *cp, const struct ynode *root)
 			 ykind_name(ynode_kind(root)));
 		return;
 	}
-	ynode_for_each_pair(k, v, root) {
+	ynode_for_each_pair (k, v, root) {
 		i = ydoc_key(cp->doc, k, "config", top_keys);
 		if (i >= 0 && ynode_kind(v) != YK_NULL) {
 			key[i] = k;
@@ -294,7 +297,8 @@ int config_parse_buffer_opts(const char *buf, size_t len, const char *name,
 	ydoc_release(&doc);
 	/* Presets whose command came from the table: pin when found. */
 	for (size_t i = 0; !doc.nerr && cp.opts->pin == CONFIG_PIN_REAL &&
-			   i < out->nr_profiles; i++) {
+			   i < out->nr_profiles;
+	     i++) {
 		struct agent_profile *p = &out->profiles[i];
 		struct strbuf ignore = STRBUF_INIT;
 		if (!p->pinned && p->preset && p->command.nr &&

@@ -158,8 +158,8 @@ static int check_text(struct ydoc *d, const char *buf, size_t len, size_t max)
 static int check_json(struct ydoc *d, const char *buf, size_t len)
 {
 	json_error_t je;
-	json_t *j =
-	    json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	json_t *j = json_loadb(buf, len,
+			       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 
 	if (j) {
 		json_decref(j);
@@ -306,8 +306,9 @@ static int check_duplicates(struct build *b, const struct ynode *map)
 	size_t nr = 0;
 
 	ALLOC_GROW(b->keys, map->len, b->keys_alloc);
-	ynode_for_each_pair(k, v, map) b->keys[nr++] =
-	    k; /* attach() stops at a key that is no scalar */
+	ynode_for_each_pair (k, v, map)
+		b->keys[nr++] =
+			k; /* attach() stops at a key that is no scalar */
 	qsort(b->keys, nr, sizeof(*b->keys), cmp_key);
 	for (size_t first = 0, i = 1; i < nr; i++) {
 		const struct ynode *a = b->keys[first], *c = b->keys[i];
@@ -379,7 +380,7 @@ static void collection(struct build *b, const yaml_event_t *ev,
 	if (!n)
 		return;
 	attach(b, n);
-	b->stack[b->depth++] = (struct frame){n, NULL, 0};
+	b->stack[b->depth++] = (struct frame){ n, NULL, 0 };
 }
 
 /* One event into the tree; sets b->stop when the parse must end. */
@@ -405,9 +406,9 @@ static void event(struct build *b, const yaml_event_t *ev)
 	case YAML_MAPPING_START_EVENT:
 		if (tag_of(ev)) {
 			error_ev(
-			    b, ev,
-			    "explicit YAML tags are not supported in the %s",
-			    b->noun);
+				b, ev,
+				"explicit YAML tags are not supported in the %s",
+				b->noun);
 			return;
 		}
 		if (ev->type == YAML_SCALAR_EVENT)
@@ -415,8 +416,8 @@ static void event(struct build *b, const yaml_event_t *ev)
 		else
 			collection(b, ev,
 				   ev->type == YAML_SEQUENCE_START_EVENT
-				       ? YN_SEQ
-				       : YN_MAP);
+					   ? YN_SEQ
+					   : YN_MAP);
 		return;
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
@@ -435,7 +436,7 @@ int ydoc_parse(struct ydoc *d, const char *buf, size_t len,
 	       const struct ydoc_limits *lim_in)
 {
 	struct ydoc_limits lim = *lim_in;
-	struct build b = {.d = d, .lim = &lim};
+	struct build b = { .d = d, .lim = &lim };
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int nerr0 = d->nerr;

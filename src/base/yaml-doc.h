@@ -65,9 +65,9 @@ struct ynode {
 };
 
 /* Items of a sequence, pairs of a mapping, in file order. */
-#define ynode_for_each_item(e, seq)                                            \
+#define ynode_for_each_item(e, seq) \
 	for ((e) = (seq)->u.first; (e); (e) = (e)->next)
-#define ynode_for_each_pair(k, v, map)                                         \
+#define ynode_for_each_pair(k, v, map) \
 	for ((k) = (map)->u.first; (k) && ((v) = (k)->next); (k) = (v)->next)
 
 struct ydoc_limits {
@@ -93,9 +93,9 @@ struct ydoc {
 	struct ydoc_chunk *chunks;
 	size_t nodes;
 };
-#define YDOC_INIT(name, errors)                                                \
-	{                                                                      \
-		(name), (errors), 0, NULL, NULL, 0                             \
+#define YDOC_INIT(name, errors)                    \
+	{                                          \
+		(name), (errors), 0, NULL, NULL, 0 \
 	}
 
 /*

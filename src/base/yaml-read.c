@@ -44,9 +44,9 @@ static bool text_in(const char *s, size_t n, const char *const *set)
 
 static bool is_float_text(const char *s, size_t n)
 {
-	static const char *const special[] = {".inf", "-.inf", "+.inf",
-					      ".Inf", ".INF",  ".nan",
-					      ".NaN", ".NAN",  NULL};
+	static const char *const special[] = { ".inf", "-.inf", "+.inf",
+					       ".Inf", ".INF",	".nan",
+					       ".NaN", ".NAN",	NULL };
 	size_t i = 0, digits = 0;
 
 	if (text_in(s, n, special))
@@ -74,10 +74,10 @@ static bool is_float_text(const char *s, size_t n)
 
 enum ykind ynode_kind(const struct ynode *n)
 {
-	static const char *const nulls[] = {"",	    "~",    "null",
-					    "Null", "NULL", NULL};
-	static const char *const bools[] = {"true",  "True",  "TRUE", "false",
-					    "False", "FALSE", NULL};
+	static const char *const nulls[] = { "",     "~",    "null",
+					     "Null", "NULL", NULL };
+	static const char *const bools[] = { "true",  "True",  "TRUE", "false",
+					     "False", "FALSE", NULL };
 
 	if (!n)
 		return YK_NULL;
@@ -101,9 +101,9 @@ enum ykind ynode_kind(const struct ynode *n)
 const char *ykind_name(enum ykind k)
 {
 	static const char *const names[] = {
-	    [YK_NULL] = "null",	  [YK_BOOL] = "bool", [YK_INT] = "int",
-	    [YK_FLOAT] = "float", [YK_STR] = "str",   [YK_SEQ] = "list",
-	    [YK_MAP] = "mapping",
+		[YK_NULL] = "null",   [YK_BOOL] = "bool", [YK_INT] = "int",
+		[YK_FLOAT] = "float", [YK_STR] = "str",	  [YK_SEQ] = "list",
+		[YK_MAP] = "mapping",
 	};
 	return names[k];
 }

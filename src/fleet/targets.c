@@ -79,7 +79,8 @@ static char *get_str(struct parse_ctx *c, const struct ynode *n,
 	}
 	for (size_t i = 0; i < len; i++) {
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-			perr(c, n, k, "'%s' contains a control character", what);
+			perr(c, n, k, "'%s' contains a control character",
+			     what);
 			return NULL;
 		}
 	}
@@ -102,10 +103,11 @@ static void parse_argv(struct parse_ctx *c, const struct ynode *n,
 	const struct ynode *e;
 
 	if (n->type != YN_SEQ || !n->len) {
-		perr(c, n, k, "'verify_command' must be a non-empty list of strings (an argv, never a shell line)");
+		perr(c, n, k,
+		     "'verify_command' must be a non-empty list of strings (an argv, never a shell line)");
 		return;
 	}
-	ynode_for_each_item(e, n) {
+	ynode_for_each_item (e, n) {
 		char *s = get_str(c, e, k, "verify_command");
 		if (s)
 			strvec_push(out, s);
@@ -133,14 +135,15 @@ static void parse_entry(struct parse_ctx *c, const struct ynode *n,
 	char **slots[6];
 
 	if (n->type != YN_MAP) {
-		perr(c, n, NULL, "each target must be a mapping with repo, head and base");
+		perr(c, n, NULL,
+		     "each target must be a mapping with repo, head and base");
 		return;
 	}
 	t = target_new(tl);
 	t->line = n->line;
 	slots[0] = &t->repo, slots[1] = &t->head, slots[2] = &t->base;
 	slots[3] = &t->key, slots[4] = &t->profile, slots[5] = &t->prompt;
-	ynode_for_each_pair(k, v, n) {
+	ynode_for_each_pair (k, v, n) {
 		const char *ks = key_text(c, k, "target keys must be strings");
 		size_t i;
 
@@ -153,7 +156,9 @@ static void parse_entry(struct parse_ctx *c, const struct ynode *n,
 		for (i = 0; i < ARRAY_SIZE(keys) && strcmp(ks, keys[i]); i++)
 			;
 		if (i == ARRAY_SIZE(keys)) {
-			perr(c, k, NULL, "unknown key '%s' (known: repo, head, base, key, profile, prompt, verify_command)", ks);
+			perr(c, k, NULL,
+			     "unknown key '%s' (known: repo, head, base, key, profile, prompt, verify_command)",
+			     ks);
 			continue;
 		}
 		free(*slots[i]);
@@ -161,7 +166,8 @@ static void parse_entry(struct parse_ctx *c, const struct ynode *n,
 		if (i == 1 || i == 2)
 			check_branch(c, v, ks, *slots[i]);
 		if (i == 3 && *slots[i] && !target_key_valid(*slots[i]))
-			perr(c, v, NULL, "'key' must be 1-%d characters of [A-Za-z0-9._-], not starting with '.' or '-'",
+			perr(c, v, NULL,
+			     "'key' must be 1-%d characters of [A-Za-z0-9._-], not starting with '.' or '-'",
 			     TARGET_KEY_MAX);
 	}
 	t->key_given = t->key != NULL;
@@ -176,16 +182,19 @@ static void parse_root(struct parse_ctx *c, const struct ynode *root,
 	const struct ynode *k, *v, *seq = NULL, *seq_key = NULL, *e;
 
 	if (!root || root->type != YN_MAP) {
-		perr(c, root, NULL, "the top level must be a mapping with a 'targets' list");
+		perr(c, root, NULL,
+		     "the top level must be a mapping with a 'targets' list");
 		return;
 	}
-	ynode_for_each_pair(k, v, root) {
-		const char *ks = key_text(c, k, "unknown key '?' (known: targets)");
+	ynode_for_each_pair (k, v, root) {
+		const char *ks =
+			key_text(c, k, "unknown key '?' (known: targets)");
 
 		if (ks && !strcmp(ks, "targets"))
 			seq = v, seq_key = k;
 		else if (ks)
-			perr(c, k, NULL, "unknown key '%s' (known: targets)", ks);
+			perr(c, k, NULL, "unknown key '%s' (known: targets)",
+			     ks);
 	}
 	if (!seq || seq->type != YN_SEQ) {
 		perr(c, seq ? seq : root, seq_key, "'targets' must be a list");
@@ -195,7 +204,7 @@ static void parse_root(struct parse_ctx *c, const struct ynode *root,
 		perr(c, seq, NULL, "more than %d targets", TARGETS_MAX);
 		return;
 	}
-	ynode_for_each_item(e, seq)
+	ynode_for_each_item (e, seq)
 		parse_entry(c, e, tl);
 }
 

@@ -74,7 +74,9 @@ static void targets_strict_with_positions(void **state)
 	strvec_clear(&errs);
 	/* a syntax error names libyaml's problem at its 1-based position */
 	assert_int_equal(parse("targets:\n  - repo: [a\n", false, &tl, &errs), -1);
-	assert_true(has(&errs, "t:3:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 2:11)"));
+	assert_true(has(
+		&errs,
+		"t:3:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 2:11)"));
 	assert_int_equal(tl.nr, 0);
 	strvec_clear(&errs);
 }

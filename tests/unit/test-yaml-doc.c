@@ -28,7 +28,7 @@ static int parse_lim(struct fx *f, const char *text, size_t len,
 
 static int parse(struct fx *f, const char *text)
 {
-	const struct ydoc_limits lim = {.noun = "test"};
+	const struct ydoc_limits lim = { .noun = "test" };
 	return parse_lim(f, text, strlen(text), &lim);
 }
 
@@ -54,7 +54,7 @@ static void refused_lim(const char *text, size_t len,
 
 static void refused(const char *text, const char *want)
 {
-	const struct ydoc_limits lim = {.noun = "test"};
+	const struct ydoc_limits lim = { .noun = "test" };
 	refused_lim(text, strlen(text), &lim, want);
 }
 
@@ -65,9 +65,9 @@ static void test_tree_and_positions(void **state)
 	(void)state;
 
 	assert_int_equal(
-	    parse(&f,
-		  "a: x\nb: [1, 'two']\nc:\n  - \"q\"\n  - |\n    lit\nd:\n"),
-	    0);
+		parse(&f,
+		      "a: x\nb: [1, 'two']\nc:\n  - \"q\"\n  - |\n    lit\nd:\n"),
+		0);
 	r = f.doc.root;
 	assert_int_equal(r->type, YN_MAP);
 	assert_int_equal(r->len, 4);
@@ -103,7 +103,8 @@ static void test_tree_and_positions(void **state)
 	assert_null(v->next);
 	{
 		size_t n = 0;
-		ynode_for_each_pair(k, v, r) n++;
+		ynode_for_each_pair (k, v, r)
+			n++;
 		assert_int_equal(n, 4);
 	}
 	done(&f);
@@ -191,9 +192,8 @@ static void test_tags_and_complex_keys(void **state)
 		"t.yaml:1:4: explicit YAML tags are not supported in the test");
 	refused("? [a, b]\n: c\n",
 		"t.yaml:1:3: invalid YAML: a key must be a scalar, not a list");
-	refused(
-	    "{ {a: b}: c }\n",
-	    "t.yaml:1:3: invalid YAML: a key must be a scalar, not a mapping");
+	refused("{ {a: b}: c }\n",
+		"t.yaml:1:3: invalid YAML: a key must be a scalar, not a mapping");
 	/* an explicit key that is a scalar is a key like any other */
 	assert_int_equal(parse(&f, "? a\n: b\n"), 0);
 	assert_string_equal(f.doc.root->u.first->next->u.text, "b");
@@ -216,7 +216,7 @@ static void test_one_document(void **state)
 /* Header 6. */
 static void test_caps(void **state)
 {
-	struct ydoc_limits lim = {.max_depth = 3};
+	struct ydoc_limits lim = { .max_depth = 3 };
 	char deep[80];
 	size_t n = 0;
 	(void)state;
@@ -241,7 +241,7 @@ static void test_caps(void **state)
 /* Header 1. */
 static void test_text(void **state)
 {
-	const struct ydoc_limits lim = {0};
+	const struct ydoc_limits lim = { 0 };
 	(void)state;
 
 	refused("a: 1\nb: \xff\n", "t.yaml:2:4: not valid UTF-8 text");
@@ -276,7 +276,7 @@ static void test_syntax_errors(void **state)
 /* Header 7. */
 static void test_json(void **state)
 {
-	const struct ydoc_limits lim = {.json = true, .noun = "test"};
+	const struct ydoc_limits lim = { .json = true, .noun = "test" };
 	struct fx f;
 	const char *ok = "{\"a\":[1, \"x\\/y\"],\n \"b\":\t{\"c\": null}}";
 	(void)state;
@@ -289,8 +289,8 @@ static void test_json(void **state)
 	refused_lim("{\"a\": 1} # c", 12, &lim,
 		    "t.yaml:1:10: invalid JSON: end of file expected near '#'");
 	refused_lim(
-	    "{\"a\": 1, \"a\": 2}", 16, &lim,
-	    "t.yaml:1:12: invalid JSON: duplicate object key near '\"a\"'");
+		"{\"a\": 1, \"a\": 2}", 16, &lim,
+		"t.yaml:1:12: invalid JSON: duplicate object key near '\"a\"'");
 	refused_lim("a: 1", 4, &lim,
 		    "t.yaml:1:1: invalid JSON: invalid token near 'a'");
 }
@@ -301,16 +301,16 @@ static void test_kinds(void **state)
 		const char *text;
 		enum ykind k;
 	} t[] = {
-	    {"a: ~", YK_NULL},	     {"a: null", YK_NULL},
-	    {"a: Null", YK_NULL},    {"a: true", YK_BOOL},
-	    {"a: FALSE", YK_BOOL},   {"a: 12", YK_INT},
-	    {"a: -3", YK_INT},	     {"a: 0x1F", YK_INT},
-	    {"a: 0o17", YK_INT},     {"a: 0o19", YK_STR},
-	    {"a: 1.5", YK_FLOAT},    {"a: .inf", YK_FLOAT},
-	    {"a: 1e3", YK_FLOAT},    {"a: 1e", YK_STR},
-	    {"a: '5'", YK_STR},	     {"a: \"true\"", YK_STR},
-	    {"a: |\n  5\n", YK_STR}, {"a: yes", YK_STR},
-	    {"a: [1]", YK_SEQ},	     {"a: {b: 1}", YK_MAP},
+		{ "a: ~", YK_NULL },	   { "a: null", YK_NULL },
+		{ "a: Null", YK_NULL },	   { "a: true", YK_BOOL },
+		{ "a: FALSE", YK_BOOL },   { "a: 12", YK_INT },
+		{ "a: -3", YK_INT },	   { "a: 0x1F", YK_INT },
+		{ "a: 0o17", YK_INT },	   { "a: 0o19", YK_STR },
+		{ "a: 1.5", YK_FLOAT },	   { "a: .inf", YK_FLOAT },
+		{ "a: 1e3", YK_FLOAT },	   { "a: 1e", YK_STR },
+		{ "a: '5'", YK_STR },	   { "a: \"true\"", YK_STR },
+		{ "a: |\n  5\n", YK_STR }, { "a: yes", YK_STR },
+		{ "a: [1]", YK_SEQ },	   { "a: {b: 1}", YK_MAP },
 	};
 	(void)state;
 
@@ -318,9 +318,9 @@ static void test_kinds(void **state)
 		struct fx f;
 		assert_int_equal(parse(&f, t[i].text), 0);
 		if (ynode_kind(f.doc.root->u.first->next) != t[i].k)
-			fail_msg(
-			    "'%s': got %s", t[i].text,
-			    ykind_name(ynode_kind(f.doc.root->u.first->next)));
+			fail_msg("'%s': got %s", t[i].text,
+				 ykind_name(ynode_kind(
+					 f.doc.root->u.first->next)));
 		done(&f);
 	}
 	assert_int_equal(ynode_kind(NULL), YK_NULL);
@@ -330,15 +330,16 @@ static void test_typed_reads(void **state)
 {
 	struct fx f;
 	const struct ynode *k, *v, *m;
-	const char *const allowed[] = {"i", "b", "s", NULL};
+	const char *const allowed[] = { "i", "b", "s", NULL };
 	long n;
 	bool b;
 	char *s;
 	(void)state;
 
 	assert_int_equal(
-	    parse(&f, "i: 0x10\nb: True\ns: \"a\\0b\"\nt: 99\nu: [x]\n8: x\n"),
-	    0);
+		parse(&f,
+		      "i: 0x10\nb: True\ns: \"a\\0b\"\nt: 99\nu: [x]\n8: x\n"),
+		0);
 	m = f.doc.root;
 	k = m->u.first;
 	v = k->next;
@@ -376,7 +377,8 @@ static void test_typed_reads(void **state)
 			    "t.yaml:2:4: b: expected str, got bool");
 	assert_string_equal(f.errs.v[3], "t.yaml:3:4: s: contains a NUL byte");
 	assert_string_equal(
-	    f.errs.v[4], "t.yaml:4:1: top: unknown key 't'; allowed: i, b, s");
+		f.errs.v[4],
+		"t.yaml:4:1: top: unknown key 't'; allowed: i, b, s");
 	assert_string_equal(f.errs.v[5],
 			    "t.yaml:5:4: u: expected mapping, got list");
 	assert_string_equal(f.errs.v[6],
@@ -384,33 +386,35 @@ static void test_typed_reads(void **state)
 	done(&f);
 	/* limits of long */
 	assert_int_equal(
-	    parse(&f, "a: -9223372036854775808\nb: 9223372036854775808\n"), 0);
+		parse(&f, "a: -9223372036854775808\nb: 9223372036854775808\n"),
+		0);
 	k = f.doc.root->u.first;
-	assert_int_equal(
-	    ydoc_int(&f.doc, k->next, k, "a", -9223372036854775807L - 1, 0, &n),
-	    0);
+	assert_int_equal(ydoc_int(&f.doc, k->next, k, "a",
+				  -9223372036854775807L - 1, 0, &n),
+			 0);
 	assert_true(n < 0);
 	k = k->next->next;
 	assert_int_equal(
-	    ydoc_int(&f.doc, k->next, k, "b", 0, 9223372036854775807L, &n), -1);
+		ydoc_int(&f.doc, k->next, k, "b", 0, 9223372036854775807L, &n),
+		-1);
 	done(&f);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_tree_and_positions),
-	    cmocka_unit_test(test_error_position_fallback),
-	    cmocka_unit_test(test_duplicate_keys),
-	    cmocka_unit_test(test_aliases),
-	    cmocka_unit_test(test_tags_and_complex_keys),
-	    cmocka_unit_test(test_one_document),
-	    cmocka_unit_test(test_caps),
-	    cmocka_unit_test(test_text),
-	    cmocka_unit_test(test_syntax_errors),
-	    cmocka_unit_test(test_json),
-	    cmocka_unit_test(test_kinds),
-	    cmocka_unit_test(test_typed_reads),
+		cmocka_unit_test(test_tree_and_positions),
+		cmocka_unit_test(test_error_position_fallback),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_tags_and_complex_keys),
+		cmocka_unit_test(test_one_document),
+		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_typed_reads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
