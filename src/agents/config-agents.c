@@ -26,8 +26,8 @@ static const enum pkey key_of[] = {
 };
 
 struct pblock {
-	struct fy_node *key[PK__COUNT];
-	struct fy_node *val[PK__COUNT];
+	const struct ynode *key[PK__COUNT];
+	const struct ynode *val[PK__COUNT];
 	bool present[PK__COUNT];
 };
 
@@ -63,7 +63,7 @@ static size_t count_prompt_tokens(const struct strvec *v)
 static void field_command(struct cparse *cp, struct agent_profile *p,
 			  const struct pblock *b, const char *w)
 {
-	struct fy_node *k = b->key[PK_COMMAND], *v = b->val[PK_COMMAND];
+	const struct ynode *k = b->key[PK_COMMAND], *v = b->val[PK_COMMAND];
 	struct strvec tmp = STRVEC_INIT;
 	char *where = xstrfmt("%s.command", w);
 
@@ -100,10 +100,10 @@ static void field_env(struct cparse *cp, struct agent_profile *p,
 		      const struct pblock *b, const char *w)
 {
 	char *where = xstrfmt("%s.env", w);
-	size_t before = cp->nerr;
+	size_t before = cp->doc->nerr;
 
 	field_list(cp, &p->env, b, PK_ENV, w, "env", true);
-	if ((size_t)cp->nerr == before) {
+	if ((size_t)cp->doc->nerr == before) {
 		p->inherit_env = false;
 		for (size_t i = 0; i < p->env.nr; i++)
 			if (!valid_env_name(p->env.v[i]))
@@ -117,9 +117,8 @@ static void field_env(struct cparse *cp, struct agent_profile *p,
 static void field_ro_binds(struct cparse *cp, struct agent_profile *p,
 			   const struct pblock *b, const char *w)
 {
-	struct fy_node *v = b->val[PK_RO_BINDS], *item;
+	const struct ynode *v = b->val[PK_RO_BINDS], *item;
 	char *where = xstrfmt("%s.ro_binds", w);
-	void *it = NULL;
 
 	if (ynode_kind(v) != YK_SEQ) {
 		cp_error(cp, v, b->key[PK_RO_BINDS],
@@ -128,7 +127,7 @@ static void field_ro_binds(struct cparse *cp, struct agent_profile *p,
 		return;
 	}
 	strvec_clear(&p->ro_binds);
-	while ((item = fy_node_sequence_iterate(v, &it))) {
+	ynode_for_each_item (item, v) {
 		char *path = cp_path(cp, item, b->key[PK_RO_BINDS], where);
 		if (path)
 			strvec_push(&p->ro_binds, path);
@@ -200,12 +199,17 @@ static void field_scalars(struct cparse *cp, struct agent_profile *p,
 
 /* Template rules (config.h invariant 5) and pinning (invariant 3). */
 static void check_template(struct cparse *cp, struct agent_profile *p,
-			   const struct pblock *b, struct fy_node *blk,
+			   const struct pblock *b, const struct ynode *blk,
 			   const char *w, bool had_errors)
 {
-	struct fy_node *at = b->present[PK_COMMAND] ? b->val[PK_COMMAND] : blk;
-	struct fy_node *fb = b->present[PK_COMMAND] ? b->key[PK_COMMAND] : NULL;
-	int nerr0 = cp->nerr;
+	const struct ynode *at =
+		b->present[PK_COMMAND] ? b->val[PK_COMMAND] : blk;
+	const struct ynode *fb =
+		b->present[PK_COMMAND] ? b->key[PK_COMMAND] : NULL;
+	/* errors about the binary point at it, command[0] */
+	const struct ynode *bin =
+		at->type == YN_SEQ && at->u.first ? at->u.first : at;
+	int nerr0 = cp->doc->nerr;
 	size_t n;
 
 	if (!p->command.nr)
@@ -218,18 +222,21 @@ static void check_template(struct cparse *cp, struct agent_profile *p,
 		cp_error(cp, at, fb, "%s: command must contain no '{prompt}' token when prompt_via='stdin' (found %zu)",
 			 w, n);
 	if (strchr(p->command.v[0], '{'))
-		cp_error(cp, at, fb, "%s.command: the binary (first element) cannot contain a placeholder",
-			 w);
+		cp_error(
+			cp, bin, fb,
+			"%s.command: the binary (first element) cannot contain a placeholder",
+			w);
 	if (count_prompt_tokens(&p->model_args))
 		cp_error(cp, b->present[PK_MODEL_ARGS] ? b->val[PK_MODEL_ARGS] : blk,
 			 b->key[PK_MODEL_ARGS],
 			 "%s.model_args: must not contain '{prompt}'", w);
-	if (cp->opts->pin == CONFIG_PIN_SKIP || had_errors || cp->nerr != nerr0)
+	if (cp->opts->pin == CONFIG_PIN_SKIP || had_errors ||
+	    cp->doc->nerr != nerr0)
 		return;
 	struct strbuf why = STRBUF_INIT;
 	if (agent_profile_pin(p, cp->base_dir, cp->opts->path_env, &why) < 0 &&
 	    b->present[PK_COMMAND])
-		cp_error(cp, at, fb, "%s.command: %s", w, why.buf);
+		cp_error(cp, bin, fb, "%s.command: %s", w, why.buf);
 	strbuf_release(&why);
 }
 
@@ -252,35 +259,29 @@ static struct agent_profile *profile_slot(struct cparse *cp, const char *name)
 	return p;
 }
 
-static int collect_keys(struct cparse *cp, struct fy_node *blk,
+static int collect_keys(struct cparse *cp, const struct ynode *blk,
 			const char *w, struct pblock *b)
 {
-	struct fy_node_pair *pr;
-	void *it = NULL;
+	const struct ynode *k, *v;
 	int bad = 0;
 
 	memset(b, 0, sizeof(*b));
-	while ((pr = fy_node_mapping_iterate(blk, &it))) {
-		struct fy_node *k = fy_node_pair_key(pr);
-		char *ks = cp_key(cp, k, w);
-		int i = ks ? key_index(ks, profile_keys) : -1;
+	ynode_for_each_pair (k, v, blk) {
+		int i = ydoc_key(cp->doc, k, w, profile_keys);
 
-		if (ks && i < 0)
-			cp_unknown_key(cp, k, w, ks, profile_keys);
 		if (i < 0) {
 			bad = 1;
 		} else {
 			b->present[key_of[i]] = true;
 			b->key[key_of[i]] = k;
-			b->val[key_of[i]] = fy_node_pair_value(pr);
+			b->val[key_of[i]] = v;
 		}
-		free(ks);
 	}
 	return bad ? -1 : 0;
 }
 
 static void one_profile(struct cparse *cp, const char *name,
-			struct fy_node *k, struct fy_node *blk)
+			const struct ynode *k, const struct ynode *blk)
 {
 	char *w = xstrfmt("agents.%s", name);
 	const struct agent_preset *pr = preset_find(name);
@@ -312,7 +313,7 @@ static void one_profile(struct cparse *cp, const char *name,
 		cp_where(cp, k, &pos);
 		p->where = strbuf_detach(&pos, NULL);
 	}
-	nerr0 = cp->nerr;
+	nerr0 = cp->doc->nerr;
 	if (b.present[PK_COMMAND])
 		field_command(cp, p, &b, w);
 	if (b.present[PK_MODEL_ARGS])
@@ -323,29 +324,24 @@ static void one_profile(struct cparse *cp, const char *name,
 		field_env(cp, p, &b, w);
 	if (b.present[PK_RO_BINDS])
 		field_ro_binds(cp, p, &b, w);
-	check_template(cp, p, &b, blk, w, cp->nerr != nerr0);
+	check_template(cp, p, &b, blk, w, cp->doc->nerr != nerr0);
 out:
 	free(w);
 }
 
-void cp_agents(struct cparse *cp, struct fy_node *v, struct fy_node *key)
+void cp_agents(struct cparse *cp, const struct ynode *v,
+	       const struct ynode *key)
 {
-	struct fy_node_pair *pr;
-	void *it = NULL;
+	const struct ynode *k, *blk;
 
-	if (ynode_kind(v) == YK_NULL)
+	if (ynode_kind(v) == YK_NULL ||
+	    !ydoc_want(cp->doc, v, key, "agents", YK_MAP))
 		return;
-	if (ynode_kind(v) != YK_MAP) {
-		cp_error(cp, v, key, "agents: expected mapping, got %s",
-			 ykind_name(ynode_kind(v)));
-		return;
-	}
-	while ((pr = fy_node_mapping_iterate(v, &it))) {
-		struct fy_node *k = fy_node_pair_key(pr);
+	ynode_for_each_pair (k, blk, v) {
 		char *name = cp_key(cp, k, "agents");
 
 		if (name)
-			one_profile(cp, name, k, fy_node_pair_value(pr));
+			one_profile(cp, name, k, blk);
 		free(name);
 	}
 }

@@ -3,70 +3,55 @@
 #define AG_AGENTS_CONFIG_PARSE_H
 
 /**
- * Internal to the config loader (config.c, config-agents.c): typed access
- * to libfyaml nodes with positions, and error collection. Not for other
- * modules. Every error is appended to `errs` as "<name>:<line>:<col>: msg";
- * parsing continues so that all errors are reported (config.h invariant 4).
+ * Internal to the config loader (config.c, config-agents.c): the config's
+ * typed reads over the YAML tree (base/yaml-doc.h, base/yaml-read.h). Not
+ * for other modules. Every error goes to the ydoc's list as
+ * "<name>:<line>:<col>: msg" and is counted in doc->nerr; parsing
+ * continues so that all errors are reported (config.h invariant 4).
  */
 #include "base/common.h"
-#include <libfyaml.h>
 #include "agents/config.h"
+#include "base/yaml-doc.h"
+#include "base/yaml-read.h"
 
 struct cparse {
-	const char *name;
-	struct strbuf *errs;
-	int nerr;
+	struct ydoc *doc; /* name, errors and their count */
 	const struct config_parse_opts *opts;
 	const char *base_dir; /* for relative command paths */
 	const char *home;     /* for ~ expansion, may be NULL */
 	struct agent_config *cfg;
 };
 
-enum ykind { YK_NULL, YK_BOOL, YK_INT, YK_FLOAT, YK_STR, YK_SEQ, YK_MAP };
+/* Error at node `at` (or at `fallback`, a key, when `at` is an implicit
+ * null); "<name>:<line>:<col>" of a node; a string value (yaml-read.h). */
+#define cp_error(cp, at, fallback, ...) \
+	ydoc_error((cp)->doc, (at), (fallback), __VA_ARGS__)
+#define cp_where(cp, n, out) ydoc_where((cp)->doc, (n), (out))
+#define cp_string(cp, n, key, where) ydoc_str((cp)->doc, (n), (key), (where))
 
-/* The YAML 1.2 core-schema type of a node (quoted scalars are strings). */
-enum ykind ynode_kind(struct fy_node *n);
-const char *ykind_name(enum ykind k);
-
-/* Error at node `at` (or `fallback` when `at` has no position). */
-AG_PRINTF(4, 5)
-void cp_error(struct cparse *cp, struct fy_node *at, struct fy_node *fallback,
-	      const char *fmt, ...);
-
-/* Appends "<name>:<line>:<col>" of node `n`. */
-void cp_where(struct cparse *cp, struct fy_node *n, struct strbuf *out);
-
-/* A fresh copy of a scalar's text; NULL (with an error) when it is not a
- * string or holds a NUL byte. */
-char *cp_string(struct cparse *cp, struct fy_node *n, struct fy_node *key,
-		const char *where);
 /* Key text of a pair (NULL with an error when the key is not a string). */
-char *cp_key(struct cparse *cp, struct fy_node *key, const char *where);
+char *cp_key(struct cparse *cp, const struct ynode *key, const char *where);
 
 /*
  * A YAML sequence of strings into `out`. A scalar is refused with the
  * "would imply a shell" message when `argv_like`, else "expected a list of
  * strings". Returns 0 or -1.
  */
-int cp_string_list(struct cparse *cp, struct fy_node *v, struct fy_node *key,
-		   const char *where, bool argv_like, struct strvec *out);
+int cp_string_list(struct cparse *cp, const struct ynode *v,
+		   const struct ynode *key, const char *where, bool argv_like,
+		   struct strvec *out);
 /* A positive number (int or float, not bool) <= max. */
-int cp_positive_number(struct cparse *cp, struct fy_node *v,
-		       struct fy_node *key, const char *where, double max,
+int cp_positive_number(struct cparse *cp, const struct ynode *v,
+		       const struct ynode *key, const char *where, double max,
 		       double *out);
 /* One of `allowed` (NULL-terminated): returns its index, or -1. */
-int cp_enum(struct cparse *cp, struct fy_node *v, struct fy_node *key,
+int cp_enum(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 	    const char *where, const char *const *allowed, const char *intro);
 /* An absolute path or ~/path, ~-expanded and normalised; NULL on error. */
-char *cp_path(struct cparse *cp, struct fy_node *v, struct fy_node *key,
+char *cp_path(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 	      const char *where);
-/* Unknown-key error listing the allowed keys (sorted as given). */
-void cp_unknown_key(struct cparse *cp, struct fy_node *key, const char *where,
-		    const char *k, const char *const *allowed);
-/* Index of `k` in `allowed`, or -1. */
-int key_index(const char *k, const char *const *allowed);
-
 /* config-agents.c: the agents: block. */
-void cp_agents(struct cparse *cp, struct fy_node *v, struct fy_node *key);
+void cp_agents(struct cparse *cp, const struct ynode *v,
+	       const struct ynode *key);
 
 #endif

@@ -6,9 +6,8 @@
  * Strict UTF-8 validation (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF). Pure, no allocation.
  *
- * Used by the JSON writer (base/strbuf.h) and by base/yaml-guard.c's check before libfyaml: libfyaml 0.7.12 loops
- * forever on some invalid sequences (a `%` directive followed by a lone 0x95
- * byte, found by tests/fuzz/fuzz-config).
+ * Used by the JSON writer (base/strbuf.h) and by the YAML layer
+ * (base/yaml-doc.c), which refuses text that is not UTF-8 with its position.
  */
 #include "base/common.h"
 

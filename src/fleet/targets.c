@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/common.h"
-#include <libfyaml.h>
-#include <stdarg.h>
 #include <string.h>
 #include "agentic-git/core.h"
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/path.h"
 #include "base/strbuf.h"
-#include "base/yaml-guard.h"
 #include "base/xalloc.h"
+#include "base/yaml-doc.h"
 #include "fleet/targets.h"
 
 #define FIELD_MAX 4096 /* bytes in one scalar */
+/* TARGETS_MAX entries of seven keys, with room for verify_command lists */
+#define TARGETS_MAX_NODES (1u << 21)
 
 static int error_add(struct strvec *errors, const char *msg)
 {
@@ -21,56 +21,12 @@ static int error_add(struct strvec *errors, const char *msg)
 }
 
 struct parse_ctx {
-	const char *name;
+	struct ydoc *doc;
 	bool json;
-	struct strvec *errors;
-	int nerr;
 };
 
-/*
- * libfyaml 0.7 exposes start marks on tokens only: a scalar's own, or for a
- * collection, its first item's (close enough to point a human at it).
- */
-static const struct fy_mark *node_mark(struct fy_node *n)
-{
-	void *it = NULL;
-
-	for (int depth = 0; n && depth < 64; depth++) {
-		struct fy_node_pair *p;
-
-		switch (fy_node_get_type(n)) {
-		case FYNT_SCALAR:
-			return fy_token_start_mark(fy_node_get_scalar_token(n));
-		case FYNT_MAPPING:
-			it = NULL;
-			p = fy_node_mapping_iterate(n, &it);
-			n = p ? fy_node_pair_key(p) : NULL;
-			break;
-		default:
-			it = NULL;
-			n = fy_node_sequence_iterate(n, &it);
-			break;
-		}
-	}
-	return NULL;
-}
-
-static AG_PRINTF(3, 4) void perr(struct parse_ctx *c, struct fy_node *n,
-				 const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const struct fy_mark *m = node_mark(n);
-	va_list ap;
-
-	strbuf_addf(&sb, "%s:%d:%d: ", c->name, m ? m->line + 1 : 1,
-		    m ? m->column + 1 : 1);
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	strvec_push(c->errors, sb.buf);
-	strbuf_release(&sb);
-	c->nerr++;
-}
+/* An error at `n`, or at its key `k` when `n` is an empty value. */
+#define perr(c, n, k, ...) ydoc_error((c)->doc, (n), (k), __VA_ARGS__)
 
 static struct target *target_new(struct target_list *tl)
 {
@@ -88,213 +44,186 @@ static struct target *target_new(struct target_list *tl)
 	return t;
 }
 
-static bool node_quoted(struct fy_node *n)
-{
-	enum fy_node_style st = fy_node_get_style(n);
-
-	return st == FYNS_SINGLE_QUOTED || st == FYNS_DOUBLE_QUOTED ||
-	       st == FYNS_LITERAL || st == FYNS_FOLDED;
-}
-
-/* A non-empty scalar without NUL or control characters, or NULL + error. */
-static char *get_str(struct parse_ctx *c, struct fy_node *n, const char *what)
+/*
+ * A non-empty scalar without NUL or control characters, or NULL + error.
+ * Unlike the config, a plain 123 is a string here (a branch may be named
+ * so); a plain null, ~, true or false, and in JSON any unquoted value, is
+ * not.
+ */
+static char *get_str(struct parse_ctx *c, const struct ynode *n,
+		     const struct ynode *k, const char *what)
 {
 	const char *s;
 	size_t len;
 
-	if (!n || fy_node_get_type(n) != FYNT_SCALAR) {
-		perr(c, n, "'%s' must be a string", what);
+	if (!n || n->type != YN_SCALAR || n->implicit) {
+		perr(c, n, k, "'%s' must be a string", what);
 		return NULL;
 	}
-	s = fy_node_get_scalar(n, &len);
-	/* JSON: only "strings"; YAML: a plain null/~/true/false is not one. */
-	if (!node_quoted(n) && s &&
+	s = n->u.text;
+	len = n->len;
+	if (n->style == YS_PLAIN &&
 	    (c->json || (len == 4 && !memcmp(s, "null", 4)) ||
 	     (len == 1 && s[0] == '~') || (len == 4 && !memcmp(s, "true", 4)) ||
 	     (len == 5 && !memcmp(s, "false", 5)))) {
-		perr(c, n, "'%s' must be a string", what);
+		perr(c, n, k, "'%s' must be a string", what);
 		return NULL;
 	}
-	if (!s || !len) {
-		perr(c, n, "'%s' must not be empty", what);
+	if (!len) {
+		perr(c, n, k, "'%s' must not be empty", what);
 		return NULL;
 	}
 	if (len > FIELD_MAX) {
-		perr(c, n, "'%s' is longer than %d bytes", what, FIELD_MAX);
+		perr(c, n, k, "'%s' is longer than %d bytes", what, FIELD_MAX);
 		return NULL;
 	}
 	for (size_t i = 0; i < len; i++) {
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-			perr(c, n, "'%s' contains a control character", what);
+			perr(c, n, k, "'%s' contains a control character",
+			     what);
 			return NULL;
 		}
 	}
 	return xstrndup(s, len);
 }
 
-static void check_branch(struct parse_ctx *c, struct fy_node *n,
+static void check_branch(struct parse_ctx *c, const struct ynode *n,
 			 const char *what, const char *v)
 {
 	const char *why = NULL;
 
 	if (v && (v[0] == '-' || !ag_branch_name_valid(v, &why)))
-		perr(c, n, "'%s' is not a valid branch name '%s': %s", what, v,
-		     why ? why : "must not start with '-'");
+		perr(c, n, NULL, "'%s' is not a valid branch name '%s': %s",
+		     what, v, why ? why : "must not start with '-'");
 }
 
-static void parse_argv(struct parse_ctx *c, struct fy_node *n,
-		       struct strvec *out)
+static void parse_argv(struct parse_ctx *c, const struct ynode *n,
+		       const struct ynode *k, struct strvec *out)
 {
-	void *it = NULL;
-	struct fy_node *e;
+	const struct ynode *e;
 
-	if (!n || fy_node_get_type(n) != FYNT_SEQUENCE || !fy_node_sequence_item_count(n)) {
-		perr(c, n, "'verify_command' must be a non-empty list of strings (an argv, never a shell line)");
+	if (n->type != YN_SEQ || !n->len) {
+		perr(c, n, k,
+		     "'verify_command' must be a non-empty list of strings (an argv, never a shell line)");
 		return;
 	}
-	while ((e = fy_node_sequence_iterate(n, &it))) {
-		char *s = get_str(c, e, "verify_command");
+	ynode_for_each_item (e, n) {
+		char *s = get_str(c, e, k, "verify_command");
 		if (s)
 			strvec_push(out, s);
 		free(s);
 	}
 }
 
-static void parse_entry(struct parse_ctx *c, struct fy_node *n,
+/* The key's text, or NULL with an error when it cannot be one of ours. */
+static const char *key_text(struct parse_ctx *c, const struct ynode *k,
+			    const char *msg)
+{
+	if (k->type == YN_SCALAR && k->len && !memchr(k->u.text, '\0', k->len))
+		return k->u.text;
+	perr(c, k, NULL, "%s", msg);
+	return NULL;
+}
+
+static void parse_entry(struct parse_ctx *c, const struct ynode *n,
 			struct target_list *tl)
 {
 	static const char *const keys[] = { "repo", "head", "base", "key",
 					    "profile", "prompt" };
-	struct fy_node_pair *p;
-	void *it = NULL;
+	const struct ynode *k, *v;
 	struct target *t;
 	char **slots[6];
 
-	if (fy_node_get_type(n) != FYNT_MAPPING) {
-		perr(c, n, "each target must be a mapping with repo, head and base");
+	if (n->type != YN_MAP) {
+		perr(c, n, NULL,
+		     "each target must be a mapping with repo, head and base");
 		return;
 	}
 	t = target_new(tl);
-	t->line = node_mark(n) ? node_mark(n)->line + 1 : 0;
+	t->line = n->line;
 	slots[0] = &t->repo, slots[1] = &t->head, slots[2] = &t->base;
 	slots[3] = &t->key, slots[4] = &t->profile, slots[5] = &t->prompt;
-	while ((p = fy_node_mapping_iterate(n, &it))) {
-		struct fy_node *k = fy_node_pair_key(p), *v = fy_node_pair_value(p);
-		const char *ks = k ? fy_node_get_scalar0(k) : NULL;
+	ynode_for_each_pair (k, v, n) {
+		const char *ks = key_text(c, k, "target keys must be strings");
 		size_t i;
 
-		if (!ks) {
-			perr(c, k, "target keys must be strings");
+		if (!ks)
 			continue;
-		}
 		if (!strcmp(ks, "verify_command")) {
-			parse_argv(c, v, &t->verify_command);
+			parse_argv(c, v, k, &t->verify_command);
 			continue;
 		}
 		for (i = 0; i < ARRAY_SIZE(keys) && strcmp(ks, keys[i]); i++)
 			;
 		if (i == ARRAY_SIZE(keys)) {
-			perr(c, k, "unknown key '%s' (known: repo, head, base, key, profile, prompt, verify_command)", ks);
+			perr(c, k, NULL,
+			     "unknown key '%s' (known: repo, head, base, key, profile, prompt, verify_command)",
+			     ks);
 			continue;
 		}
 		free(*slots[i]);
-		*slots[i] = get_str(c, v, ks);
+		*slots[i] = get_str(c, v, k, ks);
 		if (i == 1 || i == 2)
 			check_branch(c, v, ks, *slots[i]);
 		if (i == 3 && *slots[i] && !target_key_valid(*slots[i]))
-			perr(c, v, "'key' must be 1-%d characters of [A-Za-z0-9._-], not starting with '.' or '-'",
+			perr(c, v, NULL,
+			     "'key' must be 1-%d characters of [A-Za-z0-9._-], not starting with '.' or '-'",
 			     TARGET_KEY_MAX);
 	}
 	t->key_given = t->key != NULL;
 	for (size_t i = 0; i < 3; i++)
 		if (!*slots[i])
-			perr(c, n, "target is missing '%s'", keys[i]);
+			perr(c, n, NULL, "target is missing '%s'", keys[i]);
 }
 
-static void parse_root(struct parse_ctx *c, struct fy_node *root,
+static void parse_root(struct parse_ctx *c, const struct ynode *root,
 		       struct target_list *tl)
 {
-	struct fy_node_pair *p;
-	struct fy_node *seq = NULL, *e;
-	void *it = NULL;
+	const struct ynode *k, *v, *seq = NULL, *seq_key = NULL, *e;
 
-	if (!root || fy_node_get_type(root) != FYNT_MAPPING) {
-		perr(c, root, "the top level must be a mapping with a 'targets' list");
+	if (!root || root->type != YN_MAP) {
+		perr(c, root, NULL,
+		     "the top level must be a mapping with a 'targets' list");
 		return;
 	}
-	while ((p = fy_node_mapping_iterate(root, &it))) {
-		struct fy_node *k = fy_node_pair_key(p);
-		const char *ks = k ? fy_node_get_scalar0(k) : NULL;
+	ynode_for_each_pair (k, v, root) {
+		const char *ks =
+			key_text(c, k, "unknown key '?' (known: targets)");
 
 		if (ks && !strcmp(ks, "targets"))
-			seq = fy_node_pair_value(p);
-		else
-			perr(c, k, "unknown key '%s' (known: targets)", ks ? ks : "?");
+			seq = v, seq_key = k;
+		else if (ks)
+			perr(c, k, NULL, "unknown key '%s' (known: targets)",
+			     ks);
 	}
-	if (!seq || fy_node_get_type(seq) != FYNT_SEQUENCE) {
-		perr(c, seq ? seq : root, "'targets' must be a list");
+	if (!seq || seq->type != YN_SEQ) {
+		perr(c, seq ? seq : root, seq_key, "'targets' must be a list");
 		return;
 	}
-	if (fy_node_sequence_item_count(seq) > TARGETS_MAX) {
-		perr(c, seq, "more than %d targets", TARGETS_MAX);
+	if (seq->len > TARGETS_MAX) {
+		perr(c, seq, NULL, "more than %d targets", TARGETS_MAX);
 		return;
 	}
-	it = NULL;
-	while ((e = fy_node_sequence_iterate(seq, &it)))
+	ynode_for_each_item (e, seq)
 		parse_entry(c, e, tl);
-}
-
-static void syntax_errors(struct parse_ctx *c, struct fy_diag *diag)
-{
-	struct fy_diag_error *de;
-	void *it = NULL;
-	int before = c->nerr;
-
-	while ((de = fy_diag_errors_iterate(diag, &it))) {
-		strvec_pushf(c->errors, "%s:%d:%d: %s", c->name, de->line,
-			     de->column, de->msg);
-		c->nerr++;
-	}
-	if (c->nerr == before) {
-		strvec_pushf(c->errors, "%s: not a valid document", c->name);
-		c->nerr++;
-	}
 }
 
 int targets_parse(const char *buf, size_t len, const char *name, bool json,
 		  struct target_list *out, struct strvec *errors)
 {
-	struct parse_ctx c = { name, json, errors, 0 };
-	struct fy_diag_cfg dcfg;
-	struct fy_parse_cfg cfg = { 0 };
-	struct fy_document *doc;
-	struct fy_diag *diag;
+	struct ydoc doc = YDOC_INIT(name, errors);
+	const struct ydoc_limits lim = {
+		.max_nodes = TARGETS_MAX_NODES,
+		.noun = "targets file",
+		.json = json,
+	};
+	struct parse_ctx c = { &doc, json };
 	struct target_list tl = TARGET_LIST_INIT;
-	int line, col;
-	const char *why = yaml_guard(buf, len, &line, &col);
 
-	if (why) {
-		strvec_pushf(errors, "%s:%d:%d: %s", name, line, col, why);
-		return -1;
-	}
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	dcfg.colorize = false;
-	diag = fy_diag_create(&dcfg);
-	if (!diag)
-		BUG("fy_diag_create failed");
-	fy_diag_set_collect_errors(diag, true);
-	cfg.flags = FYPCF_QUIET | FYPCF_DISABLE_RECYCLING |
-		    (json ? FYPCF_JSON_FORCE : FYPCF_JSON_NONE);
-	cfg.diag = diag;
-	doc = fy_document_build_from_string(&cfg, buf, len);
-	if (!doc)
-		syntax_errors(&c, diag);
-	else
-		parse_root(&c, fy_document_root(doc), &tl);
-	fy_document_destroy(doc);
-	fy_diag_destroy(diag);
-	if (c.nerr) {
+	if (!ydoc_parse(&doc, buf, len, &lim))
+		parse_root(&c, doc.root, &tl);
+	ydoc_release(&doc);
+	if (doc.nerr) {
 		target_list_release(&tl);
 		return -1;
 	}

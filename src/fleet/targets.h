@@ -14,9 +14,10 @@
  * The file is a mapping with one key, `targets`, a sequence of mappings with
  * the keys repo, head, base (required) and key, profile, prompt,
  * verify_command (optional; verify_command is a list of strings, an argv).
- * YAML and JSON share the shape; both are parsed with libfyaml (JSON in
- * forced-JSON mode) because it keeps a line and column for every node, which
- * jansson does not. Strict: unknown keys, wrong types, empty values and
+ * YAML and JSON share the shape; both are read by base/yaml-doc.h (JSON
+ * checked as strict JSON first, then read as the YAML it also is) because it
+ * keeps a line and column for every node, which jansson does not. Strict:
+ * unknown keys, duplicate keys, aliases, wrong types, empty values and
  * invalid branch names are errors, each "file:line:col: message".
  *
  * Pure: no I/O. Paths are returned as written; the caller expands `~` and

@@ -110,7 +110,8 @@ EOF
 	for verb in list "show claude" check "exec claude --prompt x"; do
 		# shellcheck disable=SC2086
 		must_fail "$AG_BIN" agents $verb
-		assert_output --partial "$CFG:3:15: agents.claude.command: must be a list of argv tokens, not a single string (a string would imply a shell, which agentic-git never uses)"
+		# 3:14, the opening quote: where libyaml says a quoted scalar starts
+		assert_output --partial "$CFG:3:14: agents.claude.command: must be a list of argv tokens, not a single string (a string would imply a shell, which agentic-git never uses)"
 	done
 }
 
