@@ -49,6 +49,15 @@ static const struct agent_preset presets[] = {
 		.config_env = "CLAUDE_CONFIG_DIR",
 		.config_dir = ".claude",
 		.needs_network = true,
+		/*
+		 * fs+api, checked 2026-12-02 against Claude Code's "network
+		 * access requirements" (docs network-config): the API, and
+		 * claude.ai for WebFetch's domain check; statsig.anthropic.com
+		 * and sentry.io are telemetry and error reports, which
+		 * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 switches off.
+		 */
+		.allow_hosts = V("api.anthropic.com", "claude.ai"),
+		.api_env = V("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"),
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
@@ -83,6 +92,13 @@ static const struct agent_preset presets[] = {
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
 		.needs_network = true,
+		/*
+		 * fs+api, checked 2026-12-02: api.openai.com with an API key;
+		 * a ChatGPT login talks to chatgpt.com (backend-api/codex) and
+		 * refreshes its token at auth.openai.com (the login's issuer).
+		 */
+		.allow_hosts = V("api.openai.com", "chatgpt.com",
+				 "auth.openai.com"),
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*
@@ -183,7 +199,7 @@ bool preset_network_warning(const struct agent_preset *pr, const char *profile,
 		return false;
 	strbuf_addf(out, "profile '%s' needs its vendor's API but sandbox '%s' gives it no network: it will hang or fail to connect; set sandbox: %s for it",
 		    profile, sandbox_policy_name(policy),
-		    sandbox_policy_name(SANDBOX_FS_ONLY));
+		    sandbox_policy_name(SANDBOX_FS_API));
 	return true;
 }
 

@@ -1,0 +1,216 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# Policy fs+api with the real bubblewrap: the agent reaches a listed host
+# (a loopback HTTP server) only through agentic-git's proxy, and cannot
+# reach a second, unlisted one: not through the proxy (403 + net_deny),
+# not directly by address (the cage's network namespace has no route),
+# not by UDP, not by DNS. Refusals where the host cannot confine the
+# network (Landlock, no user namespaces) happen before anything is
+# created. agents/sandbox.h invariant 8, agents/netproxy.h 1-4.
+load lib
+load sandbox_cases
+
+BACKEND=bwrap
+SERVER="$BATS_TEST_DIRNAME/../helper/http-udp-server.mjs"
+
+setup() {
+	sbx_setup
+}
+
+teardown() {
+	[ -z "${FD_A:-}" ] || exec {FD_A}>&-
+	[ -z "${FD_B:-}" ] || exec {FD_B}>&-
+}
+
+# start_server NAME: sets PORT_<NAME>; the server lives while its pipe does.
+start_server() {
+	local fd
+	exec {fd}> >(exec node "$SERVER" --name "$1" --port-file "$T/$1.port" \
+		--log "$T/$1.log" --lifetime 60 >"$T/$1.out" 2>&1)
+	eval "FD_$1=$fd"
+	for _ in $(seq 200); do
+		[ -s "$T/$1.port" ] && break
+		sleep 0.05
+	done
+	[ -s "$T/$1.port" ] || fail "server $1 did not start: $(cat "$T/$1.out")"
+	eval "PORT_$1=$(cat "$T/$1.port")"
+}
+
+two_servers() {
+	prereq node command -v node
+	prereq curl command -v curl
+	start_server A
+	start_server B
+	# control: both answer outside the sandbox
+	run curl -sS --noproxy '*' "http://127.0.0.1:$PORT_A/"
+	assert_output "hello from A"
+	run curl -sS --noproxy '*' "http://127.0.0.1:$PORT_B/"
+	assert_output "hello from B"
+	: >"$T/A.log"
+	: >"$T/B.log"
+}
+
+api() {
+	sbx fs+api --allow "127.0.0.1:$PORT_A" --allow "localhost:$PORT_A" "$@"
+}
+
+@test "fs+api: the agent's environment names the proxy, NO_PROXY empty" {
+	sbx_prereq bwrap
+	run sbx fs+api --allow api.example.com -- /usr/bin/env
+	assert_success
+	assert_line "HTTPS_PROXY=http://127.0.0.1:3128"
+	assert_line "https_proxy=http://127.0.0.1:3128"
+	assert_line "HTTP_PROXY=http://127.0.0.1:3128"
+	assert_line "ALL_PROXY=http://127.0.0.1:3128"
+	assert_line "NO_PROXY="
+}
+
+@test "fs+api: a listed host is reached through the proxy, plain HTTP and CONNECT" {
+	sbx_prereq bwrap
+	two_servers
+	run api -- curl -sS "http://127.0.0.1:$PORT_A/plain"
+	assert_success
+	assert_output "hello from A"
+	run api -- curl -sS -p "http://127.0.0.1:$PORT_A/tunnel"
+	assert_success
+	assert_output "hello from A"
+	# a name is resolved by the proxy, outside the cage
+	run api -- curl -sS "http://localhost:$PORT_A/byname"
+	assert_output "hello from A"
+	run grep -c "^http GET /plain host=127.0.0.1:$PORT_A" "$T/A.log"
+	assert_output 1
+	run grep -c "^http GET /tunnel" "$T/A.log"
+	assert_output 1
+	run jq -rs "[.[] | select(.event == \"net_allow\" and .port == $PORT_A)] |
+		length == 3 and all(.bytes > 0 and .policy == \"fs+api\")" \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
+	assert_output true
+}
+
+@test "fs+api: an unlisted host gets 403 naming it and how to allow it, and a net_deny event" {
+	sbx_prereq bwrap
+	two_servers
+	run api -- curl -sS -i "http://127.0.0.1:$PORT_B/secret"
+	assert_success
+	assert_line --partial "HTTP/1.1 403 Forbidden"
+	assert_output --partial "host '127.0.0.1:$PORT_B' is not in this agent's allow_hosts"
+	assert_output --partial "to allow it add '127.0.0.1:$PORT_B'"
+	refute_output --partial "hello from B"
+	run api -- curl -sS -p "http://127.0.0.1:$PORT_B/"
+	assert_failure
+	assert_output --partial "403"
+	# the same host on another port is another host
+	run api -- curl -sS "http://localhost:$PORT_B/"
+	assert_output --partial "is not in this agent's allow_hosts"
+	[ ! -s "$T/B.log" ] || fail "server B was reached: $(cat "$T/B.log")"
+	run jq -rs "[.[] | select(.event == \"net_deny\" and .port == $PORT_B)] |
+		length == 3 and all(.disposition == \"deny\" and (.reason | test(\"allow_hosts\")))" \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
+	assert_output true
+}
+
+@test "fs+api: no direct connection by address, to the host's loopback or out" {
+	sbx_prereq bwrap
+	two_servers
+	run api -- curl -sS --noproxy '*' "http://127.0.0.1:$PORT_A/direct"
+	assert_failure
+	refute_output --partial "hello from A"
+	run api -- curl -sS --noproxy '*' "http://192.0.2.1:$PORT_A/"
+	assert_failure
+	assert_output --partial "Couldn't connect"
+	run api -- "$SBX_HELPER" connect "$PORT_B"
+	sbx_denied "connected"
+	run grep -c direct "$T/A.log"
+	assert_output 0
+}
+
+@test "fs+api: no UDP and no DNS out of the cage" {
+	sbx_prereq bwrap
+	two_servers
+	run api -- "$SBX_HELPER" udp "$PORT_B"
+	# the datagram goes to the cage's own loopback, never to the host's;
+	# a control datagram sent afterwards from outside is the first to land
+	run "$SBX_HELPER" udp "$PORT_B"
+	assert_output "udp: sent"
+	for _ in $(seq 200); do
+		grep -q '^udp' "$T/B.log" 2>/dev/null && break
+		sleep 0.05
+	done
+	run grep -c '^udp' "$T/B.log"
+	assert_output 1
+	# no resolver is reachable: a name that needs DNS does not resolve
+	# (the control shows the host resolves it, when it has DNS at all)
+	run api -- getent hosts example.com
+	assert_failure
+	if getent hosts example.com >/dev/null 2>&1; then
+		run api -- curl -sS --noproxy '*' http://example.com/
+		assert_output --partial "Could not resolve host"
+	fi
+}
+
+@test "fs+api: hostile requests get a clear HTTP error and an event" {
+	sbx_prereq bwrap
+	two_servers
+	run api -- curl -sS -i -X CONNECT "http://127.0.0.1:3128/" \
+		--noproxy '*' --request-target "127.0.0.1:0"
+	assert_output --partial "400 Bad Request"
+	assert_output --partial "bad port"
+	run api -- curl -sS -i --noproxy '*' "http://127.0.0.1:3128/not-a-proxy-request"
+	assert_output --partial "400 Bad Request"
+	assert_output --partial "not a proxy request"
+	run api -- curl -sS -i -H "X-Long: $(head -c 20000 /dev/zero | tr '\0' a)" \
+		"http://127.0.0.1:$PORT_A/long"
+	assert_output --partial "431"
+	run grep -c long "$T/A.log"
+	assert_output 0
+}
+
+@test "fs+api: landlock cannot confine addresses: refused before anything is created" {
+	sbx_prereq landlock
+	run "$AG_BIN" sandbox run --backend landlock --policy fs+api \
+		--workspace "$T/new-ws" --from "$REPO" --head main -- /bin/true
+	assert_failure
+	assert_output --partial "restricts ports, not addresses"
+	[ ! -e "$T/new-ws" ]
+	[ ! -e "$AGENTIC_GIT_HOME/runtime/net" ]
+	# warn-run: runs unsandboxed, said durably
+	run "$AG_BIN" sandbox run --backend landlock --policy fs+api \
+		--fallback warn-run --workspace "$WS" -- /bin/true
+	[ "$status" -eq 3 ]
+	assert_output --partial "ran UNSANDBOXED"
+	run jq -rs '[.[] | select(.event == "sandbox_downgraded" and .requested_policy == "fs+api")] | length' \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
+	assert_output 1
+}
+
+@test "fs+api: without user namespaces it is refused before anything is created" {
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=userns run "$AG_BIN" sandbox run \
+		--policy fs+api --workspace "$T/new-ws" --from "$REPO" --head main -- /bin/true
+	assert_failure
+	assert_output --partial "sandbox 'fs+api' cannot be provided on this host"
+	assert_output --partial "user namespaces are unavailable"
+	[ ! -e "$T/new-ws" ]
+	[ ! -e "$AGENTIC_GIT_HOME/runtime/net" ]
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=userns run "$AG_BIN" sandbox probe --json
+	run jq -r '.fs_api.available' <<<"$output"
+	assert_output false
+}
+
+@test "fs+api: bad allow entries are one clear line, nothing run" {
+	run "$AG_BIN" sandbox run --policy fs+api --allow 'bad host!' \
+		--workspace "$WS" -- /bin/true
+	[ "$status" -eq 2 ]
+	assert_output --partial "allow_hosts entry 'bad host!'"
+	[ "${#lines[@]}" -eq 1 ]
+	run "$AG_BIN" sandbox run --policy fs+api --allow '*.1.2.3' \
+		--workspace "$WS" -- /bin/true
+	[ "$status" -eq 2 ]
+	run "$AG_BIN" sandbox run --policy fs+api --allow 'h:99999' \
+		--workspace "$WS" -- /bin/true
+	[ "$status" -eq 2 ]
+	run "$AG_BIN" sandbox run --policy fs+no-net --allow api.example.com \
+		--workspace "$WS" -- /bin/true
+	[ "$status" -eq 2 ]
+	assert_output --partial "--allow is for --policy fs+api"
+	[ ! -e "$AGENTIC_GIT_HOME/runtime/net" ]
+}
