@@ -60,12 +60,13 @@ int allowhost_target(const char *host, size_t len, unsigned port,
 		     struct allowhost_target *out, struct strbuf *err)
 {
 	char buf[ALLOWHOST_NAME_MAX + 2];
+	bool bracketed = len >= 2 && host[0] == '[' && host[len - 1] == ']';
 
 	memset(out, 0, sizeof(*out));
 	if (port < 1 || port > 65535)
 		return why(err, "the port must be between 1 and 65535"), -1;
 	out->port = port;
-	if (len >= 2 && host[0] == '[' && host[len - 1] == ']') {
+	if (bracketed) {
 		host++;
 		len -= 2;
 	}
@@ -73,7 +74,7 @@ int allowhost_target(const char *host, size_t len, unsigned port,
 		return why(err, "the host is empty, too long or holds a NUL byte"), -1;
 	memcpy(buf, host, len);
 	buf[len] = '\0';
-	if (strchr(buf, ':')) {
+	if (bracketed || strchr(buf, ':')) {
 		if (inet_pton(AF_INET6, buf, out->addr) != 1)
 			return why(err, "the host is not a valid IPv6 address"), -1;
 		out->kind = AH_IPV6;

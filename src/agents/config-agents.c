@@ -124,8 +124,9 @@ static void field_allow_hosts(struct cparse *cp, struct agent_profile *p,
 
 	field_list(cp, &p->allow_hosts, b, PK_ALLOW_HOSTS, w, "allow_hosts",
 		   false);
-	for (size_t i = 0; (size_t)cp->doc->nerr == before && i < p->allow_hosts.nr;
-	     i++) {
+	if ((size_t)cp->doc->nerr != before)
+		return;
+	for (size_t i = 0; i < p->allow_hosts.nr; i++) {
 		strbuf_reset(&why);
 		if (allowhost_check(p->allow_hosts.v[i], &why) < 0)
 			cp_error(cp, b->val[PK_ALLOW_HOSTS], b->key[PK_ALLOW_HOSTS],

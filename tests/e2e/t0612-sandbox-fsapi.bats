@@ -214,3 +214,53 @@ api() {
 	assert_output --partial "--allow is for --policy fs+api"
 	[ ! -e "$AGENTIC_GIT_HOME/runtime/net" ]
 }
+
+@test "fs+api: a session (run --profile) reaches its listed host, commits, and its events name the agent" {
+	sbx_prereq bwrap
+	two_servers
+	mkdir -p "$T/bin"
+	cat >"$T/bin/agent.sh" <<-'EOS'
+	#!/bin/sh
+	set -- $1
+	echo "A:$(curl -sS "http://127.0.0.1:$1/session")"
+	echo "B:$(curl -sS "http://127.0.0.1:$2/session")"
+	echo work >work.txt
+	git add -A && git commit -q -m "agent: work" && echo COMMIT:ok
+	echo precious >>work.txt
+	git reset -q --hard && echo RESET:ok
+	EOS
+	chmod +x "$T/bin/agent.sh"
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
+	sandbox_backend: bwrap
+	agents:
+	  scripted:
+	    command: ["$T/bin/agent.sh", "{prompt}"]
+	    env: []
+	    sandbox: fs+api
+	    allow_hosts: ["127.0.0.1:$PORT_A"]
+	EOF
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	run "$AG_BIN" agents show scripted
+	assert_line "allow_host: 127.0.0.1:$PORT_A"
+	cd "$REPO"
+	run "$AG_BIN" run --agent a1 --branch feat/x --profile scripted \
+		--prompt "$PORT_A $PORT_B"
+	assert_success
+	assert_output --partial "A:hello from A"
+	assert_output --partial "B:agentic-git: host '127.0.0.1:$PORT_B' is not in this agent's allow_hosts"
+	assert_output --partial "agents.scripted.allow_hosts in config.yaml"
+	assert_output --partial "COMMIT:ok"
+	assert_output --partial "RESET:ok"
+	# the branch came back to the operator's clone; the reset was snapshotted
+	run "$REAL_GIT" -C "$REPO" log -1 --format=%s feat/x
+	assert_output "agent: work"
+	run "$AG_BIN" snapshots list --repo "$REPO" --all --agent a1
+	assert_output --partial "reset"
+	run jq -rs "[.[] | select(.agent == \"a1\" and (.event == \"net_allow\" and .port == $PORT_A
+		or .event == \"net_deny\" and .port == $PORT_B))] | length" \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
+	assert_output 2
+	# the proxy's socket is gone with the agent
+	run find "$AGENTIC_GIT_HOME/runtime/net" -name '*.sock'
+	assert_output ""
+}
