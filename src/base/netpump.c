@@ -39,7 +39,7 @@ void netpump_events(const struct netpump *p, short *ev_a, short *ev_b)
 		const struct netpump_half *h = &p->h[d];
 		int from = d, to = 1 - d;
 
-		if (!h->eof && h->off + h->len < NETPUMP_BUF)
+		if (!h->eof && h->len < NETPUMP_BUF)
 			ev[from] |= POLLIN;
 		if (h->len)
 			ev[to] |= POLLOUT;
@@ -56,10 +56,12 @@ static int fill(struct netpump *p, int d)
 
 	if (h->eof)
 		return 0;
-	if (!h->len)
-		h->off = 0;
-	if (h->off + h->len == NETPUMP_BUF)
+	if (h->len == NETPUMP_BUF)
 		return 0;
+	if (h->off + h->len == NETPUMP_BUF) { /* room only at the front */
+		memmove(h->buf, h->buf + h->off, h->len);
+		h->off = 0;
+	}
 	n = recv(p->fd[d], h->buf + h->off + h->len,
 		 NETPUMP_BUF - h->off - h->len, 0);
 	if (n < 0)
@@ -82,6 +84,8 @@ static int drain(struct netpump *p, int d)
 		h->off += (size_t)n;
 		h->len -= (size_t)n;
 		p->moved[d] += (unsigned long long)n;
+		if (!h->len)
+			h->off = 0;
 	}
 	if (!h->len && h->eof && !h->shut) {
 		shutdown(p->fd[1 - d], SHUT_WR);

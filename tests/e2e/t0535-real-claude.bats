@@ -56,6 +56,23 @@ start_claude_model() {
 	[ -d "$AGENTIC_GIT_HOME/cache/c2/.claude/projects" ]
 }
 
+@test "claude under fs+api on bwrap: its API only through the proxy, nothing else" {
+	sbx_prereq bwrap
+	start_claude_model
+	# the preset switches non-essential traffic off by itself under fs+api
+	unset CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC
+	write_config claude fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	run_agent claude c5
+	assert_guarded_work c5 "$AGENTIC_GIT_HOME/worktrees/c5/feat/c5"
+	launch=$(launch_event)
+	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
+	echo "$launch" | jq -e '.agent_env_keys | index("HTTPS_PROXY") and index("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")'
+	# every request reached the model through the proxy, none elsewhere
+	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "c5" and .event == "net_allow")) |
+		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
+	events | jq -e -s 'map(select(.event == "net_deny")) | length == 0'
+}
+
 @test "claude under fs-only on Landlock" {
 	sbx_prereq landlock
 	write_config claude fs-only landlock

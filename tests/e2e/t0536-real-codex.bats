@@ -58,6 +58,20 @@ codex_in() {
 	echo "$launch" | jq -e --arg p "$prefix" '.agent_argv | tostring | contains("\"--ro-bind\",\"" + $p + "\"")'
 }
 
+@test "codex under fs+api on bwrap: its API only through the proxy" {
+	sbx_prereq bwrap
+	start_codex_model
+	write_config codex fs+api bwrap "    model: gpt-4.1
+    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	run_agent codex x3
+	assert_guarded_work x3 "$AGENTIC_GIT_HOME/worktrees/x3/feat/x3"
+	launch=$(launch_event)
+	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
+	echo "$launch" | jq -e '.agent_env_keys | index("HTTPS_PROXY")'
+	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "x3" and .event == "net_allow")) |
+		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
+}
+
 @test "codex under fs-only on Landlock" {
 	codex_in landlock x2
 }

@@ -74,6 +74,14 @@ api() {
 	run api -- curl -sS -p "http://127.0.0.1:$PORT_A/tunnel"
 	assert_success
 	assert_output "hello from A"
+	# big bodies both ways, through both kinds of request (netpump.h)
+	head -c 300000 /dev/zero >"$WS/body"
+	for p in "" -p; do
+		run api -- curl -sS -m 60 $p --data-binary @body "http://127.0.0.1:$PORT_A/post"
+		assert_output "hello from A, got 300000"
+		run api -- /bin/sh -c "curl -sS -m 60 $p http://127.0.0.1:$PORT_A/big | wc -c"
+		assert_output 1048576
+	done
 	# a name is resolved by the proxy, outside the cage
 	run api -- curl -sS "http://localhost:$PORT_A/byname"
 	assert_output "hello from A"
@@ -82,7 +90,7 @@ api() {
 	run grep -c "^http GET /tunnel" "$T/A.log"
 	assert_output 1
 	run jq -rs "[.[] | select(.event == \"net_allow\" and .port == $PORT_A)] |
-		length == 3 and all(.bytes > 0 and .policy == \"fs+api\")" \
+		length == 7 and all(.bytes > 0 and .policy == \"fs+api\")" \
 		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
 	assert_output true
 }

@@ -8,7 +8,8 @@
 // Listens on 127.0.0.1 (TCP, port 0: the kernel picks one) and on UDP at
 // the same port number; writes the port to --port-file once both listen.
 // Every HTTP request is answered "hello from NAME" and logged as
-// "http METHOD URL host=HOST"; every datagram is logged as "udp TEXT".
+// "http METHOD URL host=HOST" (a request with a body is answered with its
+// length, "/big…" with 1 MiB); every datagram is logged as "udp TEXT".
 // Bounded: it exits after --lifetime seconds (default 120) and when its
 // stdin reaches end of file if stdin is a pipe.
 import http from 'node:http';
@@ -29,9 +30,14 @@ const note = (line) => fs.appendFileSync(log, line + '\n');
 const server = http.createServer((req, res) => {
 	note(`http ${req.method} ${req.url} host=${req.headers.host || ''}`);
 	req.resume();
+	let got = 0;
+	req.on('data', (chunk) => { got += chunk.length; });
 	req.on('end', () => {
 		res.writeHead(200, { 'Content-Type': 'text/plain' });
-		res.end(`hello from ${name}\n`);
+		// /big: a MiB back, to show nothing is lost on the way
+		if (req.url.startsWith('/big'))
+			return res.end('x'.repeat(1 << 20));
+		res.end(got ? `hello from ${name}, got ${got}\n` : `hello from ${name}\n`);
 	});
 });
 server.keepAliveTimeout = 1000;
