@@ -66,7 +66,8 @@ start_claude_model() {
 	assert_guarded_work c5 "$AGENTIC_GIT_HOME/worktrees/c5/feat/c5"
 	launch=$(launch_event)
 	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
-	echo "$launch" | jq -e '.agent_env_keys | index("HTTPS_PROXY") and index("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")'
+	echo "$launch" | jq -e '.agent_env_keys | index("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")'
+	echo "$launch" | jq -e '.agent_argv | index("HTTPS_PROXY")'
 	# every request reached the model through the proxy, none elsewhere
 	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "c5" and .event == "net_allow")) |
 		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'

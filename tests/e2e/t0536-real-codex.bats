@@ -67,7 +67,7 @@ codex_in() {
 	assert_guarded_work x3 "$AGENTIC_GIT_HOME/worktrees/x3/feat/x3"
 	launch=$(launch_event)
 	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
-	echo "$launch" | jq -e '.agent_env_keys | index("HTTPS_PROXY")'
+	echo "$launch" | jq -e '.agent_argv | index("HTTPS_PROXY")'
 	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "x3" and .event == "net_allow")) |
 		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
 }
