@@ -11,36 +11,18 @@ load lib
 load sandbox_cases
 
 BACKEND=bwrap
-SERVER="$BATS_TEST_DIRNAME/../helper/http-udp-server.mjs"
 
 setup() {
 	sbx_setup
 }
 
-teardown() {
-	[ -z "${FD_A:-}" ] || exec {FD_A}>&-
-	[ -z "${FD_B:-}" ] || exec {FD_B}>&-
-}
-
-# start_server NAME: sets PORT_<NAME>; the server lives while its pipe does.
-start_server() {
-	local fd
-	exec {fd}> >(exec node "$SERVER" --name "$1" --port-file "$T/$1.port" \
-		--log "$T/$1.log" --lifetime 60 >"$T/$1.out" 2>&1)
-	eval "FD_$1=$fd"
-	for _ in $(seq 200); do
-		[ -s "$T/$1.port" ] && break
-		sleep 0.05
-	done
-	[ -s "$T/$1.port" ] || fail "server $1 did not start: $(cat "$T/$1.out")"
-	eval "PORT_$1=$(cat "$T/$1.port")"
-}
+teardown() { net_server_stop; }
 
 two_servers() {
 	prereq node command -v node
 	prereq curl command -v curl
-	start_server A
-	start_server B
+	net_server A
+	net_server B
 	# control: both answer outside the sandbox
 	run curl -sS --noproxy '*' "http://127.0.0.1:$PORT_A/"
 	assert_output "hello from A"
