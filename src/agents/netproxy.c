@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -137,7 +139,7 @@ static int start_connect(struct conn *c)
 				  .ai_flags = AI_NUMERICSERV };
 	struct addrinfo *res = NULL;
 	char port[8];
-	int fd = -1;
+	int fd = -1, one = 1;
 
 	if (c->rq.target.kind != AH_NAME)
 		hints.ai_flags |= AI_NUMERICHOST;
@@ -149,6 +151,8 @@ static int start_connect(struct conn *c)
 			    a->ai_protocol);
 		if (fd < 0)
 			continue;
+		/* small requests and answers go out at once (no Nagle) */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (connect(fd, a->ai_addr, a->ai_addrlen) < 0 &&
 		    errno != EINPROGRESS) {
 			close(fd);

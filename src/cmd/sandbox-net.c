@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -232,13 +233,14 @@ static AG_NORETURN void relay_loop(int lfd, const char *path)
 		}
 		if (pf[0].revents & POLLIN) {
 			int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-			int ufd = cfd < 0 ? -1 : connect_unix(path);
+			int ufd = cfd < 0 ? -1 : connect_unix(path), one = 1;
 
 			if (ufd < 0) {
 				if (cfd >= 0)
 					close(cfd);
 				continue;
 			}
+			setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 			pumps[nr] = xmalloc(sizeof(*pumps[nr]));
 			netpump_init(pumps[nr++], cfd, ufd);
 		}

@@ -247,6 +247,12 @@ int cmd_sandbox_run(int argc, const char **argv)
 	plan_or_die(&st, &plan);
 	if (plan.downgraded) {
 		rc = run_downgraded(&st, &plan);
+	} else if (plan.verdict == SANDBOX_WRAPPED &&
+		   st.rq.policy == SANDBOX_FS_API) {
+		/* the plan starts with `agentic-git sandbox proxy`: be it */
+		if (chdir(plan.dir) < 0)
+			die_errno("sandbox run: cannot enter '%s'", plan.dir);
+		rc = cmd_sandbox_proxy((int)plan.argv.nr - 2, plan.argv.v + 2);
 	} else {
 		if (chdir(plan.dir) < 0)
 			die_errno("sandbox run: cannot enter '%s'", plan.dir);

@@ -33,11 +33,12 @@ const server = http.createServer((req, res) => {
 	let got = 0;
 	req.on('data', (chunk) => { got += chunk.length; });
 	req.on('end', () => {
-		res.writeHead(200, { 'Content-Type': 'text/plain' });
 		// /big: a MiB back, to show nothing is lost on the way
-		if (req.url.startsWith('/big'))
-			return res.end('x'.repeat(1 << 20));
-		res.end(got ? `hello from ${name}, got ${got}\n` : `hello from ${name}\n`);
+		const body = req.url.startsWith('/big') ? 'x'.repeat(1 << 20)
+			: got ? `hello from ${name}, got ${got}\n` : `hello from ${name}\n`;
+		res.writeHead(200, { 'Content-Type': 'text/plain',
+			'Content-Length': Buffer.byteLength(body) });
+		res.end(body);
 	});
 });
 server.keepAliveTimeout = 1000;
