@@ -160,6 +160,10 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 	if (stats)
 		write_stats(stats, &np);
 	unlink(sock);
+	close(pidfd);
+	close(sigfd);
+	close(np.listen_fd);
+	child_release(&c);
 	netproxy_release(&np);
 	strvec_clear(&allow);
 	strvec_clear(&pos);
