@@ -11,6 +11,7 @@
 load lib
 load sandbox_cases
 load real_cli
+load dispatch
 
 setup() {
 	real_cli_setup claude
@@ -93,4 +94,28 @@ start_claude_model() {
 	assert_output "agentic-git: run: agent 'claude' cannot run as root outside a sandbox: claude refuses --dangerously-skip-permissions as root; give the profile 'sandbox: fs-only', or run as a normal user"
 	[ ! -e "$AGENTIC_GIT_HOME/worktrees/c4" ]
 	[ ! -s "$T/model.log" ]
+}
+
+@test "claude dispatch under fs+api on bwrap: a real rebase conflict resolved, verified and pushed" {
+	sbx_prereq bwrap
+	dsp_setup
+	dsp_branch feat/a
+	dsp_advance_main
+	# the model resolves the conflict as a careful agent would
+	printf '%s\n' \
+		'git rebase -q origin/main >/dev/null 2>&1; printf "line 1\nmain entry\nfeature feat/a\nline 2\n" >CHANGELOG && git add CHANGELOG && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; git log --format=%s -3' \
+		>"$T/model.script"
+	start_claude_model
+	write_config claude fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	printf 'default_agent: claude\n' >>"$AGENTIC_GIT_HOME/config.yaml"
+	PATH="$CLIS:$PATH" run timeout -k 5 150 "$AG_BIN" dispatch --grace 1 --timeout 120 \
+		--repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "fs+api (bwrap)" ]
+	[ "$(meta repo-feat-a net_deny)" = 0 ]
+	[ "$(meta repo-feat-a net_allow)" -ge 1 ]
+	"$REAL_GIT" --git-dir="$ORIGIN" merge-base --is-ancestor main feat/a
+	"$REAL_GIT" --git-dir="$ORIGIN" show feat/a:CHANGELOG | grep -q "feature feat/a"
+	grep -q "network: [0-9]* allowed, 0 refused" "$(run_dir)/summary.md"
 }
