@@ -269,7 +269,6 @@ static void accept_one(struct netproxy *np, struct conn **conns, size_t *nr)
 	c = xcalloc(1, sizeof(*c));
 	c->cfd = fd;
 	c->ufd = -1;
-	proxyreq_release(&c->rq);
 	strbuf_init(&c->rq.fwd, 0);
 	strbuf_init(&c->rq.why, 0);
 	strbuf_init(&c->reply, 0);
