@@ -51,7 +51,7 @@ static int check_name(const char *s, struct strbuf *err)
 	for (size_t i = 0; i < n; i++)
 		if (!name_char((unsigned char)s[i]))
 			return why(err, "the host name holds a character other than letters, digits, '-', '_' and '.'"), -1;
-	if (s[0] == '.' || strstr(s, ".."))
+	if (s[0] == '.' || s[n - 1] == '.' || strstr(s, ".."))
 		return why(err, "the host name has an empty label"), -1;
 	return 0;
 }

@@ -60,9 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_target(&rq.target);
 		if (!rq.connect) {
 			FUZZ_CHECK(strlen(rq.fwd.buf) == rq.fwd.len, "NUL upstream");
-			FUZZ_CHECK(rq.fwd.len >= 23 &&
-				   !strcmp(rq.fwd.buf + rq.fwd.len - 23,
-					   "Connection: close\r\n\r\n"),
+			static const char tail[] = "\r\nConnection: close\r\n\r\n";
+			FUZZ_CHECK(rq.fwd.len >= sizeof(tail) - 1 &&
+				   !strcmp(rq.fwd.buf + rq.fwd.len - (sizeof(tail) - 1), tail),
 				   "no Connection: close");
 			FUZZ_CHECK(strstr(rq.fwd.buf, "\r\nHost: ") != NULL,
 				   "no Host upstream");
