@@ -47,10 +47,14 @@ static int check_name(const char *s, struct strbuf *err)
 	size_t n = strlen(s);
 
 	if (!n || n > ALLOWHOST_NAME_MAX)
-		return why(err, "the host name is empty or longer than 253 bytes"), -1;
+		return why(err,
+			   "the host name is empty or longer than 253 bytes"),
+		       -1;
 	for (size_t i = 0; i < n; i++)
 		if (!name_char((unsigned char)s[i]))
-			return why(err, "the host name holds a character other than letters, digits, '-', '_' and '.'"), -1;
+			return why(err,
+				   "the host name holds a character other than letters, digits, '-', '_' and '.'"),
+			       -1;
 	if (s[0] == '.' || s[n - 1] == '.' || strstr(s, ".."))
 		return why(err, "the host name has an empty label"), -1;
 	return 0;
@@ -71,12 +75,15 @@ int allowhost_target(const char *host, size_t len, unsigned port,
 		len -= 2;
 	}
 	if (!len || len > ALLOWHOST_NAME_MAX || memchr(host, '\0', len))
-		return why(err, "the host is empty, too long or holds a NUL byte"), -1;
+		return why(err,
+			   "the host is empty, too long or holds a NUL byte"),
+		       -1;
 	memcpy(buf, host, len);
 	buf[len] = '\0';
 	if (bracketed || strchr(buf, ':')) {
 		if (inet_pton(AF_INET6, buf, out->addr) != 1)
-			return why(err, "the host is not a valid IPv6 address"), -1;
+			return why(err, "the host is not a valid IPv6 address"),
+			       -1;
 		out->kind = AH_IPV6;
 		inet_ntop(AF_INET6, out->addr, out->host, sizeof(out->host));
 		return 0;
@@ -89,7 +96,9 @@ int allowhost_target(const char *host, size_t len, unsigned port,
 		return -1;
 	if (looks_numeric(buf)) {
 		if (inet_pton(AF_INET, buf, out->addr) != 1)
-			return why(err, "the host looks like an address but is not a dotted-quad IPv4 address"), -1;
+			return why(err,
+				   "the host looks like an address but is not a dotted-quad IPv4 address"),
+			       -1;
 		out->kind = AH_IPV4;
 	} else {
 		out->kind = AH_NAME;
@@ -126,7 +135,8 @@ int allowhost_authority(const char *s, size_t len, bool need_port,
 	if (len && s[0] == '[') {
 		const char *close = memchr(s, ']', len);
 		if (!close)
-			return why(err, "an IPv6 address has no closing ']'"), -1;
+			return why(err, "an IPv6 address has no closing ']'"),
+			       -1;
 		host_len = (size_t)(close - s) + 1;
 		if (host_len < len && s[host_len] != ':')
 			return why(err, "junk after the IPv6 address"), -1;
@@ -135,9 +145,12 @@ int allowhost_authority(const char *s, size_t len, bool need_port,
 	}
 	if (host_len < len) {
 		if (parse_port(s + host_len + 1, len - host_len - 1, &port) < 0)
-			return why(err, "bad port: it must be a number from 1 to 65535"), -1;
+			return why(err,
+				   "bad port: it must be a number from 1 to 65535"),
+			       -1;
 	} else if (need_port) {
-		return why(err, "bad port: the authority has none (host:port)"), -1;
+		return why(err, "bad port: the authority has none (host:port)"),
+		       -1;
 	}
 	return allowhost_target(s, host_len, port, out, err);
 }
@@ -153,13 +166,17 @@ int allowhost_check(const char *entry, struct strbuf *err)
 					ALLOWHOST_DEFAULT_PORT, &t, err) < 0)
 			return -1;
 		if (t.kind != AH_NAME)
-			return why(err, "a wildcard must be followed by a domain name, not an address"), -1;
+			return why(err,
+				   "a wildcard must be followed by a domain name, not an address"),
+			       -1;
 		return 0;
 	}
 	if (strchr(entry, '*'))
-		return why(err, "'*' is only allowed as a leading '*.' (*.example.com)"), -1;
-	return allowhost_authority(entry, n, false, ALLOWHOST_DEFAULT_PORT,
-				   &t, err);
+		return why(err,
+			   "'*' is only allowed as a leading '*.' (*.example.com)"),
+		       -1;
+	return allowhost_authority(entry, n, false, ALLOWHOST_DEFAULT_PORT, &t,
+				   err);
 }
 
 static bool entry_matches(const char *entry, const struct allowhost_target *t)

@@ -12,18 +12,27 @@
 #include "base/xalloc.h"
 
 enum pkey {
-	PK_COMMAND, PK_MODEL_ARGS, PK_MODEL, PK_PROMPT_VIA, PK_TIMEOUT,
-	PK_ENV, PK_SANDBOX, PK_RO_BINDS, PK_CACHE_DIR, PK_ALLOW_HOSTS, PK__COUNT
+	PK_COMMAND,
+	PK_MODEL_ARGS,
+	PK_MODEL,
+	PK_PROMPT_VIA,
+	PK_TIMEOUT,
+	PK_ENV,
+	PK_SANDBOX,
+	PK_RO_BINDS,
+	PK_CACHE_DIR,
+	PK_ALLOW_HOSTS,
+	PK__COUNT
 };
 
 static const char *const profile_keys[] = {
-	"allow_hosts", "cache_dir", "command", "env", "model", "model_args",
-	"prompt_via", "ro_binds", "sandbox", "timeout", NULL,
+	"allow_hosts", "cache_dir", "command", "env",	  "model", "model_args",
+	"prompt_via",  "ro_binds",  "sandbox", "timeout", NULL,
 };
 
 static const enum pkey key_of[] = {
-	PK_ALLOW_HOSTS, PK_CACHE_DIR, PK_COMMAND, PK_ENV, PK_MODEL, PK_MODEL_ARGS,
-	PK_PROMPT_VIA, PK_RO_BINDS, PK_SANDBOX, PK_TIMEOUT,
+	PK_ALLOW_HOSTS, PK_CACHE_DIR,  PK_COMMAND,  PK_ENV,	PK_MODEL,
+	PK_MODEL_ARGS,	PK_PROMPT_VIA, PK_RO_BINDS, PK_SANDBOX, PK_TIMEOUT,
 };
 
 struct pblock {
@@ -129,7 +138,8 @@ static void field_allow_hosts(struct cparse *cp, struct agent_profile *p,
 	for (size_t i = 0; i < p->allow_hosts.nr; i++) {
 		strbuf_reset(&why);
 		if (allowhost_check(p->allow_hosts.v[i], &why) < 0)
-			cp_error(cp, b->val[PK_ALLOW_HOSTS], b->key[PK_ALLOW_HOSTS],
+			cp_error(cp, b->val[PK_ALLOW_HOSTS],
+				 b->key[PK_ALLOW_HOSTS],
 				 "%s.allow_hosts: '%s': %s", w,
 				 p->allow_hosts.v[i], why.buf);
 	}

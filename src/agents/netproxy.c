@@ -81,7 +81,8 @@ static void event_net(struct netproxy *np, const struct conn *c,
 		event_add_str(&ev, "reason", reason);
 	event_add_int(&ev, "bytes_out", (long long)c->pump.moved[NETPUMP_TO_B]);
 	event_add_int(&ev, "bytes_in", (long long)c->pump.moved[NETPUMP_TO_A]);
-	event_add_int(&ev, "bytes", (long long)(c->pump.moved[0] + c->pump.moved[1]));
+	event_add_int(&ev, "bytes",
+		      (long long)(c->pump.moved[0] + c->pump.moved[1]));
 	event_write(np->home, &ev);
 	event_release(&ev);
 }
@@ -89,11 +90,16 @@ static void event_net(struct netproxy *np, const struct conn *c,
 static const char *status_text(int status)
 {
 	switch (status) {
-	case 400: return "Bad Request";
-	case 403: return "Forbidden";
-	case 431: return "Request Header Fields Too Large";
-	case 502: return "Bad Gateway";
-	default: return "Error";
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 502:
+		return "Bad Gateway";
+	default:
+		return "Error";
 	}
 }
 
@@ -124,9 +130,11 @@ static void deny_host(struct netproxy *np, struct conn *c)
 	struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
 
 	host_port(c, &hp);
-	strbuf_addf(&why, "host '%s' is not in this agent's allow_hosts (sandbox fs+api); to allow it add '%s' to %s",
-		    hp.buf, hp.buf, np->hint && *np->hint ? np->hint
-							  : "the profile's allow_hosts");
+	strbuf_addf(
+		&why,
+		"host '%s' is not in this agent's allow_hosts (sandbox fs+api); to allow it add '%s' to %s",
+		hp.buf, hp.buf,
+		np->hint && *np->hint ? np->hint : "the profile's allow_hosts");
 	refuse(np, c, 403, why.buf);
 	strbuf_release(&why);
 	strbuf_release(&hp);
@@ -147,7 +155,8 @@ static int start_connect(struct conn *c)
 	if (getaddrinfo(c->rq.target.host, port, &hints, &res))
 		return -1;
 	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		fd = socket(a->ai_family,
+			    a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			    a->ai_protocol);
 		if (fd < 0)
 			continue;
@@ -187,7 +196,8 @@ static void on_head(struct netproxy *np, struct conn *c)
 	if (start_connect(c) < 0) {
 		struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
 		host_port(c, &hp);
-		strbuf_addf(&why, "cannot connect to allowed host '%s'", hp.buf);
+		strbuf_addf(&why, "cannot connect to allowed host '%s'",
+			    hp.buf);
 		refuse(np, c, 502, why.buf);
 		strbuf_release(&why);
 		strbuf_release(&hp);
@@ -230,7 +240,8 @@ static void conn_free(struct netproxy *np, struct conn *c, bool allowed)
 {
 	if (allowed) {
 		/* the agent never sent our "200 Connection established" */
-		if (c->rq.connect && c->pump.moved[NETPUMP_TO_A] >= sizeof(ok) - 1)
+		if (c->rq.connect &&
+		    c->pump.moved[NETPUMP_TO_A] >= sizeof(ok) - 1)
 			c->pump.moved[NETPUMP_TO_A] -= sizeof(ok) - 1;
 		np->stats.bytes += c->pump.moved[0] + c->pump.moved[1];
 		event_net(np, c, "net_allow", NULL);
@@ -290,10 +301,18 @@ static void conn_events(const struct conn *c, struct pollfd *pf)
 	pf[1].fd = c->ufd;
 	pf[0].events = pf[1].events = 0;
 	switch (c->st) {
-	case C_HEAD: pf[0].events = POLLIN; break;
-	case C_CONNECTING: pf[1].events = POLLOUT; break;
-	case C_REPLY: pf[0].events = POLLOUT; break;
-	case C_PUMP: netpump_events(&c->pump, &pf[0].events, &pf[1].events); break;
+	case C_HEAD:
+		pf[0].events = POLLIN;
+		break;
+	case C_CONNECTING:
+		pf[1].events = POLLOUT;
+		break;
+	case C_REPLY:
+		pf[0].events = POLLOUT;
+		break;
+	case C_PUMP:
+		netpump_events(&c->pump, &pf[0].events, &pf[1].events);
+		break;
 	}
 	if (pf[1].fd < 0)
 		pf[1].fd = -1;
@@ -332,7 +351,9 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 	for (;;) {
 		pf[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-		pf[2] = (struct pollfd){ .fd = nr < NETPROXY_MAX_CONNS ? np->listen_fd : -1,
+		pf[2] = (struct pollfd){ .fd = nr < NETPROXY_MAX_CONNS
+						       ? np->listen_fd
+						       : -1,
 					 .events = POLLIN };
 		for (size_t i = 0; i < nr; i++)
 			conn_events(conns[i], &pf[3 + 2 * i]);
@@ -352,9 +373,11 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 				i++;
 				continue;
 			}
-			conn_free(np, conns[i], was_pump || conns[i]->st == C_PUMP);
+			conn_free(np, conns[i],
+				  was_pump || conns[i]->st == C_PUMP);
 			/* keep the poll entries in step with the connections */
-			memmove(&conns[i], &conns[i + 1], (nr - i - 1) * sizeof(*conns));
+			memmove(&conns[i], &conns[i + 1],
+				(nr - i - 1) * sizeof(*conns));
 			memmove(&pf[3 + 2 * i], &pf[3 + 2 * i + 2],
 				(nr - i - 1) * 2 * sizeof(*pf));
 			nr--;
@@ -369,8 +392,10 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 
 void netproxy_stats_json(const struct netproxy_stats *st, struct strbuf *out)
 {
-	strbuf_addf(out, "{\"net_allow\":%lu,\"net_deny\":%lu,\"bytes\":%llu,\"denied_hosts\":[",
-		    st->allowed, st->denied, st->bytes);
+	strbuf_addf(
+		out,
+		"{\"net_allow\":%lu,\"net_deny\":%lu,\"bytes\":%llu,\"denied_hosts\":[",
+		st->allowed, st->denied, st->bytes);
 	for (size_t i = 0; i < st->denied_hosts.nr; i++) {
 		if (i)
 			strbuf_addch(out, ',');

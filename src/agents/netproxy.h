@@ -54,7 +54,10 @@ struct netproxy {
 	struct netproxy_stats stats;
 };
 
-#define NETPROXY_INIT { .listen_fd = -1, .stats = { .denied_hosts = STRVEC_INIT } }
+#define NETPROXY_INIT                                                    \
+	{                                                                \
+		.listen_fd = -1, .stats = {.denied_hosts = STRVEC_INIT } \
+	}
 
 /*
  * Serves until `pidfd` is readable (the child exited), forwarding what

@@ -97,8 +97,8 @@ static const struct agent_preset presets[] = {
 		 * a ChatGPT login talks to chatgpt.com (backend-api/codex) and
 		 * refreshes its token at auth.openai.com (the login's issuer).
 		 */
-		.allow_hosts = V("api.openai.com", "chatgpt.com",
-				 "auth.openai.com"),
+		.allow_hosts =
+			V("api.openai.com", "chatgpt.com", "auth.openai.com"),
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*
@@ -116,7 +116,8 @@ static const struct agent_preset presets[] = {
 		.env = V("GEMINI_API_KEY", "GOOGLE_API_KEY",
 			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"),
 		.help_args = V("--help"),
-		.check_flags = V("--yolo", "--skip-trust", "--prompt", "--model"),
+		.check_flags =
+			V("--yolo", "--skip-trust", "--prompt", "--model"),
 		.needs_network = true,
 		.verified = "checked 2026-11-29 against gemini-cli 0.61.0",
 	},
@@ -128,7 +129,8 @@ static const struct agent_preset presets[] = {
 	 */
 	{
 		.name = "copilot",
-		.command = V("copilot", "--allow-all-tools", "--prompt={prompt}"),
+		.command =
+			V("copilot", "--allow-all-tools", "--prompt={prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN",
 			 "COPILOT_HOME"),
@@ -152,7 +154,8 @@ static const struct agent_preset presets[] = {
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--force", "--model"),
 		.needs_network = true,
-		.verified = "flags from Cursor's CLI docs 2026-11-29 (not on npm)",
+		.verified =
+			"flags from Cursor's CLI docs 2026-11-29 (not on npm)",
 	},
 };
 
@@ -197,9 +200,11 @@ bool preset_network_warning(const struct agent_preset *pr, const char *profile,
 {
 	if (!pr || !pr->needs_network || policy != SANDBOX_FS_NO_NET)
 		return false;
-	strbuf_addf(out, "profile '%s' needs its vendor's API but sandbox '%s' gives it no network: it will hang or fail to connect; set sandbox: %s for it",
-		    profile, sandbox_policy_name(policy),
-		    sandbox_policy_name(SANDBOX_FS_API));
+	strbuf_addf(
+		out,
+		"profile '%s' needs its vendor's API but sandbox '%s' gives it no network: it will hang or fail to connect; set sandbox: %s for it",
+		profile, sandbox_policy_name(policy),
+		sandbox_policy_name(SANDBOX_FS_API));
 	return true;
 }
 

@@ -65,8 +65,8 @@ static bool drop_header(const char *line, size_t n)
 }
 
 static enum proxyreq_result authority(struct proxyreq *rq, const char *s,
-				       size_t n, bool need_port,
-				       unsigned default_port)
+				      size_t n, bool need_port,
+				      unsigned default_port)
 {
 	strbuf_reset(&rq->why);
 	if (allowhost_authority(s, n, need_port, default_port, &rq->target,
@@ -87,9 +87,12 @@ static enum proxyreq_result parse_target(struct proxyreq *rq, const char *t,
 	if (rq->connect)
 		return authority(rq, t, n, true, 0);
 	if (n >= 8 && !strncasecmp(t, "https://", 8))
-		return bad(rq, 400, "an https:// URL must be fetched through CONNECT");
+		return bad(rq, 400,
+			   "an https:// URL must be fetched through CONNECT");
 	if (n < 7 || strncasecmp(t, "http://", 7))
-		return bad(rq, 400, "not a proxy request: the target must be an absolute http:// URL or CONNECT host:port");
+		return bad(
+			rq, 400,
+			"not a proxy request: the target must be an absolute http:// URL or CONNECT host:port");
 	rest = t + 7;
 	auth = strcspn(rest, "/?#");
 	if (auth > n - 7)
@@ -115,8 +118,8 @@ static enum proxyreq_result parse_request_line(struct proxyreq *rq,
 	mlen = (size_t)(sp1 - l);
 	if (!sp2 || !is_token(l, mlen) || mlen >= sizeof(rq->method))
 		return bad(rq, 400, "malformed request line");
-	if ((size_t)(l + n - (sp2 + 1)) != 8 || strncmp(sp2 + 1, "HTTP/1.", 7) ||
-	    (sp2[8] != '0' && sp2[8] != '1'))
+	if ((size_t)(l + n - (sp2 + 1)) != 8 ||
+	    strncmp(sp2 + 1, "HTTP/1.", 7) || (sp2[8] != '0' && sp2[8] != '1'))
 		return bad(rq, 400, "only HTTP/1.0 and HTTP/1.1 are spoken");
 	memcpy(rq->method, l, mlen);
 	rq->method[mlen] = '\0';
@@ -145,7 +148,8 @@ static void add_forward_line(struct proxyreq *rq, const char *path,
 	if (path_len && *path == '/')
 		strbuf_add(&rq->fwd, path, path_len);
 	else /* "http://h?q" is "/?q" */
-		strbuf_addch(&rq->fwd, '/'), strbuf_add(&rq->fwd, path, path_len);
+		strbuf_addch(&rq->fwd, '/'),
+			strbuf_add(&rq->fwd, path, path_len);
 	strbuf_addstr(&rq->fwd, " HTTP/1.1\r\n");
 }
 
@@ -161,9 +165,11 @@ enum proxyreq_result proxyreq_parse(const char *buf, size_t len,
 	if (!end) {
 		const char *nl = memchr(buf, '\n', len);
 		if ((size_t)((nl ? nl : buf + len) - buf) > PROXYREQ_LINE_MAX)
-			return bad(rq, 431, "a request line longer than 8192 bytes");
+			return bad(rq, 431,
+				   "a request line longer than 8192 bytes");
 		if (len >= PROXYREQ_HEAD_MAX)
-			return bad(rq, 431, "a request head longer than 16384 bytes");
+			return bad(rq, 431,
+				   "a request head longer than 16384 bytes");
 		return PROXYREQ_MORE;
 	}
 	if (end > PROXYREQ_HEAD_MAX)
@@ -183,7 +189,8 @@ enum proxyreq_result proxyreq_parse(const char *buf, size_t len,
 		if (!n)
 			break;
 		if (n > PROXYREQ_LINE_MAX)
-			return bad(rq, 431, "a header line longer than 8192 bytes");
+			return bad(rq, 431,
+				   "a header line longer than 8192 bytes");
 		if (check_header(rq, p, n) != PROXYREQ_OK)
 			return PROXYREQ_BAD;
 		has_host |= header_is(p, n, "host");
@@ -193,7 +200,8 @@ enum proxyreq_result proxyreq_parse(const char *buf, size_t len,
 		}
 	}
 	if (http11 && !has_host)
-		return bad(rq, 400, "an HTTP/1.1 request without a Host header");
+		return bad(rq, 400,
+			   "an HTTP/1.1 request without a Host header");
 	if (!rq->connect) {
 		strbuf_addstr(&rq->fwd, "Host: ");
 		if (rq->target.kind == AH_IPV6)

@@ -35,16 +35,19 @@
 enum proxyreq_result { PROXYREQ_MORE = 0, PROXYREQ_OK, PROXYREQ_BAD };
 
 struct proxyreq {
-	bool connect;		/* CONNECT, else plain HTTP */
+	bool connect; /* CONNECT, else plain HTTP */
 	struct allowhost_target target;
-	size_t head_len;	/* bytes of the head, its empty line included */
-	struct strbuf fwd;	/* plain HTTP: the head to send upstream */
-	int status;		/* PROXYREQ_BAD: 400, 405, 431 */
-	struct strbuf why;	/* PROXYREQ_BAD: lowercase reason */
+	size_t head_len;   /* bytes of the head, its empty line included */
+	struct strbuf fwd; /* plain HTTP: the head to send upstream */
+	int status;	   /* PROXYREQ_BAD: 400, 405, 431 */
+	struct strbuf why; /* PROXYREQ_BAD: lowercase reason */
 	char method[16];
 };
 
-#define PROXYREQ_INIT { .fwd = STRBUF_INIT, .why = STRBUF_INIT }
+#define PROXYREQ_INIT                                  \
+	{                                              \
+		.fwd = STRBUF_INIT, .why = STRBUF_INIT \
+	}
 
 enum proxyreq_result proxyreq_parse(const char *buf, size_t len,
 				    struct proxyreq *rq);

@@ -93,8 +93,8 @@ static void push_proxy(struct strvec *argv, const struct sandbox_request *rq)
 static void proxy_env(struct strvec *env)
 {
 	static const char *const names[] = {
-		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy",
-		"ALL_PROXY", "all_proxy",
+		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY",
+		"http_proxy",  "ALL_PROXY",   "all_proxy",
 	};
 	char url[64];
 

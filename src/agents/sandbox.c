@@ -223,7 +223,9 @@ static int check_api(const struct sandbox_request *rq,
 
 	if (!sandbox_path_ok(rq->proxy_sock) || !rq->self_exe ||
 	    rq->self_exe[0] != '/')
-		return refuse(plan, true, "sandbox 'fs+api' needs the proxy socket path and the absolute path of agentic-git"), -1;
+		return refuse(plan, true,
+			      "sandbox 'fs+api' needs the proxy socket path and the absolute path of agentic-git"),
+		       -1;
 	for (size_t i = 0; i < rq->allow_hosts_nr; i++) {
 		if (allowhost_check(rq->allow_hosts[i], &err) < 0) {
 			refuse(plan, true, "allow_hosts entry '%s': %s",
@@ -321,13 +323,16 @@ enum sandbox_verdict sandbox_plan(const struct sandbox_request *rq,
 	if (rq->policy == SANDBOX_NONE)
 		return plan_plain(rq, plan);
 	if (rq->policy == SANDBOX_FS_API && !caps->bwrap_works) {
-		refuse(plan, false, "sandbox 'fs+api' cannot be provided on this host (backend %s): bubblewrap is unavailable (%s), and landlock restricts ports, not addresses, so it cannot confine the network to the proxy",
+		refuse(plan, false,
+		       "sandbox 'fs+api' cannot be provided on this host (backend %s): bubblewrap is unavailable (%s), and landlock restricts ports, not addresses, so it cannot confine the network to the proxy",
 		       sandbox_backend_name(rq->backend),
 		       caps->bwrap_why[0] ? caps->bwrap_why : "not installed");
 		return plan->verdict;
 	}
 	if (rq->policy == SANDBOX_FS_API && b == SANDBOX_BACKEND_LANDLOCK)
-		return refuse(plan, false, "sandbox 'fs+api' cannot be provided by the landlock backend: it restricts ports, not addresses, so it cannot confine the network to the proxy (use sandbox_backend: bwrap or auto)");
+		return refuse(
+			plan, false,
+			"sandbox 'fs+api' cannot be provided by the landlock backend: it restricts ports, not addresses, so it cannot confine the network to the proxy (use sandbox_backend: bwrap or auto)");
 	if (b == SANDBOX_BACKEND_AUTO)
 		b = caps->bwrap_works ? SANDBOX_BACKEND_BWRAP
 		    : landlock_usable(caps) ? SANDBOX_BACKEND_LANDLOCK

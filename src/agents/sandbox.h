@@ -133,7 +133,7 @@ struct sandbox_request {
 	const char *const *argv; /* the command; argv[0] absolute */
 	size_t argc;
 	/* fs+api (invariant 8) */
-	const char *proxy_sock;	/* the proxy's unix socket outside */
+	const char *proxy_sock;		/* the proxy's unix socket outside */
 	const char *const *allow_hosts; /* allowhosts.h entries */
 	size_t allow_hosts_nr;
 	const char *events_home; /* where net_allow/net_deny go, or NULL */

@@ -48,8 +48,9 @@ extern char **environ;
 
 static AG_NORETURN void setup_failed(const char *cmd, const char *what)
 {
-	die_code(SANDBOX_EXIT_SETUP, "sandbox %s: %s: %s; the command was not run",
-		 cmd, what, strerror(errno));
+	die_code(SANDBOX_EXIT_SETUP,
+		 "sandbox %s: %s: %s; the command was not run", cmd, what,
+		 strerror(errno));
 }
 
 /*
@@ -70,13 +71,18 @@ static int listen_unix(const char *path)
 		setup_failed("proxy", "cannot open the socket's directory");
 	if (!fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (!S_ISSOCK(st.st_mode))
-			die_code(SANDBOX_EXIT_SETUP, "sandbox proxy: '%s' exists and is not a socket; the command was not run", path);
+			die_code(
+				SANDBOX_EXIT_SETUP,
+				"sandbox proxy: '%s' exists and is not a socket; the command was not run",
+				path);
 		if (unlinkat(dfd, name, 0) < 0)
 			setup_failed("proxy", "cannot remove the stale socket");
 	}
 	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path),
-			     "/proc/self/fd/%d/%s", dfd, name) >= sizeof(sa.sun_path))
-		die_code(SANDBOX_EXIT_SETUP, "sandbox proxy: socket name '%s' is too long", name);
+			     "/proc/self/fd/%d/%s", dfd,
+			     name) >= sizeof(sa.sun_path))
+		die_code(SANDBOX_EXIT_SETUP,
+			 "sandbox proxy: socket name '%s' is too long", name);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(fd, 64) < 0)
@@ -133,10 +139,14 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 
 	if (pos.nr || idx >= argc || argv[idx][0] != '/' || !sock ||
 	    !sandbox_path_ok(sock))
-		die_code(AG_EXIT_USAGE, "sandbox proxy: internal helper; needs --socket /absolute/path and '-- /absolute/command' (see docs/sandbox.md)");
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox proxy: internal helper; needs --socket /absolute/path and '-- /absolute/command' (see docs/sandbox.md)");
 	for (size_t i = 0; i < allow.nr; i++)
 		if (allowhost_check(allow.v[i], &err) < 0)
-			die_code(AG_EXIT_USAGE, "sandbox proxy: --allow '%s': %s", allow.v[i], err.buf);
+			die_code(AG_EXIT_USAGE,
+				 "sandbox proxy: --allow '%s': %s", allow.v[i],
+				 err.buf);
 	np.listen_fd = listen_unix(sock);
 	np.allow = allow.v;
 	np.allow_nr = allow.nr;
@@ -146,7 +156,8 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 	strvec_pushv(&c.args, argv + idx);
 	c.inherit_stdin = true;
 	if (child_start(&c) < 0)
-		die_code(AG_EXIT_EXEC, "sandbox proxy: cannot run '%s': %s", argv[idx], strerror(errno));
+		die_code(AG_EXIT_EXEC, "sandbox proxy: cannot run '%s': %s",
+			 argv[idx], strerror(errno));
 	/* after the start: the child must not inherit a blocked mask */
 	sigfd = signal_fd(&set);
 	pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
@@ -180,7 +191,8 @@ static int listen_loopback(unsigned port)
 
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 64) < 0)
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 64) < 0)
 		setup_failed("relay", "cannot listen on the cage's loopback");
 	return fd;
 }
@@ -203,7 +215,7 @@ static int connect_unix(const char *path)
 /* The relay's loop: every loopback connection carried to the socket. */
 static AG_NORETURN void relay_loop(int lfd, const char *path)
 {
-	struct netpump *pumps[RELAY_MAX_CONNS];
+	struct netpump *pumps[RELAY_MAX_CONNS] = { 0 };
 	struct pollfd pf[1 + 2 * RELAY_MAX_CONNS];
 	size_t nr = 0;
 
@@ -223,7 +235,8 @@ static AG_NORETURN void relay_loop(int lfd, const char *path)
 			_exit(1);
 		}
 		for (size_t i = 0; i < nr;) {
-			short a = pf[1 + 2 * i].revents, b = pf[2 + 2 * i].revents;
+			short a = pf[1 + 2 * i].revents,
+			      b = pf[2 + 2 * i].revents;
 			if (!(a | b) || netpump_io(pumps[i], a, b) > 0) {
 				i++;
 				continue;
@@ -231,12 +244,15 @@ static AG_NORETURN void relay_loop(int lfd, const char *path)
 			close(pumps[i]->fd[0]);
 			close(pumps[i]->fd[1]);
 			free(pumps[i]);
-			memmove(&pumps[i], &pumps[i + 1], (nr - i - 1) * sizeof(*pumps));
-			memmove(&pf[1 + 2 * i], &pf[3 + 2 * i], (nr - i - 1) * 2 * sizeof(*pf));
+			memmove(&pumps[i], &pumps[i + 1],
+				(nr - i - 1) * sizeof(*pumps));
+			memmove(&pf[1 + 2 * i], &pf[3 + 2 * i],
+				(nr - i - 1) * 2 * sizeof(*pf));
 			nr--;
 		}
 		if (pf[0].revents & POLLIN) {
-			int cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+			int cfd = accept4(lfd, NULL, NULL,
+					  SOCK_CLOEXEC | SOCK_NONBLOCK);
 			int ufd = cfd < 0 ? -1 : connect_unix(path), one = 1;
 
 			if (ufd < 0) {
@@ -244,7 +260,8 @@ static AG_NORETURN void relay_loop(int lfd, const char *path)
 					close(cfd);
 				continue;
 			}
-			setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+			setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
 			pumps[nr] = xmalloc(sizeof(*pumps[nr]));
 			netpump_init(pumps[nr++], cfd, ufd);
 		}
@@ -266,9 +283,11 @@ int cmd_sandbox_relay(int argc, const char **argv)
 	pid_t pid;
 
 	if (pos.nr || idx >= argc || argv[idx][0] != '/' || !sock ||
-	    sock[0] != '/' || !port_s || parse_ulong(port_s, 65535, &port) < 0 ||
-	    !port)
-		die_code(AG_EXIT_USAGE, "sandbox relay: internal helper; needs --port N --socket /path '-- /absolute/command' (see docs/sandbox.md)");
+	    sock[0] != '/' || !port_s ||
+	    parse_ulong(port_s, 65535, &port) < 0 || !port)
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox relay: internal helper; needs --port N --socket /path '-- /absolute/command' (see docs/sandbox.md)");
 	lfd = listen_loopback((unsigned)port);
 	pid = fork();
 	if (pid < 0)

@@ -41,8 +41,10 @@ static void parse_enums(const struct run_opts *o, struct run_state *st)
 {
 	if (sandbox_policy_parse(o->policy ? o->policy : "fs+no-net",
 				 &st->rq.policy) < 0)
-		die_code(AG_EXIT_USAGE, "sandbox run: unknown policy '%s' (none, fs-only, fs+api, fs+no-net)",
-			 o->policy);
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox run: unknown policy '%s' (none, fs-only, fs+api, fs+no-net)",
+			o->policy);
 	if (sandbox_backend_parse(o->backend ? o->backend : "auto",
 				  &st->rq.backend) < 0)
 		die_code(AG_EXIT_USAGE, "sandbox run: unknown backend '%s' (auto, bwrap, landlock)",
@@ -85,8 +87,8 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 		if (!st->ag_home)
 			die("sandbox run: no state directory for the fs+api proxy (set AGENTIC_GIT_HOME or HOME)");
 		st->net_dir = xstrfmt("%s/runtime/net", st->ag_home);
-		st->proxy_sock = xstrfmt("%s/run-%ld.sock", st->net_dir,
-					 (long)getpid());
+		st->proxy_sock =
+			xstrfmt("%s/run-%ld.sock", st->net_dir, (long)getpid());
 	}
 	strvec_pushl(&st->extra_ro, self_exe(), sbx_real_git(), NULL);
 	if (strcmp(shim_exe(), self_exe()))
@@ -203,7 +205,8 @@ static void run_state_release(struct run_state *st)
 
 int cmd_sandbox_run(int argc, const char **argv)
 {
-	struct run_opts o = { .ro = STRVEC_INIT, .env_names = STRVEC_INIT,
+	struct run_opts o = { .ro = STRVEC_INIT,
+			      .env_names = STRVEC_INIT,
 			      .allow = STRVEC_INIT };
 	struct run_state st = { .env = STRVEC_INIT, .ro = STRVEC_INIT,
 				.extra_ro = STRVEC_INIT, .argv = STRVEC_INIT,
@@ -238,7 +241,8 @@ int cmd_sandbox_run(int argc, const char **argv)
 	free(cmd);
 	strvec_pushn(&st.argv, argv + idx + 1, (size_t)(argc - idx - 1));
 	if (o.allow.nr && st.rq.policy != SANDBOX_FS_API)
-		die_code(AG_EXIT_USAGE, "sandbox run: --allow is for --policy fs+api");
+		die_code(AG_EXIT_USAGE,
+			 "sandbox run: --allow is for --policy fs+api");
 	st.rq.allow_hosts = o.allow.v;
 	st.rq.allow_hosts_nr = o.allow.nr;
 	resolve_paths(&o, &st);

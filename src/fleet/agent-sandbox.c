@@ -398,12 +398,17 @@ int agent_sandbox_net_stats(const struct agent_sandbox *as,
 	}
 	j = json_loadb(sb.buf, sb.len, 0, NULL);
 	if (json_is_object(j)) {
-		*allowed = (unsigned long)json_integer_value(json_object_get(j, "net_allow"));
-		*denied = (unsigned long)json_integer_value(json_object_get(j, "net_deny"));
+		*allowed = (unsigned long)json_integer_value(
+			json_object_get(j, "net_allow"));
+		*denied = (unsigned long)json_integer_value(
+			json_object_get(j, "net_deny"));
 		hosts = json_object_get(j, "denied_hosts");
-		for (size_t i = 0; json_is_array(hosts) && i < json_array_size(hosts); i++)
+		for (size_t i = 0;
+		     json_is_array(hosts) && i < json_array_size(hosts); i++)
 			if (json_is_string(json_array_get(hosts, i)))
-				strvec_push(denied_hosts, json_string_value(json_array_get(hosts, i)));
+				strvec_push(denied_hosts,
+					    json_string_value(
+						    json_array_get(hosts, i)));
 		rc = 0;
 	}
 	json_decref(j);

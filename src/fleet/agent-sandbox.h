@@ -102,12 +102,12 @@ struct agent_sandbox {
 	struct strvec git_paths; /* bwrap: the shim is bound over these */
 };
 
-#define AGENT_SANDBOX_INIT                                                     \
-	{                                                                      \
-		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,                \
-		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,                   \
-		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT,             \
-		.allow_hosts = STRVEC_INIT                                     \
+#define AGENT_SANDBOX_INIT                                         \
+	{                                                          \
+		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,    \
+		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,       \
+		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT, \
+		.allow_hosts = STRVEC_INIT                         \
 	}
 
 /*

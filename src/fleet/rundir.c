@@ -246,8 +246,10 @@ void run_record_json(const struct run_record *r, struct strbuf *o)
 	j_kv(o, "note", r->note.len ? r->note.buf : NULL, true);
 	j_kv(o, "warning", r->warning.len ? r->warning.buf : NULL, true);
 	if (r->net) {
-		strbuf_addf(o, "\"net_allow\":%lu,\"net_deny\":%lu,\"net_denied_hosts\":[",
-			    r->net_allow, r->net_deny);
+		strbuf_addf(
+			o,
+			"\"net_allow\":%lu,\"net_deny\":%lu,\"net_denied_hosts\":[",
+			r->net_allow, r->net_deny);
 		for (size_t i = 0; i < r->net_denied_hosts.nr; i++) {
 			if (i)
 				strbuf_addch(o, ',');
@@ -306,7 +308,8 @@ static void summary_net(const struct run_record *r, struct strbuf *o)
 	strbuf_addf(o, " - network: %lu allowed, %lu refused", r->net_allow,
 		    r->net_deny);
 	for (size_t i = 0; i < r->net_denied_hosts.nr; i++)
-		strbuf_addf(o, "%s`%s`", i ? ", " : " (", r->net_denied_hosts.v[i]);
+		strbuf_addf(o, "%s`%s`", i ? ", " : " (",
+			    r->net_denied_hosts.v[i]);
 	if (r->net_denied_hosts.nr)
 		strbuf_addch(o, ')');
 }

@@ -48,21 +48,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = proxyreq_parse(copy, size, &rq);
 	switch (r) {
 	case PROXYREQ_MORE:
-		FUZZ_CHECK(size < PROXYREQ_HEAD_MAX, "more after %zu bytes", size);
+		FUZZ_CHECK(size < PROXYREQ_HEAD_MAX, "more after %zu bytes",
+			   size);
 		break;
 	case PROXYREQ_BAD:
 		FUZZ_CHECK((rq.status == 400 || rq.status == 431) && rq.why.len,
 			   "status %d why '%s'", rq.status, rq.why.buf);
 		break;
 	case PROXYREQ_OK:
-		FUZZ_CHECK(rq.head_len <= size && rq.head_len <= PROXYREQ_HEAD_MAX,
+		FUZZ_CHECK(rq.head_len <= size &&
+				   rq.head_len <= PROXYREQ_HEAD_MAX,
 			   "head %zu of %zu", rq.head_len, size);
 		check_target(&rq.target);
 		if (!rq.connect) {
-			FUZZ_CHECK(strlen(rq.fwd.buf) == rq.fwd.len, "NUL upstream");
-			static const char tail[] = "\r\nConnection: close\r\n\r\n";
+			FUZZ_CHECK(strlen(rq.fwd.buf) == rq.fwd.len,
+				   "NUL upstream");
+			static const char tail[] =
+				"\r\nConnection: close\r\n\r\n";
 			FUZZ_CHECK(rq.fwd.len >= sizeof(tail) - 1 &&
-				   !strcmp(rq.fwd.buf + rq.fwd.len - (sizeof(tail) - 1), tail),
+					   !strcmp(rq.fwd.buf + rq.fwd.len -
+							   (sizeof(tail) - 1),
+						   tail),
 				   "no Connection: close");
 			FUZZ_CHECK(strstr(rq.fwd.buf, "\r\nHost: ") != NULL,
 				   "no Host upstream");

@@ -10,8 +10,8 @@
 #include "agents/allowhosts.h"
 
 static const char *const list[] = {
-	"api.example.com", "Other.Example.org:8443", "*.cdn.example.net",
-	"*.plain.example:80", "127.0.0.1:8080", "[::1]:9000",
+	"api.example.com",    "Other.Example.org:8443", "*.cdn.example.net",
+	"*.plain.example:80", "127.0.0.1:8080",		"[::1]:9000",
 };
 
 static bool allowed(const char *authority, unsigned def)
@@ -28,9 +28,9 @@ static void test_names_and_ports(void **state)
 {
 	(void)state;
 	assert_true(allowed("api.example.com:443", 0));
-	assert_true(allowed("api.example.com", 443)); /* 443 by default */
+	assert_true(allowed("api.example.com", 443));	 /* 443 by default */
 	assert_true(allowed("API.Example.COM.:443", 0)); /* 1: normalised */
-	assert_false(allowed("api.example.com:80", 0)); /* 1: exact port */
+	assert_false(allowed("api.example.com:80", 0));	 /* 1: exact port */
 	assert_false(allowed("api.example.com.evil.test:443", 0));
 	assert_false(allowed("xapi.example.com:443", 0));
 	assert_true(allowed("other.example.org:8443", 0));
@@ -68,23 +68,37 @@ static void test_bad_targets(void **state)
 	struct allowhost_target t;
 	struct strbuf err = STRBUF_INIT;
 	static const char *const bad[] = {
-		"", ":443", "a..b:443", ".a:443", "a b:443", "a%2e:443",
-		"user@host:443", "host:0", "host:65536", "host:44x", "host:",
-		"[::1", "[::1]x", "[zz]:443", "1.2.3.999:443",
+		"",
+		":443",
+		"a..b:443",
+		".a:443",
+		"a b:443",
+		"a%2e:443",
+		"user@host:443",
+		"host:0",
+		"host:65536",
+		"host:44x",
+		"host:",
+		"[::1",
+		"[::1]x",
+		"[zz]:443",
+		"1.2.3.999:443",
 		/* fuzz-proxyreq: one trailing dot is dropped, two are an error */
-		"127.001..:80", "a.b..:443",
+		"127.001..:80",
+		"a.b..:443",
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		strbuf_reset(&err);
 		assert_int_equal(allowhost_authority(bad[i], strlen(bad[i]),
-						     false, 443, &t, &err), -1);
+						     false, 443, &t, &err),
+				 -1);
 		assert_true(err.len > 0);
 	}
 	/* 4: a NUL inside the host */
-	assert_int_equal(allowhost_authority("a\0b:443", 7, false, 443, &t,
-					     NULL), -1);
+	assert_int_equal(
+		allowhost_authority("a\0b:443", 7, false, 443, &t, NULL), -1);
 	/* a CONNECT authority needs its port */
 	assert_int_equal(allowhost_authority("host", 4, true, 0, &t, NULL), -1);
 	strbuf_release(&err);
@@ -94,12 +108,13 @@ static void test_entries(void **state)
 {
 	struct strbuf err = STRBUF_INIT;
 	static const char *const good[] = {
-		"api.anthropic.com", "h:1", "*.example.com", "*.example.com:80",
-		"10.0.0.1:443", "[2001:db8::1]:443", "under_score.example",
+		"api.anthropic.com",   "h:1",	       "*.example.com",
+		"*.example.com:80",    "10.0.0.1:443", "[2001:db8::1]:443",
+		"under_score.example",
 	};
 	static const char *const bad[] = {
-		"*", "*.", "*.10.0.0.1", "a.*.com", "*example.com", "h:0",
-		"bad host", "http://h", "h/path", "*.[::1]",
+		"*",   "*.",	   "*.10.0.0.1", "a.*.com", "*example.com",
+		"h:0", "bad host", "http://h",	 "h/path",  "*.[::1]",
 	};
 
 	(void)state;
@@ -119,7 +134,8 @@ static void test_format(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(allowhost_authority("[::1]:80", 8, true, 0, &t, NULL), 0);
+	assert_int_equal(allowhost_authority("[::1]:80", 8, true, 0, &t, NULL),
+			 0);
 	allowhost_format(&t, &sb);
 	assert_string_equal(sb.buf, "[::1]:80");
 	strbuf_reset(&sb);

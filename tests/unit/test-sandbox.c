@@ -377,7 +377,8 @@ static void test_bind_order_parents_first(void **state)
 	sandbox_plan_release(&plan);
 }
 
-static void allow_bad(struct sandbox_request *rq, const struct sandbox_caps *caps,
+static void allow_bad(struct sandbox_request *rq,
+		      const struct sandbox_caps *caps,
 		      struct sandbox_plan *plan)
 {
 	static const char *const bad[] = { "*.10.0.0.1" };
@@ -386,13 +387,15 @@ static void allow_bad(struct sandbox_request *rq, const struct sandbox_caps *cap
 	rq->allow_hosts_nr = 1;
 	assert_int_equal(sandbox_plan(rq, caps, plan), SANDBOX_REFUSED);
 	assert_true(plan->bad_input);
-	assert_non_null(strstr(plan->reason.buf, "allow_hosts entry '*.10.0.0.1'"));
+	assert_non_null(
+		strstr(plan->reason.buf, "allow_hosts entry '*.10.0.0.1'"));
 }
 
 /* 8: fs+api is bwrap wrapped by our proxy, the relay before the command */
 static void test_fs_api(void **state)
 {
-	static const char *const allow[] = { "api.example.com", "127.0.0.1:8080" };
+	static const char *const allow[] = { "api.example.com",
+					     "127.0.0.1:8080" };
 	struct sandbox_caps caps;
 	struct sandbox_request rq;
 	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
@@ -407,11 +410,16 @@ static void test_fs_api(void **state)
 	rq.agent = "a1";
 	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
 	got = joined(&plan.argv);
-	assert_non_null(strstr(got, "/usr/local/bin/agentic-git sandbox proxy --socket /var/ag/runtime/net/a1.sock --home /var/ag --agent a1 --allow api.example.com --allow 127.0.0.1:8080 -- /usr/bin/bwrap --die-with-parent --new-session --unshare-all --cap-drop ALL "));
+	assert_non_null(strstr(
+		got,
+		"/usr/local/bin/agentic-git sandbox proxy --socket /var/ag/runtime/net/a1.sock --home /var/ag --agent a1 --allow api.example.com --allow 127.0.0.1:8080 -- /usr/bin/bwrap --die-with-parent --new-session --unshare-all --cap-drop ALL "));
 	assert_null(strstr(got, "--share-net"));
-	assert_non_null(strstr(got, "--setenv HTTPS_PROXY http://127.0.0.1:3128 "));
+	assert_non_null(
+		strstr(got, "--setenv HTTPS_PROXY http://127.0.0.1:3128 "));
 	assert_non_null(strstr(got, "--setenv NO_PROXY  "));
-	assert_non_null(strstr(got, "--ro-bind /var/ag/runtime/net/a1.sock /run/agentic-git/proxy.sock --chdir /home/op/.cache/ag/ws/t1 -- /usr/local/bin/agentic-git sandbox relay --port 3128 --socket /run/agentic-git/proxy.sock -- /usr/bin/claude --version"));
+	assert_non_null(strstr(
+		got,
+		"--ro-bind /var/ag/runtime/net/a1.sock /run/agentic-git/proxy.sock --chdir /home/op/.cache/ag/ws/t1 -- /usr/local/bin/agentic-git sandbox relay --port 3128 --socket /run/agentic-git/proxy.sock -- /usr/bin/claude --version"));
 	assert_string_equal(plan.argv.v[plan.prefix_nr], "/usr/bin/claude");
 	free(got);
 	/* Landlock knows ports, not addresses: a refusal about the host */
