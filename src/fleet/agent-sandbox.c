@@ -323,6 +323,9 @@ void agent_sandbox_import_spool(const struct agent_sandbox *as)
 	if (rejected)
 		warning("%zu malformed record(s) in the sandbox's event spool were dropped",
 			rejected);
+	/* invariant 9: a proxy killed with its agent leaves its socket */
+	if (as->proxy_sock)
+		unlink(as->proxy_sock);
 }
 
 int agent_sandbox_rewrap(const struct agent_sandbox *as,

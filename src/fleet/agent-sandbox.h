@@ -127,7 +127,8 @@ int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err);
 /*
  * After the agent exited: imports the spool its shim wrote inside the
  * sandbox into the audit log (fleet/spool.h, vetted, attributed to the
- * agent), warning about what could not be imported.
+ * agent), warning about what could not be imported; under fs+api it
+ * also removes the proxy's socket, which a killed proxy leaves behind.
  */
 void agent_sandbox_import_spool(const struct agent_sandbox *as);
 
