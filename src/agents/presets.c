@@ -119,6 +119,14 @@ static const struct agent_preset presets[] = {
 		.check_flags =
 			V("--yolo", "--skip-trust", "--prompt", "--model"),
 		.needs_network = true,
+		/*
+		 * fs+api, 2026-12-02: Google publishes no list for gemini-cli
+		 * (google-gemini/gemini-cli#4552); the Gemini API for an API
+		 * key, Code Assist for a Google login, and its token refresh.
+		 */
+		.allow_hosts = V("generativelanguage.googleapis.com",
+				 "cloudcode-pa.googleapis.com",
+				 "oauth2.googleapis.com"),
 		.verified = "checked 2026-11-29 against gemini-cli 0.61.0",
 	},
 	/*
