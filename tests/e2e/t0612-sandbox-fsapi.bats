@@ -254,3 +254,17 @@ api() {
 	run find "$AGENTIC_GIT_HOME/runtime/net" -name '*.sock'
 	assert_output ""
 }
+
+@test "fs+api: presets list their vendor's hosts; a profile's allow_hosts replaces them" {
+	run "$AG_BIN" agents show claude
+	assert_line "allow_host: api.anthropic.com"
+	run "$AG_BIN" agents show codex --json
+	run jq -r '.profile.allow_hosts | join(",")' <<<"$output"
+	assert_output "api.openai.com,chatgpt.com,auth.openai.com"
+	printf 'agents:\n  claude:\n    sandbox: fs+api\n    allow_hosts: ["llm.internal.example:8443"]\n' \
+		>"$AGENTIC_GIT_HOME/config.yaml"
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	run "$AG_BIN" agents show claude
+	assert_line "allow_host: llm.internal.example:8443"
+	refute_line "allow_host: api.anthropic.com"
+}
