@@ -203,6 +203,27 @@ api() {
 	[ "$status" -eq 2 ]
 	assert_output --partial "--allow is for --policy fs+api"
 	[ ! -e "$AGENTIC_GIT_HOME/runtime/net" ]
+	# the Landlock helper never runs fs+api (with its network open)
+	run "$AG_BIN" sandbox exec --policy fs+api --net -- /bin/echo ran
+	[ "$status" -eq 2 ]
+	refute_output --partial "ran"
+	# the internal halves refuse bad input before anything runs
+	run "$AG_BIN" sandbox proxy --socket relative.sock -- /bin/echo ran
+	[ "$status" -eq 2 ]
+	refute_output --partial "ran"
+	run "$AG_BIN" sandbox proxy --socket "$T/p.sock" --allow 'a b' -- /bin/echo ran
+	[ "$status" -eq 2 ]
+	[ ! -e "$T/p.sock" ]
+	# something that is not a stale socket is never replaced
+	echo keep >"$T/file.sock"
+	run "$AG_BIN" sandbox proxy --socket "$T/file.sock" -- /bin/echo ran
+	[ "$status" -eq 126 ]
+	assert_output --partial "exists and is not a socket"
+	refute_output --partial "ran"
+	grep -qx keep "$T/file.sock"
+	run "$AG_BIN" sandbox relay --port 0 --socket /x -- /bin/echo ran
+	[ "$status" -eq 2 ]
+	refute_output --partial "ran"
 }
 
 @test "fs+api: a session (run --profile) reaches its listed host, commits, and its events name the agent" {
