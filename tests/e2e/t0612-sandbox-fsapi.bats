@@ -271,7 +271,9 @@ api() {
 		or .event == \"net_deny\" and .port == $PORT_B))] | length" \
 		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
 	assert_output 2
-	# the proxy's socket is gone with the agent
+	# the proxy stopped with the agent, and its socket is gone
+	run pgrep -f "sandbox proxy --socket $AGENTIC_GIT_HOME/runtime/net/"
+	assert_failure
 	run find "$AGENTIC_GIT_HOME/runtime/net" -name '*.sock'
 	assert_output ""
 }
