@@ -72,7 +72,7 @@ api() {
 	run grep -c "^http GET /tunnel" "$T/A.log"
 	assert_output 1
 	run jq -rs "[.[] | select(.event == \"net_allow\" and .port == $PORT_A)] |
-		length == 7 and all(.bytes > 0 and .policy == \"fs+api\")" \
+		length == 7 and all(.bytes > 0 and .policy == \"fs+api\" and .disposition == \"info\")" \
 		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
 	assert_output true
 }
