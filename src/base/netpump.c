@@ -94,6 +94,11 @@ static int drain(struct netpump *p, int d)
 	return 0;
 }
 
+/*
+ * NEEDSWORK: a side that hung up while its direction's buffer is full is
+ * reported by every poll (POLLHUP cannot be masked) until the other side
+ * drains it; the loop spins meanwhile instead of sleeping.
+ */
 int netpump_io(struct netpump *p, short rev_a, short rev_b)
 {
 	short rev[2] = { rev_a, rev_b };
