@@ -109,3 +109,22 @@ assert_guarded_work() {
 launch_event() {
 	events | jq -c 'select(.event == "agent_launch")'
 }
+
+# real_cli_conflict: origin's feat/a conflicts with main (dispatch.bash),
+# and the model resolves it as a careful agent would.
+real_cli_conflict() {
+	dsp_setup
+	dsp_branch feat/a
+	dsp_advance_main
+	printf '%s\n' \
+		'git rebase -q origin/main >/dev/null 2>&1; printf "line 1\nmain entry\nfeature feat/a\nline 2\n" >CHANGELOG && git add CHANGELOG && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; git log --format=%s -3' \
+		>"$T/model.script"
+}
+
+# run_dispatch PROFILE: the built-in task over feat/a with PROFILE as the
+# default agent, bounded (the CLIs retry an unreachable API for minutes).
+run_dispatch() {
+	printf 'default_agent: %s\n' "$1" >>"$AGENTIC_GIT_HOME/config.yaml"
+	PATH="$CLIS:$PATH" run timeout -k 5 150 "$AG_BIN" dispatch --grace 1 --timeout 120 \
+		--repo "$REPO" --head feat/a --base main --task resolve-conflicts
+}

@@ -98,18 +98,10 @@ start_claude_model() {
 
 @test "claude dispatch under fs+api on bwrap: a real rebase conflict resolved, verified and pushed" {
 	sbx_prereq bwrap
-	dsp_setup
-	dsp_branch feat/a
-	dsp_advance_main
-	# the model resolves the conflict as a careful agent would
-	printf '%s\n' \
-		'git rebase -q origin/main >/dev/null 2>&1; printf "line 1\nmain entry\nfeature feat/a\nline 2\n" >CHANGELOG && git add CHANGELOG && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; git log --format=%s -3' \
-		>"$T/model.script"
+	real_cli_conflict
 	start_claude_model
 	write_config claude fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
-	printf 'default_agent: claude\n' >>"$AGENTIC_GIT_HOME/config.yaml"
-	PATH="$CLIS:$PATH" run timeout -k 5 150 "$AG_BIN" dispatch --grace 1 --timeout 120 \
-		--repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	run_dispatch claude
 	assert_success
 	[ "$(meta repo-feat-a status)" = pushed ]
 	[ "$(meta repo-feat-a sandbox)" = "fs+api (bwrap)" ]
