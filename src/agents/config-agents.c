@@ -7,22 +7,32 @@
  */
 #include "base/common.h"
 #include <ctype.h>
+#include "agents/allowhosts.h"
 #include "agents/config-parse.h"
 #include "base/xalloc.h"
 
 enum pkey {
-	PK_COMMAND, PK_MODEL_ARGS, PK_MODEL, PK_PROMPT_VIA, PK_TIMEOUT,
-	PK_ENV, PK_SANDBOX, PK_RO_BINDS, PK_CACHE_DIR, PK__COUNT
+	PK_COMMAND,
+	PK_MODEL_ARGS,
+	PK_MODEL,
+	PK_PROMPT_VIA,
+	PK_TIMEOUT,
+	PK_ENV,
+	PK_SANDBOX,
+	PK_RO_BINDS,
+	PK_CACHE_DIR,
+	PK_ALLOW_HOSTS,
+	PK__COUNT
 };
 
 static const char *const profile_keys[] = {
-	"cache_dir", "command", "env", "model", "model_args", "prompt_via",
-	"ro_binds", "sandbox", "timeout", NULL,
+	"allow_hosts", "cache_dir", "command", "env",	  "model", "model_args",
+	"prompt_via",  "ro_binds",  "sandbox", "timeout", NULL,
 };
 
 static const enum pkey key_of[] = {
-	PK_CACHE_DIR, PK_COMMAND, PK_ENV, PK_MODEL, PK_MODEL_ARGS,
-	PK_PROMPT_VIA, PK_RO_BINDS, PK_SANDBOX, PK_TIMEOUT,
+	PK_ALLOW_HOSTS, PK_CACHE_DIR,  PK_COMMAND,  PK_ENV,	PK_MODEL,
+	PK_MODEL_ARGS,	PK_PROMPT_VIA, PK_RO_BINDS, PK_SANDBOX, PK_TIMEOUT,
 };
 
 struct pblock {
@@ -114,6 +124,28 @@ static void field_env(struct cparse *cp, struct agent_profile *p,
 	free(where);
 }
 
+/* fs+api's hosts (agents/allowhosts.h); the list replaces the preset's. */
+static void field_allow_hosts(struct cparse *cp, struct agent_profile *p,
+			      const struct pblock *b, const char *w)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t before = cp->doc->nerr;
+
+	field_list(cp, &p->allow_hosts, b, PK_ALLOW_HOSTS, w, "allow_hosts",
+		   false);
+	if ((size_t)cp->doc->nerr != before)
+		return;
+	for (size_t i = 0; i < p->allow_hosts.nr; i++) {
+		strbuf_reset(&why);
+		if (allowhost_check(p->allow_hosts.v[i], &why) < 0)
+			cp_error(cp, b->val[PK_ALLOW_HOSTS],
+				 b->key[PK_ALLOW_HOSTS],
+				 "%s.allow_hosts: '%s': %s", w,
+				 p->allow_hosts.v[i], why.buf);
+	}
+	strbuf_release(&why);
+}
+
 static void field_ro_binds(struct cparse *cp, struct agent_profile *p,
 			   const struct pblock *b, const char *w)
 {
@@ -140,8 +172,9 @@ static void field_scalars(struct cparse *cp, struct agent_profile *p,
 			  const struct pblock *b, const char *w)
 {
 	static const char *const vias[] = { "arg", "stdin", NULL };
+	/* in enum sandbox_policy order */
 	static const char *const policies[] = { "none", "fs-only", "fs+no-net",
-						NULL };
+						"fs+api", NULL };
 	char *where;
 	int i;
 
@@ -254,6 +287,7 @@ static struct agent_profile *profile_slot(struct cparse *cp, const char *name)
 	strvec_init(&p->model_args);
 	strvec_init(&p->env);
 	strvec_init(&p->ro_binds);
+	strvec_init(&p->allow_hosts);
 	p->name = xstrdup(name);
 	p->inherit_env = true; /* a custom profile without env: (seed §6) */
 	return p;
@@ -324,6 +358,8 @@ static void one_profile(struct cparse *cp, const char *name,
 		field_env(cp, p, &b, w);
 	if (b.present[PK_RO_BINDS])
 		field_ro_binds(cp, p, &b, w);
+	if (b.present[PK_ALLOW_HOSTS])
+		field_allow_hosts(cp, p, &b, w);
 	check_template(cp, p, &b, blk, w, cp->doc->nerr != nerr0);
 out:
 	free(w);

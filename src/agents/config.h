@@ -58,6 +58,7 @@ struct agent_profile {
 	struct strvec env;	  /* allowlist (names) when !inherit_env */
 	enum sandbox_policy sandbox;
 	struct strvec ro_binds;	  /* absolute paths, ~ expanded */
+	struct strvec allow_hosts; /* fs+api: allowhosts.h entries */
 	char *cache_dir;	  /* absolute, ~ expanded; NULL: unset */
 	const struct agent_preset *preset; /* NULL for a custom profile */
 	bool configured;	  /* has a block under agents: */

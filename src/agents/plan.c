@@ -290,6 +290,22 @@ static int plan_root(const struct plan_request *rq, struct agent_plan *out,
 	return told ? 0 : -1;
 }
 
+/* Invariant 8: under fs+api the CLI's own switch for non-essential traffic. */
+static void plan_api_env(const struct plan_request *rq, struct agent_plan *out)
+{
+	const struct agent_preset *pr = rq->profile->preset;
+
+	if (!pr || !pr->api_env || !rq->sandboxed ||
+	    rq->profile->sandbox != SANDBOX_FS_API)
+		return;
+	for (size_t i = 0; pr->api_env[i]; i++) {
+		if (out->inherit_env)
+			strvec_push(&out->env_extra, pr->api_env[i]);
+		else
+			env_put(&out->env, pr->api_env[i]);
+	}
+}
+
 int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 		     struct strbuf *err)
 {
@@ -332,6 +348,7 @@ int agent_plan_build(const struct plan_request *rq, struct agent_plan *out,
 	}
 	if (plan_root(rq, out, err) < 0 || plan_endpoint(rq, out, err) < 0)
 		return -1;
+	plan_api_env(rq, out);
 	plan_stdin(rq, out);
 	return 0;
 }

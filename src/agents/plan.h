@@ -42,6 +42,8 @@
  *     as `-c endpoint_config="VALUE"` (one element, appended), refused
  *     when VALUE holds a quote, a backslash or a control character (it is
  *     read as a TOML string).
+ *  8. A preset's `api_env` is in the child's environment only when the
+ *     profile's sandbox is fs+api and our sandbox wraps it.
  *
  * Ownership: the plan owns every string in it; the request's pointers are
  * borrowed and not kept.

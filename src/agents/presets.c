@@ -49,6 +49,15 @@ static const struct agent_preset presets[] = {
 		.config_env = "CLAUDE_CONFIG_DIR",
 		.config_dir = ".claude",
 		.needs_network = true,
+		/*
+		 * fs+api, checked 2026-12-02 against Claude Code's "network
+		 * access requirements" (docs network-config): the API, and
+		 * claude.ai for WebFetch's domain check; statsig.anthropic.com
+		 * and sentry.io are telemetry and error reports, which
+		 * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 switches off.
+		 */
+		.allow_hosts = V("api.anthropic.com", "claude.ai"),
+		.api_env = V("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"),
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
@@ -83,6 +92,13 @@ static const struct agent_preset presets[] = {
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
 		.needs_network = true,
+		/*
+		 * fs+api, checked 2026-12-02: api.openai.com with an API key;
+		 * a ChatGPT login talks to chatgpt.com (backend-api/codex) and
+		 * refreshes its token at auth.openai.com (the login's issuer).
+		 */
+		.allow_hosts =
+			V("api.openai.com", "chatgpt.com", "auth.openai.com"),
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*
@@ -100,8 +116,17 @@ static const struct agent_preset presets[] = {
 		.env = V("GEMINI_API_KEY", "GOOGLE_API_KEY",
 			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"),
 		.help_args = V("--help"),
-		.check_flags = V("--yolo", "--skip-trust", "--prompt", "--model"),
+		.check_flags =
+			V("--yolo", "--skip-trust", "--prompt", "--model"),
 		.needs_network = true,
+		/*
+		 * fs+api, 2026-12-02: Google publishes no list for gemini-cli
+		 * (google-gemini/gemini-cli#4552); the Gemini API for an API
+		 * key, Code Assist for a Google login, and its token refresh.
+		 */
+		.allow_hosts = V("generativelanguage.googleapis.com",
+				 "cloudcode-pa.googleapis.com",
+				 "oauth2.googleapis.com"),
 		.verified = "checked 2026-11-29 against gemini-cli 0.61.0",
 	},
 	/*
@@ -112,7 +137,8 @@ static const struct agent_preset presets[] = {
 	 */
 	{
 		.name = "copilot",
-		.command = V("copilot", "--allow-all-tools", "--prompt={prompt}"),
+		.command =
+			V("copilot", "--allow-all-tools", "--prompt={prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN",
 			 "COPILOT_HOME"),
@@ -136,7 +162,8 @@ static const struct agent_preset presets[] = {
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--force", "--model"),
 		.needs_network = true,
-		.verified = "flags from Cursor's CLI docs 2026-11-29 (not on npm)",
+		.verified =
+			"flags from Cursor's CLI docs 2026-11-29 (not on npm)",
 	},
 };
 
@@ -181,9 +208,11 @@ bool preset_network_warning(const struct agent_preset *pr, const char *profile,
 {
 	if (!pr || !pr->needs_network || policy != SANDBOX_FS_NO_NET)
 		return false;
-	strbuf_addf(out, "profile '%s' needs its vendor's API but sandbox '%s' gives it no network: it will hang or fail to connect; set sandbox: %s for it",
-		    profile, sandbox_policy_name(policy),
-		    sandbox_policy_name(SANDBOX_FS_ONLY));
+	strbuf_addf(
+		out,
+		"profile '%s' needs its vendor's API but sandbox '%s' gives it no network: it will hang or fail to connect; set sandbox: %s for it",
+		profile, sandbox_policy_name(policy),
+		sandbox_policy_name(SANDBOX_FS_API));
 	return true;
 }
 

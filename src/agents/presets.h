@@ -73,6 +73,12 @@ struct agent_preset {
 	 * (preset_network_warning()).
 	 */
 	bool needs_network;
+	/* fs+api: the vendor's hosts (allowhosts.h entries), NULL-terminated
+	 * or NULL; each list dated in a comment */
+	const char *const *allow_hosts;
+	/* fs+api: "K=V" set for the agent (its switch for non-essential
+	 * traffic), NULL-terminated or NULL */
+	const char *const *api_env;
 	const char *verified;		/* "checked 2026-11-29 against …" */
 };
 

@@ -18,10 +18,13 @@ void agent_profile_init_preset(struct agent_profile *p,
 	strvec_init(&p->model_args);
 	strvec_init(&p->env);
 	strvec_init(&p->ro_binds);
+	strvec_init(&p->allow_hosts);
 	p->name = xstrdup(pr->name);
 	strvec_pushv(&p->command, pr->command);
 	strvec_pushv(&p->model_args, pr->model_args);
 	strvec_pushv(&p->env, pr->env);
+	if (pr->allow_hosts)
+		strvec_pushv(&p->allow_hosts, pr->allow_hosts);
 	p->model = pr->model ? xstrdup(pr->model) : NULL;
 	p->prompt_via = pr->prompt_via;
 	p->sandbox = pr->sandbox;
@@ -36,6 +39,7 @@ void agent_profile_release(struct agent_profile *p)
 	free(p->model);
 	strvec_clear(&p->env);
 	strvec_clear(&p->ro_binds);
+	strvec_clear(&p->allow_hosts);
 	free(p->cache_dir);
 	free(p->where);
 	memset(p, 0, sizeof(*p));

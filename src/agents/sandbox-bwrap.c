@@ -69,11 +69,48 @@ static void push_git_binds(struct strvec *argv, const struct sandbox_request *rq
 			     NULL);
 }
 
+/*
+ * fs+api (sandbox.h invariant 8): the proxy wraps bwrap outside the cage;
+ * it forks bwrap, serves the socket and stops when bwrap exits.
+ */
+static void push_proxy(struct strvec *argv, const struct sandbox_request *rq)
+{
+	strvec_pushl(argv, rq->self_exe, "sandbox", "proxy", "--socket",
+		     rq->proxy_sock, NULL);
+	if (rq->events_home && *rq->events_home)
+		strvec_pushl(argv, "--home", rq->events_home, NULL);
+	if (rq->agent && *rq->agent)
+		strvec_pushl(argv, "--agent", rq->agent, NULL);
+	if (rq->allow_hint && *rq->allow_hint)
+		strvec_pushl(argv, "--hint", rq->allow_hint, NULL);
+	if (rq->net_stats && *rq->net_stats)
+		strvec_pushl(argv, "--stats", rq->net_stats, NULL);
+	for (size_t i = 0; i < rq->allow_hosts_nr; i++)
+		strvec_pushl(argv, "--allow", rq->allow_hosts[i], NULL);
+	strvec_push(argv, "--");
+}
+
+static void proxy_env(struct strvec *env)
+{
+	static const char *const names[] = {
+		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY",
+		"http_proxy",  "ALL_PROXY",   "all_proxy",
+	};
+	char url[64];
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", SANDBOX_PROXY_PORT);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		strvec_setenv(env, names[i], url);
+	strvec_setenv(env, "NO_PROXY", "");
+	strvec_setenv(env, "no_proxy", "");
+}
+
 void bwrap_build(const struct sandbox_request *rq,
 		 const struct sandbox_caps *caps, struct sandbox_plan *plan)
 {
 	struct strvec *argv = &plan->argv;
 	struct sandbox_bind *binds;
+	bool api = rq->policy == SANDBOX_FS_API;
 	size_t nr;
 
 	strvec_clear(argv);
@@ -81,6 +118,10 @@ void bwrap_build(const struct sandbox_request *rq,
 	sandbox_child_env(rq, NULL, NULL, &plan->env);
 	if (git_override(rq)) /* the shim inside finds git where it is bound */
 		strvec_setenv(&plan->env, "AGENTIC_GIT_REAL_GIT", SANDBOX_REAL_GIT);
+	if (api) {
+		proxy_env(&plan->env);
+		push_proxy(argv, rq);
+	}
 	strvec_pushl(argv, caps->bwrap_path, "--die-with-parent",
 		     "--new-session", "--unshare-all", NULL);
 	if (rq->policy == SANDBOX_FS_ONLY)
@@ -97,7 +138,16 @@ void bwrap_build(const struct sandbox_request *rq,
 			     binds[i].path, binds[i].path, NULL);
 	free(binds);
 	push_git_binds(argv, rq);
+	if (api)
+		strvec_pushl(argv, "--ro-bind", rq->proxy_sock,
+			     SANDBOX_PROXY_SOCK, NULL);
 	strvec_pushl(argv, "--chdir", rq->workspace, "--", NULL);
+	if (api) {
+		strvec_pushl(argv, rq->self_exe, "sandbox", "relay", "--port",
+			     NULL);
+		strvec_pushf(argv, "%d", SANDBOX_PROXY_PORT);
+		strvec_pushl(argv, "--socket", SANDBOX_PROXY_SOCK, "--", NULL);
+	}
 	plan->prefix_nr = argv->nr;
 	strvec_pushn(argv, rq->argv, rq->argc);
 	plan->landlock_abi = 0;

@@ -87,6 +87,12 @@ static void probe_bwrap(struct sandbox_caps *caps)
 			"bwrap is not installed in /usr/bin, /usr/local/bin or /bin");
 		return;
 	}
+	/* a host without user namespaces: bwrap (not setuid) cannot start */
+	if (disabled("userns")) {
+		set_why(caps->bwrap_why, sizeof(caps->bwrap_why),
+			"user namespaces are unavailable (disabled by AGENTIC_GIT_SANDBOX_UNAVAILABLE)");
+		return;
+	}
 	strvec_pushl(&c.args, caps->bwrap_path, "--unshare-all",
 		     "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
 		     "--", truebin, NULL);

@@ -18,7 +18,8 @@
  *
  * For tests only: AGENTIC_GIT_SANDBOX_UNAVAILABLE, a comma-separated list
  * of bwrap, landlock, seccomp, userns, makes the probe report those as
- * missing (it can only take capabilities away, never add them).
+ * missing (it can only take capabilities away, never add them); userns
+ * also makes bwrap unusable, as on a host without user namespaces.
  *
  * Prints nothing; failures are recorded in the caps' *_why fields.
  */

@@ -6,6 +6,7 @@
  */
 #include "base/common.h"
 #include <string.h>
+#include "agents/allowhosts.h"
 #include "agents/sandbox-bwrap.h"
 #include "agents/sandbox-landlock.h"
 #include "agents/sandbox.h"
@@ -17,6 +18,7 @@ static const char *const policy_names[] = {
 	[SANDBOX_NONE] = "none",
 	[SANDBOX_FS_ONLY] = "fs-only",
 	[SANDBOX_FS_NO_NET] = "fs+no-net",
+	[SANDBOX_FS_API] = "fs+api",
 };
 
 static const char *const backend_names[] = {
@@ -46,7 +48,7 @@ static int parse_name(const char *s, const char *const *names, size_t nr,
 int sandbox_policy_parse(const char *s, enum sandbox_policy *out)
 {
 	int v;
-	if (parse_name(s, policy_names, ARRAY_SIZE(policy_names), 3, &v) < 0)
+	if (parse_name(s, policy_names, ARRAY_SIZE(policy_names), 4, &v) < 0)
 		return -1;
 	*out = (enum sandbox_policy)v;
 	return 0;
@@ -154,6 +156,8 @@ size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 		add_bind(v, &nr, rq->extra_ro[i], BIND_RO);
 	for (size_t i = 0; i < rq->ro_binds_nr; i++)
 		add_bind(v, &nr, rq->ro_binds[i], BIND_RO);
+	if (rq->policy == SANDBOX_FS_API) /* the relay inside */
+		add_bind(v, &nr, rq->self_exe, BIND_RO);
 	if (rq->cache_dir)
 		add_bind(v, &nr, rq->cache_dir, BIND_RW);
 	if (with_tmp && rq->tmp_dir)
@@ -211,6 +215,28 @@ static int check_list(const char *const *v, size_t nr, const char *what,
 	return 0;
 }
 
+/* Invariant 8: what the proxy wrapper needs. */
+static int check_api(const struct sandbox_request *rq,
+		     struct sandbox_plan *plan)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (!sandbox_path_ok(rq->proxy_sock) || !rq->self_exe ||
+	    rq->self_exe[0] != '/')
+		return refuse(plan, true,
+			      "sandbox 'fs+api' needs the proxy socket path and the absolute path of agentic-git"),
+		       -1;
+	for (size_t i = 0; i < rq->allow_hosts_nr; i++) {
+		if (allowhost_check(rq->allow_hosts[i], &err) < 0) {
+			refuse(plan, true, "allow_hosts entry '%s': %s",
+			       rq->allow_hosts[i], err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Validation common to every policy; returns -1 after refusing. */
 static int check_request(const struct sandbox_request *rq,
 			 struct sandbox_plan *plan)
@@ -252,7 +278,7 @@ static int check_request(const struct sandbox_request *rq,
 		if (!rq->env[i] || !strchr(rq->env[i], '=') || rq->env[i][0] == '=')
 			return refuse(plan, true, "environment entry '%s' is not NAME=VALUE",
 				      rq->env[i] ? rq->env[i] : "(null)"), -1;
-	return 0;
+	return rq->policy == SANDBOX_FS_API ? check_api(rq, plan) : 0;
 }
 
 static bool landlock_usable(const struct sandbox_caps *caps)
@@ -296,6 +322,17 @@ enum sandbox_verdict sandbox_plan(const struct sandbox_request *rq,
 		return plan->verdict;
 	if (rq->policy == SANDBOX_NONE)
 		return plan_plain(rq, plan);
+	if (rq->policy == SANDBOX_FS_API && !caps->bwrap_works) {
+		refuse(plan, false,
+		       "sandbox 'fs+api' cannot be provided on this host (backend %s): bubblewrap is unavailable (%s), and landlock restricts ports, not addresses, so it cannot confine the network to the proxy",
+		       sandbox_backend_name(rq->backend),
+		       caps->bwrap_why[0] ? caps->bwrap_why : "not installed");
+		return plan->verdict;
+	}
+	if (rq->policy == SANDBOX_FS_API && b == SANDBOX_BACKEND_LANDLOCK)
+		return refuse(
+			plan, false,
+			"sandbox 'fs+api' cannot be provided by the landlock backend: it restricts ports, not addresses, so it cannot confine the network to the proxy (use sandbox_backend: bwrap or auto)");
 	if (b == SANDBOX_BACKEND_AUTO)
 		b = caps->bwrap_works ? SANDBOX_BACKEND_BWRAP
 		    : landlock_usable(caps) ? SANDBOX_BACKEND_LANDLOCK

@@ -42,6 +42,15 @@
  *     writable; ro binds are mounted read-only; $HOME and /tmp are empty.
  *  6. bwrap is the pinned binary from the probe, never a PATH lookup.
  *  7. The command's argv[0] MUST be absolute (resolved by the caller).
+ *  8. fs+api (bwrap only): the cage gets a network namespace of its own
+ *     (loopback only); the one way out is rq->proxy_sock, bound read-only
+ *     at SANDBOX_PROXY_SOCK, served by `agentic-git sandbox proxy`, which
+ *     wraps bwrap outside the cage with the allow-list. Inside,
+ *     `agentic-git sandbox relay` listens on 127.0.0.1:SANDBOX_PROXY_PORT
+ *     before it execs the command, and the child's environment names it
+ *     in HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (and lowercase), NO_PROXY
+ *     empty. Landlock knows ports, not addresses: fs+api with it is a
+ *     refusal about the host (sandbox_fallback applies).
  */
 #include "base/common.h"
 #include "base/strbuf.h"
@@ -54,6 +63,7 @@ enum sandbox_policy {
 	SANDBOX_NONE = 0,
 	SANDBOX_FS_ONLY,
 	SANDBOX_FS_NO_NET,
+	SANDBOX_FS_API, /* fs-only's cage, network only through our proxy */
 };
 
 enum sandbox_backend {
@@ -122,9 +132,19 @@ struct sandbox_request {
 	size_t git_paths_nr;
 	const char *const *argv; /* the command; argv[0] absolute */
 	size_t argc;
+	/* fs+api (invariant 8) */
+	const char *proxy_sock;		/* the proxy's unix socket outside */
+	const char *const *allow_hosts; /* allowhosts.h entries */
+	size_t allow_hosts_nr;
+	const char *events_home; /* where net_allow/net_deny go, or NULL */
+	const char *agent;	 /* the events' agent, or NULL */
+	const char *allow_hint;	 /* "agents.NAME.allow_hosts", or NULL */
+	const char *net_stats;	 /* the proxy writes its counts here, or NULL */
 };
 
 #define SANDBOX_REQUEST_INIT { 0 }
+#define SANDBOX_PROXY_SOCK "/run/agentic-git/proxy.sock"
+#define SANDBOX_PROXY_PORT 3128
 #define SANDBOX_REAL_GIT "/run/agentic-git/git"
 
 enum sandbox_verdict {

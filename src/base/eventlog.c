@@ -16,9 +16,16 @@ static const char *const warn_events[] = {
 };
 
 static const char *const info_events[] = {
-	"post_merge_cleanup_exempt", "init_heartbeat_forensics", "ref_update",
-	"snapshot_taken", "snapshot_restored", "session_start", "session_end",
-	"agent_launch", "dispatch_push",
+	"post_merge_cleanup_exempt",
+	"init_heartbeat_forensics",
+	"ref_update",
+	"snapshot_taken",
+	"snapshot_restored",
+	"session_start",
+	"session_end",
+	"agent_launch",
+	"dispatch_push",
+	"net_allow",
 };
 
 static const char *const envelope[] = {

@@ -174,6 +174,8 @@ static void profile_json(struct strbuf *sb, const struct agent_profile *p,
 	json_opt_str(sb, "sandbox", sandbox_policy_name(p->sandbox));
 	strbuf_addstr(sb, ",\"ro_binds\":");
 	json_strv(sb, &p->ro_binds);
+	strbuf_addstr(sb, ",\"allow_hosts\":");
+	json_strv(sb, &p->allow_hosts);
 	json_opt_str(sb, "cache_dir", p->cache_dir);
 	json_opt_str(sb, "where", p->where);
 	json_opt_str(sb, "verified", p->preset ? p->preset->verified : NULL);
@@ -260,6 +262,8 @@ static void show_text(struct strbuf *sb, const struct agent_profile *p,
 	strbuf_addf(sb, "sandbox:    %s\n", sandbox_policy_name(p->sandbox));
 	for (size_t i = 0; i < p->ro_binds.nr; i++)
 		strbuf_addf(sb, "ro_bind:    %s\n", p->ro_binds.v[i]);
+	for (size_t i = 0; i < p->allow_hosts.nr; i++)
+		strbuf_addf(sb, "allow_host: %s\n", p->allow_hosts.v[i]);
 	if (p->cache_dir)
 		strbuf_addf(sb, "cache_dir:  %s\n", p->cache_dir);
 	if (p->preset)

@@ -62,9 +62,13 @@ int cmd_sandbox_exec(int argc, const char **argv)
 
 	if (pos.nr || idx >= argc || argv[idx][0] != '/')
 		die_code(AG_EXIT_USAGE, "sandbox exec: internal helper; needs '-- /absolute/command' (see docs/sandbox.md)");
-	if (!policy || sandbox_policy_parse(policy, &p) < 0 || p == SANDBOX_NONE ||
-	    net == no_net || no_net != (p == SANDBOX_FS_NO_NET))
-		die_code(AG_EXIT_USAGE, "sandbox exec: --policy fs-only needs --net, fs+no-net needs --no-net");
+	/* fs+api is bwrap's alone: Landlock cannot confine addresses */
+	if (!policy || sandbox_policy_parse(policy, &p) < 0 ||
+	    p == SANDBOX_NONE || p == SANDBOX_FS_API || net == no_net ||
+	    no_net != (p == SANDBOX_FS_NO_NET))
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox exec: --policy fs-only needs --net, fs+no-net needs --no-net (fs+api is not the landlock helper's)");
 	for (size_t i = 0; i < ro.nr + rw.nr; i++) {
 		const char *x = i < ro.nr ? ro.v[i] : rw.v[i - ro.nr];
 		if (!sandbox_path_ok(x))

@@ -45,5 +45,7 @@ char *sbx_canonical_new(const char *p);
 
 int cmd_sandbox_run(int argc, const char **argv);
 int cmd_sandbox_exec(int argc, const char **argv);
+int cmd_sandbox_proxy(int argc, const char **argv);
+int cmd_sandbox_relay(int argc, const char **argv);
 
 #endif

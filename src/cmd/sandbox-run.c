@@ -24,7 +24,7 @@
 struct run_opts {
 	const char *policy, *backend, *fallback, *workspace, *from, *head,
 		*base, *cache, *agent;
-	struct strvec ro, env_names;
+	struct strvec ro, env_names, allow;
 };
 
 struct run_state {
@@ -33,6 +33,7 @@ struct run_state {
 	const char *agent;
 	struct strvec env, ro, extra_ro, argv;
 	char *home, *workspace, *cache, *tmp, *scratch_home;
+	char *ag_home, *net_dir, *proxy_sock; /* fs+api */
 	struct workspace ws;
 };
 
@@ -40,8 +41,10 @@ static void parse_enums(const struct run_opts *o, struct run_state *st)
 {
 	if (sandbox_policy_parse(o->policy ? o->policy : "fs+no-net",
 				 &st->rq.policy) < 0)
-		die_code(AG_EXIT_USAGE, "sandbox run: unknown policy '%s' (none, fs-only, fs+no-net)",
-			 o->policy);
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox run: unknown policy '%s' (none, fs-only, fs+api, fs+no-net)",
+			o->policy);
 	if (sandbox_backend_parse(o->backend ? o->backend : "auto",
 				  &st->rq.backend) < 0)
 		die_code(AG_EXIT_USAGE, "sandbox run: unknown backend '%s' (auto, bwrap, landlock)",
@@ -79,6 +82,14 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 		st->tmp = xstrfmt("%s/tmp", st->cache);
 		st->scratch_home = xstrfmt("%s/home", st->cache);
 	}
+	if (st->rq.policy == SANDBOX_FS_API) {
+		st->ag_home = ag_home_dir();
+		if (!st->ag_home)
+			die("sandbox run: no state directory for the fs+api proxy (set AGENTIC_GIT_HOME or HOME)");
+		st->net_dir = xstrfmt("%s/runtime/net", st->ag_home);
+		st->proxy_sock =
+			xstrfmt("%s/run-%ld.sock", st->net_dir, (long)getpid());
+	}
 	strvec_pushl(&st->extra_ro, self_exe(), sbx_real_git(), NULL);
 	if (strcmp(shim_exe(), self_exe()))
 		strvec_push(&st->extra_ro, shim_exe());
@@ -102,6 +113,10 @@ static void fill_request(struct run_state *st)
 	rq->env_nr = st->env.nr;
 	rq->argv = st->argv.v;
 	rq->argc = st->argv.nr;
+	rq->proxy_sock = st->proxy_sock;
+	rq->events_home = st->ag_home;
+	rq->agent = st->agent;
+	rq->allow_hint = "the --allow options of 'sandbox run'";
 }
 
 /* Plans; a refusal that survives the fallback exits (nothing created). */
@@ -139,6 +154,8 @@ static void provision(const struct run_opts *o, struct run_state *st)
 		st->workspace = xstrdup(st->ws.dir);
 		strvec_pushv(&st->extra_ro, st->ws.ro_dirs.v);
 	}
+	if (st->net_dir && mkdir_p(st->net_dir, 0700) < 0)
+		die_errno("sandbox run: cannot create '%s'", st->net_dir);
 	if (st->cache && (mkdir_p(st->cache, 0700) < 0 || mkdir_p(st->tmp, 0700) < 0 ||
 			  mkdir_p(st->scratch_home, 0700) < 0))
 		die_errno("sandbox run: cannot create cache dir '%s'", st->cache);
@@ -180,12 +197,17 @@ static void run_state_release(struct run_state *st)
 	free(st->cache);
 	free(st->tmp);
 	free(st->scratch_home);
+	free(st->ag_home);
+	free(st->net_dir);
+	free(st->proxy_sock);
 	workspace_release(&st->ws);
 }
 
 int cmd_sandbox_run(int argc, const char **argv)
 {
-	struct run_opts o = { .ro = STRVEC_INIT, .env_names = STRVEC_INIT };
+	struct run_opts o = { .ro = STRVEC_INIT,
+			      .env_names = STRVEC_INIT,
+			      .allow = STRVEC_INIT };
 	struct run_state st = { .env = STRVEC_INIT, .ro = STRVEC_INIT,
 				.extra_ro = STRVEC_INIT, .argv = STRVEC_INIT,
 				.ws = WORKSPACE_INIT };
@@ -203,6 +225,7 @@ int cmd_sandbox_run(int argc, const char **argv)
 		{ "--agent", OPT_STRING, &o.agent },
 		{ "--ro", OPT_LIST, &o.ro },
 		{ "--env", OPT_LIST, &o.env_names },
+		{ "--allow", OPT_LIST, &o.allow },
 		{ NULL, 0, NULL },
 	};
 	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox run"), rc;
@@ -217,12 +240,23 @@ int cmd_sandbox_run(int argc, const char **argv)
 	strvec_push(&st.argv, cmd);
 	free(cmd);
 	strvec_pushn(&st.argv, argv + idx + 1, (size_t)(argc - idx - 1));
+	if (o.allow.nr && st.rq.policy != SANDBOX_FS_API)
+		die_code(AG_EXIT_USAGE,
+			 "sandbox run: --allow is for --policy fs+api");
+	st.rq.allow_hosts = o.allow.v;
+	st.rq.allow_hosts_nr = o.allow.nr;
 	resolve_paths(&o, &st);
 	plan_or_die(&st, &plan); /* pre-flight: refuse before creating */
 	provision(&o, &st);
 	plan_or_die(&st, &plan);
 	if (plan.downgraded) {
 		rc = run_downgraded(&st, &plan);
+	} else if (plan.verdict == SANDBOX_WRAPPED &&
+		   st.rq.policy == SANDBOX_FS_API) {
+		/* the plan starts with `agentic-git sandbox proxy`: be it */
+		if (chdir(plan.dir) < 0)
+			die_errno("sandbox run: cannot enter '%s'", plan.dir);
+		rc = cmd_sandbox_proxy((int)plan.argv.nr - 2, plan.argv.v + 2);
 	} else {
 		if (chdir(plan.dir) < 0)
 			die_errno("sandbox run: cannot enter '%s'", plan.dir);
@@ -235,6 +269,7 @@ int cmd_sandbox_run(int argc, const char **argv)
 	run_state_release(&st);
 	strvec_clear(&o.ro);
 	strvec_clear(&o.env_names);
+	strvec_clear(&o.allow);
 	strvec_clear(&pos);
 	return rc;
 }

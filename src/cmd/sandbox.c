@@ -28,14 +28,16 @@ const char sbx_usage[] =
 	"   or: agentic-git sandbox run [--policy P] [--backend B] [--fallback F]\n"
 	"                             [--workspace DIR] [--from REPO --head BRANCH [--base BRANCH]]\n"
 	"                             [--ro PATH]... [--cache DIR] [--env NAME[=VALUE]]...\n"
-	"                             [--agent NAME] -- <cmd>...\n"
+	"                             [--agent NAME] [--allow HOST[:PORT]]... -- <cmd>...\n"
 	"   or: agentic-git sandbox workspace --from REPO --head BRANCH [--base BRANCH]\n"
 	"                             [--hooks-path DIR] DIR\n\n"
 	"Run a command in the OS sandbox agents get (see docs/sandbox.md).\n\n"
 	"  probe        what this host can sandbox with (bubblewrap, user namespaces,\n"
 	"               Landlock ABI, seccomp)\n"
-	"  run          run <cmd> under --policy fs-only|fs+no-net|none (default\n"
-	"               fs+no-net) with --backend auto|bwrap|landlock (default auto);\n"
+	"  run          run <cmd> under --policy fs-only|fs+api|fs+no-net|none\n"
+	"               (default fs+no-net) with --backend auto|bwrap|landlock\n"
+	"               (default auto); fs+api: network only to the --allow hosts\n"
+	"               through agentic-git's proxy;\n"
 	"               --fallback refuse|warn-run (default refuse)\n"
 	"  workspace    provision a private workspace that borrows REPO's objects\n";
 
@@ -62,6 +64,8 @@ static void add_sysdirs_json(struct strbuf *sb, const struct sandbox_caps *c)
 	strbuf_addch(sb, ']');
 }
 
+#define FS_API_WHY "needs bubblewrap; landlock restricts ports, not addresses"
+
 static const char *auto_backend(const struct sandbox_caps *c)
 {
 	if (c->bwrap_works)
@@ -85,6 +89,11 @@ static int probe_json(const struct sandbox_caps *c)
 	strbuf_add_json_str(&sb, c->landlock_abi ? "" : c->landlock_why);
 	strbuf_addf(&sb, "},\"seccomp\":%s,\"auto_backend\":\"%s\",",
 		    c->seccomp ? "true" : "false", auto_backend(c));
+	/* fs+api needs bwrap: Landlock knows ports, not addresses */
+	strbuf_addf(&sb, "\"fs_api\":{\"available\":%s,\"why\":",
+		    c->bwrap_works ? "true" : "false");
+	strbuf_add_json_str(&sb, c->bwrap_works ? "" : FS_API_WHY);
+	strbuf_addstr(&sb, "},");
 	add_sysdirs_json(&sb, c);
 	strbuf_addstr(&sb, "}\n");
 	fputs(sb.buf, stdout);
@@ -118,6 +127,10 @@ static int cmd_probe(int argc, const char **argv)
 		printf("landlock:  unavailable: %s\n", c->landlock_why);
 	printf("seccomp:   %s\n", c->seccomp ? "yes" : "no");
 	printf("auto:      %s\n", auto_backend(c));
+	if (c->bwrap_works)
+		printf("fs+api:    available (bwrap)\n");
+	else
+		printf("fs+api:    unavailable: %s\n", FS_API_WHY);
 	return 0;
 }
 
@@ -296,6 +309,10 @@ int cmd_sandbox(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "exec"))
 		return cmd_sandbox_exec(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "proxy"))
+		return cmd_sandbox_proxy(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "relay"))
+		return cmd_sandbox_relay(argc - 1, argv + 1);
 	if (cmd_wants_help(argc, argv, sbx_usage))
 		return 0;
 	if (!strcmp(argv[1], "probe"))

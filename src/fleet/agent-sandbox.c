@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <jansson.h>
 #include "agentic-git/core.h"
 #include "agents/sandbox-probe.h"
 #include "base/die.h"
@@ -166,6 +167,13 @@ static void fill_request(struct agent_sandbox *as, const char *home,
 	rq->env_nr = as->env.nr;
 	rq->argv = as->argv.v;
 	rq->argc = as->argv.nr;
+	rq->proxy_sock = as->proxy_sock;
+	rq->events_home = as->home;
+	rq->agent = as->agent;
+	rq->allow_hint = as->allow_hint;
+	rq->net_stats = as->net_stats;
+	rq->allow_hosts = as->allow_hosts.v;
+	rq->allow_hosts_nr = as->allow_hosts.nr;
 	if (as->real_git && as->git_paths.nr && shim_exe()) {
 		rq->git_shim = shim_exe();
 		rq->git_real = as->real_git;
@@ -242,6 +250,16 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	strvec_pushv(&as->ro_binds, p->ro_binds.v);
 	if (p->sandbox != SANDBOX_NONE)
 		toolchain_binds(sp, &as->ro_binds);
+	if (p->sandbox == SANDBOX_FS_API) { /* invariant 9 */
+		as->net_dir = xstrfmt("%s/runtime/net", sp->home);
+		as->proxy_sock = xstrfmt("%s/%s-%ld.sock", as->net_dir,
+					 sp->agent, (long)getpid());
+		as->net_stats = xstrfmt("%s/%s-%ld.json", as->net_dir,
+					sp->agent, (long)getpid());
+		as->allow_hint = xstrfmt("agents.%s.allow_hosts in config.yaml",
+					 p->name);
+		strvec_pushv(&as->allow_hosts, p->allow_hosts.v);
+	}
 	session_binds(sp, &as->extra_ro);
 	fill_request(as, getenv("HOME"), p->sandbox, sp->backend);
 	if (plan_with_caps(&as->rq, sp->fallback, sp->agent, &as->plan) !=
@@ -265,6 +283,13 @@ int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 
 	if (!as->sandboxed)
 		return 0;
+	if (as->net_dir && mkdir_p(as->net_dir, 0700) < 0) {
+		strbuf_addf(err, "cannot create the proxy directory '%s': %s",
+			    as->net_dir, strerror(errno));
+		return -1;
+	}
+	if (as->net_stats)
+		unlink(as->net_stats);
 	for (size_t i = 0; i < ARRAY_SIZE(dirs) && dirs[i]; i++) {
 		if (mkdir_p(dirs[i], 0700) < 0) {
 			strbuf_addf(err, "cannot create the sandbox directory '%s': %s",
@@ -298,6 +323,9 @@ void agent_sandbox_import_spool(const struct agent_sandbox *as)
 	if (rejected)
 		warning("%zu malformed record(s) in the sandbox's event spool were dropped",
 			rejected);
+	/* invariant 9: a proxy killed with its agent leaves its socket */
+	if (as->proxy_sock)
+		unlink(as->proxy_sock);
 }
 
 int agent_sandbox_rewrap(const struct agent_sandbox *as,
@@ -357,6 +385,40 @@ void agent_sandbox_downgrade_record(const struct agent_sandbox *as,
 	event_release(&ev);
 }
 
+int agent_sandbox_net_stats(const struct agent_sandbox *as,
+			    unsigned long *allowed, unsigned long *denied,
+			    struct strvec *denied_hosts)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j, *hosts;
+	int rc = -1;
+
+	*allowed = *denied = 0;
+	if (!as->sandboxed || !as->net_stats ||
+	    read_small_file(as->net_stats, 64 * 1024, &sb) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	j = json_loadb(sb.buf, sb.len, 0, NULL);
+	if (json_is_object(j)) {
+		*allowed = (unsigned long)json_integer_value(
+			json_object_get(j, "net_allow"));
+		*denied = (unsigned long)json_integer_value(
+			json_object_get(j, "net_deny"));
+		hosts = json_object_get(j, "denied_hosts");
+		for (size_t i = 0;
+		     json_is_array(hosts) && i < json_array_size(hosts); i++)
+			if (json_is_string(json_array_get(hosts, i)))
+				strvec_push(denied_hosts,
+					    json_string_value(
+						    json_array_get(hosts, i)));
+		rc = 0;
+	}
+	json_decref(j);
+	strbuf_release(&sb);
+	return rc;
+}
+
 void agent_sandbox_describe(const struct agent_sandbox *as, struct strbuf *out)
 {
 	if (as->sandboxed)
@@ -396,6 +458,12 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	free(as->agent);
 	free(as->spool);
 	free(as->config_dir);
+	free(as->net_dir);
+	free(as->proxy_sock);
+	free(as->net_stats);
+	free(as->allow_hint);
+	as->net_dir = as->proxy_sock = as->net_stats = as->allow_hint = NULL;
+	strvec_clear(&as->allow_hosts);
 	free(as->real_git);
 	as->real_git = NULL;
 	strvec_clear(&as->git_paths);

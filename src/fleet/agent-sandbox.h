@@ -46,6 +46,9 @@
  *     the npm prefix its resolved binary lies in (its `node_modules`
  *     dir), or the resolved binary itself, and the install prefix of the
  *     interpreter its `#!` line names (node), unless under a system dir.
+ *  9. fs+api: the proxy's socket and its counts live in <home>/runtime/net
+ *     (0700, never bound writable into a cage); the allow-list is the
+ *     profile's `allow_hosts` (a preset's vendor hosts unless replaced).
  *  8. A preset's own config dir (`config_env`, e.g. CLAUDE_CONFIG_DIR)
  *     is <cache>/<config_dir> inside a sandbox, so it persists per agent;
  *     the operator's value would name a place the cage hides.
@@ -91,17 +94,20 @@ struct agent_sandbox {
 	char *workspace, *cache, *tmp, *private_home, *home, *agent;
 	char *spool; /* the in-sandbox shim's event spool (fleet/spool.h) */
 	char *config_dir; /* invariant 8, or NULL */
+	char *net_dir, *proxy_sock, *net_stats, *allow_hint; /* invariant 9 */
+	struct strvec allow_hosts; /* the profile's, copied */
 	bool sandboxed; /* plan.verdict == SANDBOX_WRAPPED */
 	bool session;	/* a guarded session inside (not `bare`) */
 	char *real_git;	/* bwrap: bound at SANDBOX_REAL_GIT, or NULL */
 	struct strvec git_paths; /* bwrap: the shim is bound over these */
 };
 
-#define AGENT_SANDBOX_INIT                                                     \
-	{                                                                      \
-		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,                \
-		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,                   \
-		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT              \
+#define AGENT_SANDBOX_INIT                                         \
+	{                                                          \
+		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,    \
+		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,       \
+		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT, \
+		.allow_hosts = STRVEC_INIT                         \
 	}
 
 /*
@@ -121,7 +127,8 @@ int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err);
 /*
  * After the agent exited: imports the spool its shim wrote inside the
  * sandbox into the audit log (fleet/spool.h, vetted, attributed to the
- * agent), warning about what could not be imported.
+ * agent), warning about what could not be imported; under fs+api it
+ * also removes the proxy's socket, which a killed proxy leaves behind.
  */
 void agent_sandbox_import_spool(const struct agent_sandbox *as);
 
@@ -140,6 +147,15 @@ int agent_sandbox_rewrap(const struct agent_sandbox *as,
  */
 void agent_sandbox_downgrade_record(const struct agent_sandbox *as,
 				    const char *subcommand);
+
+/*
+ * fs+api: reads the proxy's counts after the agent exited into `allowed`,
+ * `denied` and `denied_hosts` ("host:port"). 0, or -1 when there are none
+ * (not fs+api, or the proxy wrote nothing).
+ */
+int agent_sandbox_net_stats(const struct agent_sandbox *as,
+			    unsigned long *allowed, unsigned long *denied,
+			    struct strvec *denied_hosts);
 
 /* "fs+no-net (bwrap)", "fs-only (landlock)", "none", "none (warn-run)". */
 void agent_sandbox_describe(const struct agent_sandbox *as, struct strbuf *out);

@@ -485,6 +485,10 @@ void dispatch_finished(void *data, size_t i, const struct pool_result *r)
 
 	if (r->status != POOL_SKIPPED) {
 		agent_sandbox_import_spool(&d->box); /* agent-sandbox.h 6 */
+		/* agent-sandbox.h 9, before verify_command's proxy replaces it */
+		d->rec.net = !agent_sandbox_net_stats(
+			&d->box, &d->rec.net_allow, &d->rec.net_deny,
+			&d->rec.net_denied_hosts);
 		d->rec.started = r->started;
 		d->rec.finished = r->finished;
 		d->rec.duration = r->duration;

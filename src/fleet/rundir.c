@@ -45,6 +45,7 @@ void run_record_init(struct run_record *r)
 	strbuf_init(&r->warning, 0);
 	strvec_init(&r->agent_argv);
 	strvec_init(&r->agent_env_keys);
+	strvec_init(&r->net_denied_hosts);
 	verify_report_init(&r->verify);
 	r->sandbox = "none";
 	r->status = RS_PLANNED;
@@ -58,6 +59,7 @@ void run_record_release(struct run_record *r)
 	strbuf_release(&r->warning);
 	strvec_clear(&r->agent_argv);
 	strvec_clear(&r->agent_env_keys);
+	strvec_clear(&r->net_denied_hosts);
 	verify_report_release(&r->verify);
 	free(r->workspace);
 	free(r->escalation);
@@ -181,6 +183,11 @@ void run_record_meta_yaml(const struct run_record *r, struct strbuf *o)
 	y_list(o, "agent_env_keys", &r->agent_env_keys, !r->ran);
 	y_str(o, "profile", r->profile, 0);
 	y_str(o, "sandbox", r->sandbox, 0);
+	if (r->net) {
+		strbuf_addf(o, "net_allow: %lu\nnet_deny: %lu\n", r->net_allow,
+			    r->net_deny);
+		y_list(o, "net_denied_hosts", &r->net_denied_hosts, false);
+	}
 	y_str(o, "warning", r->warning.len ? r->warning.buf : NULL, 0);
 	y_str(o, "workspace", r->workspace, 0);
 	strbuf_addf(o, "workspace_kept: %s\n", r->kept ? "true" : "false");
@@ -238,6 +245,18 @@ void run_record_json(const struct run_record *r, struct strbuf *o)
 	strbuf_addf(o, "\"workspace_kept\":%s,", r->kept ? "true" : "false");
 	j_kv(o, "note", r->note.len ? r->note.buf : NULL, true);
 	j_kv(o, "warning", r->warning.len ? r->warning.buf : NULL, true);
+	if (r->net) {
+		strbuf_addf(
+			o,
+			"\"net_allow\":%lu,\"net_deny\":%lu,\"net_denied_hosts\":[",
+			r->net_allow, r->net_deny);
+		for (size_t i = 0; i < r->net_denied_hosts.nr; i++) {
+			if (i)
+				strbuf_addch(o, ',');
+			strbuf_add_json_str(o, r->net_denied_hosts.v[i]);
+		}
+		strbuf_addstr(o, "],");
+	}
 	j_kv(o, "escalation_file", r->escalation, false);
 	strbuf_addch(o, '}');
 }
@@ -283,6 +302,18 @@ static void summary_warnings(const struct run_record *const *v, size_t nr,
 	}
 }
 
+/* fs+api: the proxy's counts, and the hosts it refused by name. */
+static void summary_net(const struct run_record *r, struct strbuf *o)
+{
+	strbuf_addf(o, " - network: %lu allowed, %lu refused", r->net_allow,
+		    r->net_deny);
+	for (size_t i = 0; i < r->net_denied_hosts.nr; i++)
+		strbuf_addf(o, "%s`%s`", i ? ", " : " (",
+			    r->net_denied_hosts.v[i]);
+	if (r->net_denied_hosts.nr)
+		strbuf_addch(o, ')');
+}
+
 void run_summary_md(const char *id, const struct run_record *const *v, size_t nr,
 		    int exit_code, struct strbuf *o)
 {
@@ -313,6 +344,8 @@ void run_summary_md(const char *id, const struct run_record *const *v, size_t nr
 			strbuf_addf(o, " - escalation note: escalations/%s.md", r->key);
 		if (r->kept)
 			strbuf_addf(o, " - workspace kept: %s", r->workspace);
+		if (r->net)
+			summary_net(r, o);
 		strbuf_addch(o, '\n');
 	}
 }

@@ -61,6 +61,10 @@ struct run_record {
 	struct strbuf note; /* error or why the workspace was kept */
 	char *escalation;   /* salvaged file, or NULL */
 	unsigned orphans_killed;
+	/* fs+api: the proxy's counts (agent-sandbox.h invariant 9) */
+	bool net;
+	unsigned long net_allow, net_deny;
+	struct strvec net_denied_hosts; /* "host:port" */
 };
 
 void run_record_init(struct run_record *r);

@@ -83,8 +83,9 @@ assert_guarded_work() {
 	assert_output --partial "cannot switch to 'main'"
 	assert_equal "$(branch_of "$wt")" "feat/$agent"
 	# the CLI's own start-up git probes (`git -c core.hooksPath=… …`) are
-	# no denies: the checkout is the only one
-	events | jq -e -s --arg a "$agent" 'map(select(.agent == $a and .disposition == "deny")) |
+	# no denies: the checkout is the only one (fs+api's refused hosts are
+	# the proxy's, counted by the tests that use it)
+	events | jq -e -s --arg a "$agent" 'map(select(.agent == $a and .disposition == "deny" and .event != "net_deny")) |
 		length == 1 and .[0].subcommand == "checkout"'
 	# 2: the commit is on the session's branch, attributed
 	run tool_result 2
@@ -107,4 +108,23 @@ assert_guarded_work() {
 # launch_event: the session's agent_launch event.
 launch_event() {
 	events | jq -c 'select(.event == "agent_launch")'
+}
+
+# real_cli_conflict: origin's feat/a conflicts with main (dispatch.bash),
+# and the model resolves it as a careful agent would.
+real_cli_conflict() {
+	dsp_setup
+	dsp_branch feat/a
+	dsp_advance_main
+	printf '%s\n' \
+		'git rebase -q origin/main >/dev/null 2>&1; printf "line 1\nmain entry\nfeature feat/a\nline 2\n" >CHANGELOG && git add CHANGELOG && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; git log --format=%s -3' \
+		>"$T/model.script"
+}
+
+# run_dispatch PROFILE: the built-in task over feat/a with PROFILE as the
+# default agent, bounded (the CLIs retry an unreachable API for minutes).
+run_dispatch() {
+	printf 'default_agent: %s\n' "$1" >>"$AGENTIC_GIT_HOME/config.yaml"
+	PATH="$CLIS:$PATH" run timeout -k 5 150 "$AG_BIN" dispatch --grace 1 --timeout 120 \
+		--repo "$REPO" --head feat/a --base main --task resolve-conflicts
 }

@@ -121,6 +121,28 @@ sbx_listen() {
 	assert_output "connected: hello"
 }
 
+# net_server NAME: tests/helper/http-udp-server.mjs on loopback (HTTP and
+# UDP); sets PORT_<NAME>, logs to $T/NAME.log; it lives while FD_<NAME>,
+# its stdin, is open (net_server_stop closes them).
+net_server() {
+	local fd
+	exec {fd}> >(exec node "$BATS_TEST_DIRNAME/../helper/http-udp-server.mjs" \
+		--name "$1" --port-file "$T/$1.port" --log "$T/$1.log" \
+		--lifetime 60 >"$T/$1.out" 2>&1)
+	eval "FD_$1=$fd"
+	for _ in $(seq 200); do
+		[ -s "$T/$1.port" ] && break
+		sleep 0.05
+	done
+	[ -s "$T/$1.port" ] || fail "server $1 did not start: $(cat "$T/$1.out")"
+	eval "PORT_$1=$(cat "$T/$1.port")"
+}
+
+net_server_stop() {
+	[ -z "${FD_A:-}" ] || exec {FD_A}>&-
+	[ -z "${FD_B:-}" ] || exec {FD_B}>&-
+}
+
 sbx_unlisten() {
 	[ -z "${LISTENER:-}" ] || kill "$LISTENER" 2>/dev/null || true
 	wait 2>/dev/null || true

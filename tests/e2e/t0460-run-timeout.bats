@@ -163,7 +163,7 @@ net_config() {
 	assert_success
 	assert_output --partial "agent ran: hi"
 	assert_output --partial "warning: profile 'claude' needs its vendor's API but sandbox 'fs+no-net' gives it no network"
-	assert_output --partial "set sandbox: fs-only"
+	assert_output --partial "set sandbox: fs+api"
 	events | jq -e -s 'map(select(.event == "agent_launch" and .agent == "n1")) | .[0].network_warning | test("fs\\+no-net")'
 }
 
@@ -203,7 +203,7 @@ net_config() {
 	[ "$(grep -c "needs its vendor's API" "$(run_dir)/summary.md")" -eq 1 ]
 	grep -q '^## Warnings' "$(run_dir)/summary.md"
 	meta a warning | grep -q "sandbox 'fs+no-net' gives it no network"
-	meta b warning | grep -q "set sandbox: fs-only"
+	meta b warning | grep -q "set sandbox: fs+api"
 	# a policy with the network: no warning
 	sed -i 's/fs+no-net/fs-only/' "$AGENTIC_GIT_HOME/config.yaml"
 	run dispatch --profile claude --targets "$T/t.yaml" --task resolve-conflicts -j 1

@@ -11,6 +11,7 @@
 load lib
 load sandbox_cases
 load real_cli
+load dispatch
 
 setup() {
 	real_cli_setup claude
@@ -56,6 +57,24 @@ start_claude_model() {
 	[ -d "$AGENTIC_GIT_HOME/cache/c2/.claude/projects" ]
 }
 
+@test "claude under fs+api on bwrap: its API only through the proxy, nothing else" {
+	sbx_prereq bwrap
+	start_claude_model
+	# the preset switches non-essential traffic off by itself under fs+api
+	unset CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC
+	write_config claude fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	run_agent claude c5
+	assert_guarded_work c5 "$AGENTIC_GIT_HOME/worktrees/c5/feat/c5"
+	launch=$(launch_event)
+	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
+	echo "$launch" | jq -e '.agent_env_keys | index("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")'
+	echo "$launch" | jq -e '.agent_argv | index("HTTPS_PROXY")'
+	# every request reached the model through the proxy, none elsewhere
+	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "c5" and .event == "net_allow")) |
+		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
+	events | jq -e -s 'map(select(.event == "net_deny")) | length == 0'
+}
+
 @test "claude under fs-only on Landlock" {
 	sbx_prereq landlock
 	write_config claude fs-only landlock
@@ -75,4 +94,20 @@ start_claude_model() {
 	assert_output "agentic-git: run: agent 'claude' cannot run as root outside a sandbox: claude refuses --dangerously-skip-permissions as root; give the profile 'sandbox: fs-only', or run as a normal user"
 	[ ! -e "$AGENTIC_GIT_HOME/worktrees/c4" ]
 	[ ! -s "$T/model.log" ]
+}
+
+@test "claude dispatch under fs+api on bwrap: a real rebase conflict resolved, verified and pushed" {
+	sbx_prereq bwrap
+	real_cli_conflict
+	start_claude_model
+	write_config claude fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	run_dispatch claude
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "fs+api (bwrap)" ]
+	[ "$(meta repo-feat-a net_deny)" = 0 ]
+	[ "$(meta repo-feat-a net_allow)" -ge 1 ]
+	"$REAL_GIT" --git-dir="$ORIGIN" merge-base --is-ancestor main feat/a
+	"$REAL_GIT" --git-dir="$ORIGIN" show feat/a:CHANGELOG | grep -q "feature feat/a"
+	grep -q "network: [0-9]* allowed, 0 refused" "$(run_dir)/summary.md"
 }

@@ -15,6 +15,7 @@
 load lib
 load sandbox_cases
 load real_cli
+load dispatch
 
 setup() {
 	real_cli_setup codex
@@ -58,6 +59,39 @@ codex_in() {
 	echo "$launch" | jq -e --arg p "$prefix" '.agent_argv | tostring | contains("\"--ro-bind\",\"" + $p + "\"")'
 }
 
+@test "codex under fs+api on bwrap: its API only through the proxy" {
+	sbx_prereq bwrap
+	start_codex_model
+	write_config codex fs+api bwrap "    model: gpt-4.1
+    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	run_agent codex x3
+	assert_guarded_work x3 "$AGENTIC_GIT_HOME/worktrees/x3/feat/x3"
+	launch=$(launch_event)
+	echo "$launch" | jq -e '.sandbox_backend == "bwrap"'
+	echo "$launch" | jq -e '.agent_argv | index("HTTPS_PROXY")'
+	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "x3" and .event == "net_allow")) |
+		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
+}
+
 @test "codex under fs-only on Landlock" {
 	codex_in landlock x2
+}
+
+@test "codex dispatch under fs+api on bwrap: resolved, verified and pushed; its refused hosts in the summary" {
+	sbx_prereq bwrap
+	real_cli_conflict
+	start_codex_model
+	write_config codex fs+api bwrap "    model: gpt-4.1
+    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	run_dispatch codex
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "fs+api (bwrap)" ]
+	[ "$(meta repo-feat-a net_allow)" -ge 1 ]
+	"$REAL_GIT" --git-dir="$ORIGIN" merge-base --is-ancestor main feat/a
+	# whatever else it tried is counted and named beside the target
+	n=$(meta repo-feat-a net_deny)
+	if [ "$n" -gt 0 ]; then
+		grep -q "refused (\`[a-z.]*:443\`" "$(run_dir)/summary.md"
+	fi
 }

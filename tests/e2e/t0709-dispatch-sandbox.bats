@@ -172,3 +172,28 @@ summary_agent() {
 	assert_output --partial summary-answer
 	events | grep '"event":"sandbox_downgraded"' | grep -q '"subcommand":"summarize"'
 }
+
+@test "t0709.9 bwrap fs+api: resolved and pushed; meta and summary count the proxy's connections and name the refused host" {
+	sbx_prereq bwrap
+	prereq node command -v node
+	prereq curl command -v curl
+	net_server A
+	net_server B
+	DSB_ENV="[REAL_GIT, PORT_A, PORT_B]" boxed_config bwrap fs+api "$AGENTS/fetch-resolve.sh"
+	sed -i "s|^    sandbox: fs+api|&\n    allow_hosts: [\"127.0.0.1:$PORT_A\"]|" "$AGENTIC_GIT_HOME/config.yaml"
+	"$REAL_GIT" config --global user.name "Operator Name"
+	"$REAL_GIT" config --global user.email operator@example.com
+	export PORT_A PORT_B
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	net_server_stop
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "fs+api (bwrap)" ]
+	[ "$(meta repo-feat-a net_allow)" = 1 ]
+	[ "$(meta repo-feat-a net_deny)" = 1 ]
+	grep -A1 '^net_denied_hosts:$' "$(run_dir)/repo-feat-a.meta.yaml" | grep -qx "  - \"127.0.0.1:$PORT_B\""
+	grep -q "network: 1 allowed, 1 refused (\`127.0.0.1:$PORT_B\`)" "$(run_dir)/summary.md"
+	grep -q "A:hello from A" "$(run_dir)/repo-feat-a.stdout.log"
+	grep -q "B:agentic-git: host '127.0.0.1:$PORT_B' is not in this agent's allow_hosts" "$(run_dir)/repo-feat-a.stdout.log"
+	[ ! -s "$T/B.log" ]
+}

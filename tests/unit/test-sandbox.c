@@ -377,6 +377,70 @@ static void test_bind_order_parents_first(void **state)
 	sandbox_plan_release(&plan);
 }
 
+static void allow_bad(struct sandbox_request *rq,
+		      const struct sandbox_caps *caps,
+		      struct sandbox_plan *plan)
+{
+	static const char *const bad[] = { "*.10.0.0.1" };
+
+	rq->allow_hosts = bad;
+	rq->allow_hosts_nr = 1;
+	assert_int_equal(sandbox_plan(rq, caps, plan), SANDBOX_REFUSED);
+	assert_true(plan->bad_input);
+	assert_non_null(
+		strstr(plan->reason.buf, "allow_hosts entry '*.10.0.0.1'"));
+}
+
+/* 8: fs+api is bwrap wrapped by our proxy, the relay before the command */
+static void test_fs_api(void **state)
+{
+	static const char *const allow[] = { "api.example.com",
+					     "127.0.0.1:8080" };
+	struct sandbox_caps caps;
+	struct sandbox_request rq;
+	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
+	char *got;
+
+	caps_init(&caps, true, 7, true);
+	rq_init(&rq, SANDBOX_FS_API, SANDBOX_BACKEND_AUTO);
+	rq.proxy_sock = "/var/ag/runtime/net/a1.sock";
+	rq.allow_hosts = allow;
+	rq.allow_hosts_nr = ARRAY_SIZE(allow);
+	rq.events_home = "/var/ag";
+	rq.agent = "a1";
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
+	got = joined(&plan.argv);
+	assert_non_null(strstr(
+		got,
+		"/usr/local/bin/agentic-git sandbox proxy --socket /var/ag/runtime/net/a1.sock --home /var/ag --agent a1 --allow api.example.com --allow 127.0.0.1:8080 -- /usr/bin/bwrap --die-with-parent --new-session --unshare-all --cap-drop ALL "));
+	assert_null(strstr(got, "--share-net"));
+	assert_non_null(
+		strstr(got, "--setenv HTTPS_PROXY http://127.0.0.1:3128 "));
+	assert_non_null(strstr(got, "--setenv NO_PROXY  "));
+	assert_non_null(strstr(
+		got,
+		"--ro-bind /var/ag/runtime/net/a1.sock /run/agentic-git/proxy.sock --chdir /home/op/.cache/ag/ws/t1 -- /usr/local/bin/agentic-git sandbox relay --port 3128 --socket /run/agentic-git/proxy.sock -- /usr/bin/claude --version"));
+	assert_string_equal(plan.argv.v[plan.prefix_nr], "/usr/bin/claude");
+	free(got);
+	/* Landlock knows ports, not addresses: a refusal about the host */
+	caps_init(&caps, false, 7, true);
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_false(plan.bad_input);
+	assert_non_null(strstr(plan.reason.buf, "ports, not addresses"));
+	caps_init(&caps, true, 7, true);
+	rq.backend = SANDBOX_BACKEND_LANDLOCK;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_false(plan.bad_input);
+	/* no socket, or a bad entry: bad input */
+	rq.backend = SANDBOX_BACKEND_AUTO;
+	rq.proxy_sock = NULL;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_true(plan.bad_input);
+	rq.proxy_sock = "/var/ag/runtime/net/a1.sock";
+	allow_bad(&rq, &caps, &plan);
+	sandbox_plan_release(&plan);
+}
+
 static void test_names(void **state)
 {
 	enum sandbox_policy p;
@@ -385,6 +449,8 @@ static void test_names(void **state)
 
 	assert_int_equal(sandbox_policy_parse("fs+no-net", &p), 0);
 	assert_int_equal(p, SANDBOX_FS_NO_NET);
+	assert_int_equal(sandbox_policy_parse("fs+api", &p), 0);
+	assert_int_equal(p, SANDBOX_FS_API);
 	assert_int_equal(sandbox_policy_parse("fs", &p), -1);
 	assert_int_equal(sandbox_policy_parse(NULL, &p), -1);
 	assert_int_equal(sandbox_backend_parse("landlock", &b), 0);
@@ -410,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_none_is_plain_without_caps),
 		cmocka_unit_test(test_bad_input_never_downgraded),
 		cmocka_unit_test(test_bind_order_parents_first),
+		cmocka_unit_test(test_fs_api),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The fs+api proxy's poll loop; see netproxy.h for the invariants. One
+ * thread: connections are non-blocking, names are resolved with a blocking
+ * getaddrinfo() (NEEDSWORK: one slow lookup stalls the other connections;
+ * agents open few, mostly to one host).
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "agents/allowhosts.h"
+#include "agents/netproxy.h"
+#include "agents/proxyreq.h"
+#include "base/eventlog.h"
+#include "base/netpump.h"
+#include "base/xalloc.h"
+
+static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+
+enum conn_state { C_HEAD, C_CONNECTING, C_PUMP, C_REPLY };
+
+struct conn {
+	enum conn_state st;
+	int cfd, ufd;
+	struct proxyreq rq;
+	char head[PROXYREQ_HEAD_MAX];
+	size_t head_len;
+	struct strbuf reply; /* C_REPLY: the error response */
+	size_t reply_off;
+	struct netpump pump;
+};
+
+static void set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static void host_port(const struct conn *c, struct strbuf *out)
+{
+	allowhost_format(&c->rq.target, out);
+}
+
+static void note_denied(struct netproxy *np, const char *hp)
+{
+	np->stats.denied++;
+	for (size_t i = 0; i < np->stats.denied_hosts.nr; i++)
+		if (!strcmp(np->stats.denied_hosts.v[i], hp))
+			return;
+	if (np->stats.denied_hosts.nr < 32)
+		strvec_push(&np->stats.denied_hosts, hp);
+}
+
+static void event_net(struct netproxy *np, const struct conn *c,
+		      const char *name, const char *reason)
+{
+	struct event ev = EVENT_INIT(name, np->agent, "sandbox");
+	bool known = c->rq.target.host[0] != '\0';
+
+	if (!np->home || !*np->home)
+		return;
+	event_add_str(&ev, "policy", "fs+api");
+	if (known) {
+		event_add_str(&ev, "host", c->rq.target.host);
+		event_add_int(&ev, "port", c->rq.target.port);
+	} else {
+		event_add_null(&ev, "host");
+		event_add_null(&ev, "port");
+	}
+	event_add_str(&ev, "method", c->rq.method[0] ? c->rq.method : NULL);
+	if (reason)
+		event_add_str(&ev, "reason", reason);
+	event_add_int(&ev, "bytes_out", (long long)c->pump.moved[NETPUMP_TO_B]);
+	event_add_int(&ev, "bytes_in", (long long)c->pump.moved[NETPUMP_TO_A]);
+	event_add_int(&ev, "bytes",
+		      (long long)(c->pump.moved[0] + c->pump.moved[1]));
+	event_write(np->home, &ev);
+	event_release(&ev);
+}
+
+static const char *status_text(int status)
+{
+	switch (status) {
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 502:
+		return "Bad Gateway";
+	default:
+		return "Error";
+	}
+}
+
+/* Invariant 1/2: answer with an error, record the refusal. */
+static void refuse(struct netproxy *np, struct conn *c, int status,
+		   const char *why)
+{
+	struct strbuf body = STRBUF_INIT, hp = STRBUF_INIT;
+
+	if (c->rq.target.host[0])
+		host_port(c, &hp);
+	strbuf_addf(&body, "agentic-git: %s\n", why);
+	strbuf_addf(&c->reply,
+		    "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\n"
+		    "Connection: close\r\nContent-Length: %zu\r\n"
+		    "X-Agentic-Git-Refused: %s\r\n\r\n%s",
+		    status, status_text(status), body.len,
+		    hp.len ? hp.buf : "request", body.buf);
+	event_net(np, c, "net_deny", why);
+	note_denied(np, hp.len ? hp.buf : "(malformed request)");
+	c->st = C_REPLY;
+	strbuf_release(&body);
+	strbuf_release(&hp);
+}
+
+static void deny_host(struct netproxy *np, struct conn *c)
+{
+	struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
+
+	host_port(c, &hp);
+	strbuf_addf(
+		&why,
+		"host '%s' is not in this agent's allow_hosts (sandbox fs+api); to allow it add '%s' to %s",
+		hp.buf, hp.buf,
+		np->hint && *np->hint ? np->hint : "the profile's allow_hosts");
+	refuse(np, c, 403, why.buf);
+	strbuf_release(&why);
+	strbuf_release(&hp);
+}
+
+/* Resolves and starts a non-blocking connect to the first usable address. */
+static int start_connect(struct conn *c)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *res = NULL;
+	char port[8];
+	int fd = -1, one = 1;
+
+	if (c->rq.target.kind != AH_NAME)
+		hints.ai_flags |= AI_NUMERICHOST;
+	snprintf(port, sizeof(port), "%u", c->rq.target.port);
+	if (getaddrinfo(c->rq.target.host, port, &hints, &res))
+		return -1;
+	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+		fd = socket(a->ai_family,
+			    a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			    a->ai_protocol);
+		if (fd < 0)
+			continue;
+		/* small requests and answers go out at once (no Nagle) */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (connect(fd, a->ai_addr, a->ai_addrlen) < 0 &&
+		    errno != EINPROGRESS) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	c->ufd = fd;
+	return fd < 0 ? -1 : 0;
+}
+
+static void on_head(struct netproxy *np, struct conn *c)
+{
+	ssize_t n = recv(c->cfd, c->head + c->head_len,
+			 sizeof(c->head) - c->head_len, 0);
+	enum proxyreq_result r;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		c->st = C_REPLY; /* nothing to say: close */
+		return;
+	}
+	c->head_len += (size_t)n;
+	r = proxyreq_parse(c->head, c->head_len, &c->rq);
+	if (r == PROXYREQ_MORE)
+		return;
+	if (r == PROXYREQ_BAD)
+		return refuse(np, c, c->rq.status, c->rq.why.buf);
+	if (!allowhosts_match(np->allow, np->allow_nr, &c->rq.target))
+		return deny_host(np, c);
+	if (start_connect(c) < 0) {
+		struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
+		host_port(c, &hp);
+		strbuf_addf(&why, "cannot connect to allowed host '%s'",
+			    hp.buf);
+		refuse(np, c, 502, why.buf);
+		strbuf_release(&why);
+		strbuf_release(&hp);
+		return;
+	}
+	c->st = C_CONNECTING;
+}
+
+static void on_connected(struct netproxy *np, struct conn *c)
+{
+	int err = 0;
+	socklen_t len = sizeof(err);
+	const char *rest = c->head + c->rq.head_len;
+	size_t rest_len = c->head_len - c->rq.head_len;
+
+	if (getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
+		struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
+		host_port(c, &hp);
+		strbuf_addf(&why, "cannot connect to allowed host '%s': %s",
+			    hp.buf, strerror(err ? err : errno));
+		close(c->ufd);
+		c->ufd = -1;
+		refuse(np, c, 502, why.buf);
+		strbuf_release(&why);
+		strbuf_release(&hp);
+		return;
+	}
+	netpump_init(&c->pump, c->cfd, c->ufd);
+	if (c->rq.connect)
+		netpump_queue(&c->pump, NETPUMP_TO_A, ok, sizeof(ok) - 1);
+	else
+		netpump_queue(&c->pump, NETPUMP_TO_B, c->rq.fwd.buf,
+			      c->rq.fwd.len);
+	netpump_queue(&c->pump, NETPUMP_TO_B, rest, rest_len);
+	c->st = C_PUMP;
+	np->stats.allowed++;
+}
+
+static void conn_free(struct netproxy *np, struct conn *c, bool allowed)
+{
+	if (allowed) {
+		/* the agent never sent our "200 Connection established" */
+		if (c->rq.connect &&
+		    c->pump.moved[NETPUMP_TO_A] >= sizeof(ok) - 1)
+			c->pump.moved[NETPUMP_TO_A] -= sizeof(ok) - 1;
+		np->stats.bytes += c->pump.moved[0] + c->pump.moved[1];
+		event_net(np, c, "net_allow", NULL);
+	}
+	if (c->cfd >= 0)
+		close(c->cfd);
+	if (c->ufd >= 0)
+		close(c->ufd);
+	proxyreq_release(&c->rq);
+	strbuf_release(&c->reply);
+	free(c);
+}
+
+static bool on_reply(struct conn *c)
+{
+	ssize_t n;
+
+	if (c->reply_off >= c->reply.len)
+		return false;
+	n = send(c->cfd, c->reply.buf + c->reply_off,
+		 c->reply.len - c->reply_off, MSG_NOSIGNAL);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR;
+	c->reply_off += (size_t)n;
+	return c->reply_off < c->reply.len;
+}
+
+static void accept_one(struct netproxy *np, struct conn **conns, size_t *nr)
+{
+	int fd = accept4(np->listen_fd, NULL, NULL,
+			 SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct conn *c;
+
+	if (fd < 0)
+		return;
+	c = xcalloc(1, sizeof(*c));
+	c->cfd = fd;
+	c->ufd = -1;
+	strbuf_init(&c->rq.fwd, 0);
+	strbuf_init(&c->rq.why, 0);
+	strbuf_init(&c->reply, 0);
+	conns[(*nr)++] = c;
+}
+
+static void forward_signal(int sigfd, pid_t child)
+{
+	struct signalfd_siginfo si;
+
+	if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && child > 0)
+		kill(child, (int)si.ssi_signo);
+}
+
+/* poll entries for one connection: [0] client, [1] upstream */
+static void conn_events(const struct conn *c, struct pollfd *pf)
+{
+	pf[0].fd = c->cfd;
+	pf[1].fd = c->ufd;
+	pf[0].events = pf[1].events = 0;
+	switch (c->st) {
+	case C_HEAD:
+		pf[0].events = POLLIN;
+		break;
+	case C_CONNECTING:
+		pf[1].events = POLLOUT;
+		break;
+	case C_REPLY:
+		pf[0].events = POLLOUT;
+		break;
+	case C_PUMP:
+		netpump_events(&c->pump, &pf[0].events, &pf[1].events);
+		break;
+	}
+	if (pf[1].fd < 0)
+		pf[1].fd = -1;
+}
+
+/* One step for a connection; false when it is finished. */
+static bool conn_step(struct netproxy *np, struct conn *c,
+		      const struct pollfd *pf)
+{
+	switch (c->st) {
+	case C_HEAD:
+		if (pf[0].revents)
+			on_head(np, c);
+		return c->st != C_REPLY || c->reply.len;
+	case C_CONNECTING:
+		if (pf[1].revents)
+			on_connected(np, c);
+		return true;
+	case C_REPLY:
+		return on_reply(c);
+	case C_PUMP:
+		return !(pf[0].revents || pf[1].revents) ||
+		       netpump_io(&c->pump, pf[0].revents, pf[1].revents) > 0;
+	}
+	return false;
+}
+
+int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
+{
+	struct conn *conns[NETPROXY_MAX_CONNS];
+	struct pollfd pf[3 + 2 * NETPROXY_MAX_CONNS];
+	size_t nr = 0;
+	int rc = 0;
+
+	set_nonblock(np->listen_fd);
+	for (;;) {
+		pf[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		pf[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		pf[2] = (struct pollfd){ .fd = nr < NETPROXY_MAX_CONNS
+						       ? np->listen_fd
+						       : -1,
+					 .events = POLLIN };
+		for (size_t i = 0; i < nr; i++)
+			conn_events(conns[i], &pf[3 + 2 * i]);
+		if (poll(pf, 3 + 2 * nr, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -1;
+			break;
+		}
+		if (pf[0].revents)
+			break;
+		if (pf[1].revents)
+			forward_signal(sigfd, child);
+		for (size_t i = 0; i < nr;) {
+			bool was_pump = conns[i]->st == C_PUMP;
+			if (conn_step(np, conns[i], &pf[3 + 2 * i])) {
+				i++;
+				continue;
+			}
+			conn_free(np, conns[i],
+				  was_pump || conns[i]->st == C_PUMP);
+			/* keep the poll entries in step with the connections */
+			memmove(&conns[i], &conns[i + 1],
+				(nr - i - 1) * sizeof(*conns));
+			memmove(&pf[3 + 2 * i], &pf[3 + 2 * i + 2],
+				(nr - i - 1) * 2 * sizeof(*pf));
+			nr--;
+		}
+		if (pf[2].revents && nr < NETPROXY_MAX_CONNS)
+			accept_one(np, conns, &nr);
+	}
+	for (size_t i = 0; i < nr; i++)
+		conn_free(np, conns[i], conns[i]->st == C_PUMP);
+	return rc;
+}
+
+void netproxy_stats_json(const struct netproxy_stats *st, struct strbuf *out)
+{
+	strbuf_addf(
+		out,
+		"{\"net_allow\":%lu,\"net_deny\":%lu,\"bytes\":%llu,\"denied_hosts\":[",
+		st->allowed, st->denied, st->bytes);
+	for (size_t i = 0; i < st->denied_hosts.nr; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		strbuf_add_json_str(out, st->denied_hosts.v[i]);
+	}
+	strbuf_addstr(out, "]}\n");
+}
+
+void netproxy_release(struct netproxy *np)
+{
+	strvec_clear(&np->stats.denied_hosts);
+}

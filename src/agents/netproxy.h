@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_NETPROXY_H
+#define AG_NETPROXY_H
+
+/**
+ * The fs+api network proxy (PRODUCT.md §8), run by `agentic-git sandbox
+ * proxy` OUTSIDE the cage. It listens on a unix socket that is bound into
+ * the cage (the only way out of the cage's empty network namespace),
+ * speaks HTTP proxy (CONNECT, and plain HTTP with an absolute URL), and
+ * connects only to the allow-list's hosts, resolving names itself.
+ *
+ *   struct netproxy np = NETPROXY_INIT;
+ *   np.listen_fd = fd; np.allow = …; np.home = …; np.agent = …;
+ *   netproxy_run(&np, pidfd, sigfd, child);  // until the child exits
+ *   …np.stats…;  netproxy_release(&np);
+ *
+ * Security module. Invariants (tests: test-netproxy.c, t0612):
+ *  1. A connection goes out only to a target allowhosts_match() accepts,
+ *     to the address the proxy resolved itself; anything else gets an
+ *     HTTP error (403 names the host and how to allow it) and nothing is
+ *     connected.
+ *  2. Every allowed connection is a `net_allow` event (host, port, bytes
+ *     both ways, written when it ends), every refusal a `net_deny` event
+ *     (host when known, reason).
+ *  3. Bounded: at most NETPROXY_MAX_CONNS connections (more wait in the
+ *     backlog), a head of at most PROXYREQ_HEAD_MAX bytes, NETPUMP_BUF
+ *     bytes per direction.
+ *  4. It stops when the sandboxed child exits (pidfd readable), closing
+ *     every connection and recording it; signals that would stop the
+ *     supervisor (TERM, INT, HUP, QUIT) are passed on to the child.
+ *
+ * Ownership: the allow list, home, agent and hint are borrowed; the
+ * proxy owns its connections and stats.
+ */
+#include "base/common.h"
+#include <sys/types.h>
+#include "base/strvec.h"
+
+#define NETPROXY_MAX_CONNS 64
+
+struct netproxy_stats {
+	unsigned long allowed, denied;
+	unsigned long long bytes;
+	struct strvec denied_hosts; /* "host:port", unique, in order */
+};
+
+struct netproxy {
+	int listen_fd;
+	const char *const *allow;
+	size_t allow_nr;
+	const char *home;  /* fleet_events.jsonl; "" or NULL: no events */
+	const char *agent; /* the events' agent */
+	const char *hint;  /* how to allow a host, for the 403 text */
+	struct netproxy_stats stats;
+};
+
+#define NETPROXY_INIT                                                    \
+	{                                                                \
+		.listen_fd = -1, .stats = {.denied_hosts = STRVEC_INIT } \
+	}
+
+/*
+ * Serves until `pidfd` is readable (the child exited), forwarding what
+ * `sigfd` (a signalfd) reads to `child`. Returns 0, or -1 when poll fails.
+ */
+int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child);
+
+/* The stats as one JSON object {"net_allow":N,"net_deny":N,...}. */
+void netproxy_stats_json(const struct netproxy_stats *st, struct strbuf *out);
+
+void netproxy_release(struct netproxy *np);
+
+#endif
