@@ -185,7 +185,7 @@ const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why)
 	} else if (!plan.nr) {
 		ev = NULL; /* nothing would be pushed */
 	} else if (push_adv_parse(trace.buf, trace.len, &haves, &blocks) < 0 ||
-		   blocks != plan.urls) {
+		   blocks < plan.urls) {
 		strbuf_addstr(why, "cannot tell what the remote already has (fail-closed): its ref advertisement could not be read");
 	} else if (!(ev = push_plan_check(&plan, in->assigned, in->is_protected,
 					  in->ctx, why))) {

@@ -6,7 +6,9 @@
  *  2. The destination is split off at the last ':' (a ref name has none),
  *     so a source expression cannot shift it.
  *  3. An object id counts as "the remote has it" only when every
- *     advertisement lists it.
+ *     advertisement lists it (smart HTTP shows each one twice: the
+ *     helper's discovery and the send-pack it feeds; more blocks only
+ *     shrink the set).
  */
 #include "base/common.h"
 #include <string.h>
@@ -69,10 +71,15 @@ void push_plan_release(struct push_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* "...packet: <spaces><ident>< <payload>" for the push client's reads */
+/*
+ * "...packet: <spaces><ident>< <payload>" for what the push client reads:
+ * `push` over a native transport (file, ssh, git), `git` over smart HTTP
+ * (git-remote-http's discovery and the send-pack it feeds).
+ */
 static const char *adv_payload(const char *l, size_t n, size_t *plen)
 {
-	static const char *const idents[] = { "push< ", "send-pack< ", NULL };
+	static const char *const idents[] = { "push< ", "git< ", "send-pack< ",
+					      NULL };
 	const char *p = memmem(l, n, "packet: ", 8), *end = l + n;
 
 	if (!p)
@@ -146,10 +153,9 @@ int push_adv_parse(const char *trace, size_t len, struct strvec *tips,
 			continue;
 		}
 		h = hex_len(pay, pl);
-		if ((h != 40 && h != 64) || h >= pl || pay[h] != ' ') {
-			strvec_clear(&cur);
-			return -1;
-		}
+		if ((h != 40 && h != 64) || h >= pl || pay[h] != ' ')
+			continue; /* "version 1", "shallow <id>", HTTP's
+				     "# service=…", refspecs handed on */
 		open = true;
 		if (!all_zero(pay, h)) {
 			char *id = xstrndup(pay, h);

@@ -41,7 +41,9 @@ void push_plan_release(struct push_plan *p);
  * The object ids every push target advertised, from GIT_TRACE_PACKET
  * output: only ids advertised by all of them (`blocks` gets the number of
  * advertisements), so that "the remote has it" holds for each target.
- * Zero ids (an empty repository's capabilities line) are left out.
+ * Zero ids (an empty repository's capabilities line) and lines that are no
+ * ref advertisement are left out; -1 for an advertisement cut short. Each
+ * push URL gives at least one block (smart HTTP two).
  */
 int push_adv_parse(const char *trace, size_t len, struct strvec *tips,
 		   size_t *blocks);

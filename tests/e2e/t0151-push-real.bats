@@ -18,6 +18,39 @@ setup() {
 	cd "$WT"
 }
 
+teardown() {
+	[ -z "${WEB_PID:-}" ] || kill "$WEB_PID" 2>/dev/null || true
+}
+
+# web_origin: a bare repository served by git http-backend over smart HTTP
+# (python's CGI handler, no fork: the script runs as this user); sets WEB.
+web_origin() {
+	local port= i
+	prereq python3-cgi python3 -c 'import http.server; http.server.CGIHTTPRequestHandler'
+	prereq git-http-backend test -x "$("$REAL_GIT" --exec-path)/git-http-backend"
+	mkdir -p "$T/web/cgi-bin"
+	"$REAL_GIT" init -q --bare "$T/web/o.git"
+	"$REAL_GIT" -C "$T/web/o.git" config http.receivepack true
+	printf '#!/bin/sh\nGIT_PROJECT_ROOT=%s GIT_HTTP_EXPORT_ALL=1 exec %s http-backend\n' \
+		"$T/web" "$REAL_GIT" >"$T/web/cgi-bin/git"
+	chmod +x "$T/web/cgi-bin/git"
+	(cd "$T/web" && exec python3 -c '
+import http.server
+class H(http.server.CGIHTTPRequestHandler):
+    have_fork = False
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+print(s.server_address[1], flush=True)
+s.serve_forever()' >"$T/web.port" 2>"$T/web.log") &
+	WEB_PID=$!
+	for i in $(seq 1 200); do # wait for the port line (not a timed assertion)
+		port=$(head -n 1 "$T/web.port")
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	[ -n "$port" ] || fail "the HTTP server did not start: $(cat "$T/web.log")"
+	WEB=http://127.0.0.1:$port/cgi-bin/git/o.git
+}
+
 origin_unchanged() {
 	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$ORIGIN_REFS"
 }
@@ -212,4 +245,32 @@ evil_merge() {
 	assert_success
 	assert_equal "$(origin_sha feat/a)" "$(head_of "$WT")"
 	assert_no_deny_events
+}
+
+@test "over smart HTTP: the own branch pushes, a trust-root file and main are denied" {
+	web_origin
+	"$REAL_GIT" -C "$REPO" remote add web "$WEB"
+	"$REAL_GIT" -C "$REPO" push -q web main
+	run agit push -q web feat/a
+	assert_success
+	assert_equal "$("$REAL_GIT" -C "$T/web/o.git" rev-parse feat/a)" "$WT_HEAD"
+	evil_merge "ünï/fleet.yaml"
+	run agit push web feat/a
+	assert_denied bound
+	assert_last_event deny_trust_root push
+	assert_equal "$("$REAL_GIT" -C "$T/web/o.git" rev-parse feat/a)" "$WT_HEAD"
+	"$REAL_GIT" config remote.web.push HEAD:refs/heads/main
+	run agit push web
+	assert_denied bound
+	assert_last_event deny_protected_ref push
+}
+
+@test "protocol v1 and a remote named by path push and are judged" {
+	"$REAL_GIT" config protocol.version 1
+	run agit push -q origin feat/a
+	assert_success
+	ORIGIN_REFS=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
+	commit_file "$WT" x/.config-integrity-key
+	run agit push "$ORIGIN" feat/a
+	denied deny_trust_root
 }

@@ -12,6 +12,7 @@
 #define B "2222222222222222222222222222222222222222"
 #define Z "0000000000000000000000000000000000000000"
 #define PKT "00:49:15.887748 pkt-line.c:80           packet:         push< "
+#define HT "01:20:00.000000 pkt-line.c:80           packet:          git< "
 #define RP "00:49:15.887748 pkt-line.c:80           packet: receive-pack> "
 
 static int parse(struct push_plan *p, const char *s)
@@ -90,10 +91,23 @@ static void test_adv_parse(void **state)
 			     &tips, &blocks), 0);
 	assert_int_equal(blocks, 1);
 	assert_int_equal(tips.nr, 0);
+	/* protocol v1's version line and a shallow remote's lines are no tips */
+	assert_int_equal(adv(PKT "version 1\n" PKT A " refs/heads/main\n"
+			     PKT "shallow " B "\n" PKT "0000\n", &tips, &blocks), 0);
+	assert_int_equal(tips.nr, 1);
 	/* cut short, or not an advertisement line */
 	assert_int_equal(adv(PKT A " refs/heads/main\n", &tips, &blocks), -1);
 	assert_int_equal(adv(PKT "1234 refs/heads/main\n" PKT "0000\n", &tips,
-			     &blocks), -1);
+			     &blocks), 0);
+	assert_int_equal(blocks, 0);
+	/* smart HTTP: git-remote-http's discovery, then send-pack's copy */
+	assert_int_equal(adv(HT "# service=git-receive-pack\n" HT "0000\n"
+			     HT A " refs/heads/main\\0caps\n" HT "0000\n"
+			     HT "refs/heads/x:refs/heads/x\n" HT "0000\n"
+			     HT A " refs/heads/main\\0caps\n" HT "0000\n",
+			     &tips, &blocks), 0);
+	assert_int_equal(blocks, 2);
+	assert_int_equal(tips.nr, 1);
 	assert_int_equal(adv("", &tips, &blocks), 0);
 	assert_int_equal(blocks, 0);
 	strvec_clear(&tips);
