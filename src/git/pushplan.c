@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Invariants (tests: tests/unit/test-pushplan.c, tests/e2e/t0151-push-real.bats):
+ * Invariants (tests: tests/unit/test-pushplan.c,
+ * tests/e2e/t0151-push-real.bats):
  *  1. Only lines of git's documented porcelain format are accepted; any
  *     other line makes the whole plan unreadable (-1): fail-closed.
  *  2. The destination is split off at the last ':' (a ref name has none),
@@ -78,8 +79,8 @@ void push_plan_release(struct push_plan *p)
  */
 static const char *adv_payload(const char *l, size_t n, size_t *plen)
 {
-	static const char *const idents[] = { "push< ", "git< ", "send-pack< ",
-					      NULL };
+	static const char *const idents[] = {"push< ", "git< ", "send-pack< ",
+					     NULL};
 	const char *p = memmem(l, n, "packet: ", 8), *end = l + n;
 
 	if (!p)
@@ -99,8 +100,8 @@ static const char *adv_payload(const char *l, size_t n, size_t *plen)
 static size_t hex_len(const char *s, size_t n)
 {
 	size_t i = 0;
-	while (i < n && ((s[i] >= '0' && s[i] <= '9') ||
-			 (s[i] >= 'a' && s[i] <= 'f')))
+	while (i < n &&
+	       ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 		i++;
 	return i;
 }
@@ -179,26 +180,44 @@ const char *push_plan_check(const struct push_plan *p, const char *assigned,
 		bool head;
 
 		if (starts_with(u->dst, "refs/agentic-git/")) {
-			strbuf_addf(why, "SNAPSHOT_REF_PUSH: this push would update '%s' in the refs/agentic-git/ snapshot namespace, which never leaves this machine",
-				    u->dst);
+			strbuf_addf(
+			    why,
+			    "SNAPSHOT_REF_PUSH: this push would update '%s' in "
+			    "the refs/agentic-git/ snapshot namespace, which "
+			    "never leaves this machine",
+			    u->dst);
 			return "deny_snapshot_ref_push";
 		}
 		if (u->flag == '-' || !*u->src) {
-			strbuf_addf(why, "this push would delete '%s' on the remote; deleting remote refs is not allowed for agents",
-				    u->dst);
+			strbuf_addf(
+			    why,
+			    "this push would delete '%s' on the remote; "
+			    "deleting remote refs is not allowed for agents",
+			    u->dst);
 			return "deny_cross_branch_push";
 		}
 		if (starts_with(u->dst, "refs/tags/"))
 			continue;
 		head = skip_prefix(u->dst, "refs/heads/", &br);
 		if (head && is_protected(br, ctx)) {
-			strbuf_addf(why, "protected ref — this push would update '%s' (git's own expansion of the command and of the push configuration: push.default, remote.<name>.push, remote.<name>.mirror); push your branch only: git push <remote> HEAD:%s",
-				    u->dst, own);
+			strbuf_addf(
+			    why,
+			    "protected ref — this push would update '%s' "
+			    "(git's own expansion of the command and of the "
+			    "push configuration: push.default, "
+			    "remote.<name>.push, remote.<name>.mirror); push "
+			    "your branch only: git push <remote> HEAD:%s",
+			    u->dst, own);
 			return "deny_protected_ref";
 		}
 		if (!head || !assigned || strcmp(br, assigned)) {
-			strbuf_addf(why, "cross-branch push — you are bound to '%s', but this push would update '%s' (git's own expansion of the command and of the push configuration); push your branch only: git push <remote> HEAD:%s",
-				    own, u->dst, own);
+			strbuf_addf(
+			    why,
+			    "cross-branch push — you are bound to '%s', but "
+			    "this push would update '%s' (git's own expansion "
+			    "of the command and of the push configuration); "
+			    "push your branch only: git push <remote> HEAD:%s",
+			    own, u->dst, own);
 			return "deny_cross_branch_push";
 		}
 	}

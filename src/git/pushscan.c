@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Invariants (tests: tests/e2e/t0151-push-real.bats, t0702-dispatch-verify.bats):
+ * Invariants (tests: tests/e2e/t0151-push-real.bats,
+ * t0702-dispatch-verify.bats):
  *  1. Every commit in `tips --not haves` is measured, merges included
  *     (diff-tree -c: a path differing from every parent); by induction
  *     over the parents a trust-root path in any pushed commit either came
@@ -22,8 +23,9 @@ bool trust_root_path(const char *path)
 {
 	const char *b = path_basename(path);
 
-	return !strcmp(b, ".config-integrity-key") || !strcmp(b, "policy.toml") ||
-	       !strcmp(b, "fleet.yaml") || ends_with(b, ".jsonl");
+	return !strcmp(b, ".config-integrity-key") ||
+	       !strcmp(b, "policy.toml") || !strcmp(b, "fleet.yaml") ||
+	       ends_with(b, ".jsonl");
 }
 
 /* One plumbing call: `in` on stdin, stdout into `out`, stderr into `err`. */
@@ -44,9 +46,11 @@ static int run(const struct push_scan *s, const char *in, size_t in_len,
 	while ((a = va_arg(ap, const char *)))
 		strvec_push(&c.args, a);
 	va_end(ap);
-	strvec_push(&c.env_set, "GIT_GRAFT_FILE=/nonexistent/agentic-git-no-grafts");
+	strvec_push(&c.env_set,
+		    "GIT_GRAFT_FILE=/nonexistent/agentic-git-no-grafts");
 	if (s->trust == GIT_INTERNAL)
-		strvec_pushf(&c.env_set, "AGENTIC_GIT_SHIM_DEPTH=%u", s->depth + 1);
+		strvec_pushf(&c.env_set, "AGENTIC_GIT_SHIM_DEPTH=%u",
+			     s->depth + 1);
 	c.in = in;
 	c.in_len = in_len;
 	rc = gitcmd_run(&c, out, err);
@@ -59,8 +63,8 @@ static int run(const struct push_scan *s, const char *in, size_t in_len,
  * each have this repository knows as "^<id>" (rev-list dies on an id it
  * does not have, --ignore-missing or not).
  */
-static enum push_scan_result peel_tips(const struct push_scan *s,
-				       struct strbuf *revs, struct strbuf *detail)
+static enum push_scan_result
+peel_tips(const struct push_scan *s, struct strbuf *revs, struct strbuf *detail)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	enum push_scan_result r = PS_OK;
@@ -73,17 +77,20 @@ static enum push_scan_result peel_tips(const struct push_scan *s,
 		strbuf_addf(&in, "%s\n", *h);
 	if (run(s, in.buf, in.len, &out, &err, "cat-file",
 		"--batch-check=%(objecttype) %(objectname)", NULL)) {
-		strbuf_addf(detail, "cannot resolve what is pushed: %s", err.buf);
+		strbuf_addf(detail, "cannot resolve what is pushed: %s",
+			    err.buf);
 		r = PS_ERROR;
 	}
 	for (p = out.buf; r == PS_OK && *p; i++) {
 		const char *nl = strchrnul(p, '\n');
 		const char *sp = memchr(p, ' ', (size_t)(nl - p));
-		bool missing = sp && nl - sp == 8 && !strncmp(sp, " missing", 8);
+		bool missing =
+		    sp && nl - sp == 8 && !strncmp(sp, " missing", 8);
 
 		if (i >= ntips) {
 			if (sp && !missing)
-				strbuf_addf(revs, "^%.*s\n", (int)(nl - sp - 1), sp + 1);
+				strbuf_addf(revs, "^%.*s\n", (int)(nl - sp - 1),
+					    sp + 1);
 		} else if (starts_with(p, "commit ")) {
 			strbuf_add(revs, p + 7, (size_t)(nl - p - 7));
 			strbuf_addch(revs, '\n');
@@ -147,7 +154,8 @@ static enum push_scan_result paths_hit(const struct push_scan *s,
 	if (run(s, commits->buf, commits->len, &out, &err, "diff-tree",
 		"--stdin", "-z", "-r", "-c", "--root", "--name-only",
 		"--no-renames", "--no-commit-id", "--no-relative", NULL)) {
-		strbuf_addf(detail, "cannot list the paths pushed: %s", err.buf);
+		strbuf_addf(detail, "cannot list the paths pushed: %s",
+			    err.buf);
 		r = PS_ERROR;
 	}
 	for (size_t off = 0; r == PS_OK && off < out.len;) {
@@ -183,7 +191,8 @@ enum push_scan_result push_scan_run(const struct push_scan *s,
 		goto out;
 	if (run(s, in.buf, in.len, &commits, &err, "rev-list", "--stdin",
 		NULL)) {
-		strbuf_addf(detail, "cannot list the commits pushed: %s", err.buf);
+		strbuf_addf(detail, "cannot list the commits pushed: %s",
+			    err.buf);
 		r = PS_ERROR;
 		goto out;
 	}

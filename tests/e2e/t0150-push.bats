@@ -6,25 +6,7 @@ load shimlib
 
 setup() {
 	ag_setup
-	"$REAL_GIT" -C "$REPO" branch other
-	"$REAL_GIT" -C "$REPO" push -q origin other
-	ag_bind ag1 feat/a
-	commit_file "$WT" work.txt
-	WT_HEAD=$(head_of "$WT")
-	ORIGIN_REFS=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
-	cd "$WT"
-}
-
-origin_unchanged() {
-	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$ORIGIN_REFS"
-}
-
-# assert_push_denied EVENT: denied with that event, origin untouched.
-assert_push_denied() {
-	assert_denied bound
-	assert_output --partial "ERROR git push denied"
-	assert_last_event "$1" push
-	origin_unchanged
+	push_fixture
 }
 
 @test "a legitimate push succeeds and updates origin" {

@@ -9,13 +9,7 @@ load shimlib
 
 setup() {
 	ag_setup
-	"$REAL_GIT" -C "$REPO" branch other
-	"$REAL_GIT" -C "$REPO" push -q origin other
-	ag_bind ag1 feat/a
-	commit_file "$WT" work.txt
-	WT_HEAD=$(head_of "$WT")
-	ORIGIN_REFS=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
-	cd "$WT"
+	push_fixture
 }
 
 teardown() {
@@ -51,18 +45,6 @@ s.serve_forever()' >"$T/web.port" 2>"$T/web.log") &
 	WEB=http://127.0.0.1:$port/cgi-bin/git/o.git
 }
 
-origin_unchanged() {
-	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$ORIGIN_REFS"
-}
-
-# denied EVENT: the standard deny block with that event, origin untouched.
-denied() {
-	assert_denied bound
-	assert_output --partial "ERROR git push denied"
-	assert_last_event "$1" push
-	origin_unchanged
-}
-
 # evil_merge PATH: a merge commit on HEAD that adds PATH, which neither of
 # its parents has.
 evil_merge() {
@@ -78,18 +60,18 @@ evil_merge() {
 @test "a trust-root file under a non-ASCII directory is denied" {
 	commit_file "$WT" "déjà vu/.config-integrity-key"
 	run agit push origin feat/a
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	assert_output --partial "déjà vu/.config-integrity-key"
 	"$REAL_GIT" reset -q --hard HEAD~1
 	commit_file "$WT" $'tab\there/fleet.yaml'
 	run agit push origin HEAD
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 }
 
 @test "a trust-root file added by a merge commit is denied" {
 	evil_merge conf/policy.toml
 	run agit push origin feat/a
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	assert_output --partial "conf/policy.toml"
 }
 
@@ -111,10 +93,10 @@ evil_merge() {
 	"$REAL_GIT" tag -a -m "release" v9
 	"$REAL_GIT" reset -q --hard HEAD~1
 	run agit push --tags origin
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	assert_output --partial "keys/.config-integrity-key"
 	run agit push origin refs/tags/v9
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	# a clean annotated tag still pushes with --tags
 	"$REAL_GIT" tag -d v9 >/dev/null
 	"$REAL_GIT" tag -a -m ok v10
@@ -129,7 +111,7 @@ evil_merge() {
 	"$REAL_GIT" tag treetag "HEAD^{tree}"
 	"$REAL_GIT" reset -q --hard HEAD~1
 	run agit push origin refs/tags/treetag
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	assert_output --partial "is a tree, not a commit"
 }
 
@@ -138,7 +120,7 @@ evil_merge() {
 	"$REAL_GIT" update-ref refs/remotes/origin/feat/a HEAD
 	"$REAL_GIT" update-ref refs/remotes/origin/main HEAD
 	run agit push origin feat/a
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	assert_output --partial "policy.toml"
 }
 
@@ -149,7 +131,7 @@ evil_merge() {
 	child=$("$REAL_GIT" commit-tree "HEAD^{tree}" -p "$snap" -m "on top")
 	"$REAL_GIT" reset -q --hard "$child"
 	run agit push origin feat/a
-	denied deny_snapshot_ref_push
+	assert_push_denied deny_snapshot_ref_push
 	assert_output --partial "SNAPSHOT_REF_PUSH"
 }
 
@@ -157,19 +139,19 @@ evil_merge() {
 	local f
 	for f in --mirror --all --mirr; do
 		run agit push "$f" origin
-		denied deny_protected_ref
+		assert_push_denied deny_protected_ref
 	done
 }
 
 @test "remote.origin.mirror=true in .git/config: a bare push to origin is denied" {
 	"$REAL_GIT" config remote.origin.mirror true
 	run agit push origin
-	denied deny_protected_ref
+	assert_push_denied deny_protected_ref
 	# the agent's -q, -n's opposite or --porcelain cannot blind or arm the guard's dry run
 	run agit push -q origin
-	denied deny_protected_ref
+	assert_push_denied deny_protected_ref
 	run agit push --no-dry-run --no-porcelain origin
-	denied deny_protected_ref
+	assert_push_denied deny_protected_ref
 }
 
 @test "remote.origin.mirror or remote.origin.push from the environment is judged" {
@@ -197,38 +179,38 @@ evil_merge() {
 	done
 	"$REAL_GIT" config remote.origin.push :
 	run agit push origin
-	denied deny_protected_ref
+	assert_push_denied deny_protected_ref
 	assert_output --partial "would update 'refs/heads/main'"
 	"$REAL_GIT" config remote.origin.push :refs/heads/other
 	run agit push origin
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 	assert_output --partial "would delete 'refs/heads/other'"
 }
 
 @test "matching ':', HEAD:refs/heads/main, ':main' and --delete are denied" {
 	run agit push origin :
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 	run agit push origin HEAD:refs/heads/main
-	denied deny_protected_ref
+	assert_push_denied deny_protected_ref
 	run agit push origin :main
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 	run agit push --delete origin main
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 	run agit push origin --delete other
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 }
 
 @test "--receive-pack and --exec are denied" {
 	run agit push --receive-pack=git-receive-pack origin feat/a
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 	assert_output --partial "program of your choosing"
 	run agit push --exec git-receive-pack origin feat/a
-	denied deny_cross_branch_push
+	assert_push_denied deny_cross_branch_push
 }
 
 @test "a push git itself refuses is denied with git's reason, nothing pushed" {
 	run agit push origin nosuchbranch:feat/a
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 	assert_output --partial "src refspec nosuchbranch does not match any"
 }
 
@@ -272,5 +254,5 @@ evil_merge() {
 	ORIGIN_REFS=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
 	commit_file "$WT" x/.config-integrity-key
 	run agit push "$ORIGIN" feat/a
-	denied deny_trust_root
+	assert_push_denied deny_trust_root
 }
