@@ -22,7 +22,8 @@ static int parse_update(struct push_plan *p, const char *line, size_t n)
 {
 	const char *tab2, *colon = NULL;
 
-	if (n < 3 || !memchr(flags, line[0], sizeof(flags) - 1) ||
+	if (n < 3 || memchr(line, '\0', n) ||
+	    !memchr(flags, line[0], sizeof(flags) - 1) ||
 	    line[1] != '\t')
 		return -1;
 	tab2 = memchr(line + 2, '\t', n - 2);

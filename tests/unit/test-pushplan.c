@@ -61,6 +61,9 @@ static void test_plan_parse(void **state)
 	push_plan_release(&p);
 	assert_int_equal(parse(&p, "To u\n*\tHEAD\tx\n"), -1);
 	push_plan_release(&p);
+	/* git never prints a NUL: a line with one is unreadable */
+	assert_int_equal(push_plan_parse(&p, "To u\n*\tx:\0y\tz\n", 14), -1);
+	push_plan_release(&p);
 }
 
 static int adv(const char *s, struct strvec *tips, size_t *blocks)
