@@ -8,11 +8,14 @@
  *     from a have or is a hit in the commit that introduced it.
  *  2. Paths are read with -z: no quoting, no miss of a non-ASCII name.
  *  3. Only plumbing runs (cat-file, rev-list, for-each-ref, diff-tree),
- *     with replace refs and grafts off: porcelain configuration
+ *     with replace refs, grafts and the commit-graph off (each can make
+ *     git read other parents or trees than the objects hold): porcelain
+ *     configuration
  *     (log.showRoot, diff.relative …) cannot shape what is read.
  *  4. Any git failure is PS_ERROR (fail-closed).
  */
 #include "base/common.h"
+#include <stdarg.h>
 #include <string.h>
 #include "base/spawn.h"
 #include "base/strvec.h"
@@ -41,7 +44,10 @@ static int run(const struct push_scan *s, const char *in, size_t in_len,
 	if (!git)
 		return -1;
 	gitcmd_prepare(&c, s->trust, git, s->dir);
-	strvec_push(&c.args, "--no-replace-objects");
+	/* what git sends, not what a replace ref, a graft or a commit-graph
+	 * the agent wrote says (invariant 3) */
+	strvec_pushl(&c.args, "--no-replace-objects", "-c",
+		     "core.commitGraph=false", NULL);
 	va_start(ap, err);
 	while ((a = va_arg(ap, const char *)))
 		strvec_push(&c.args, a);

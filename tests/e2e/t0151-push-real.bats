@@ -256,3 +256,14 @@ evil_merge() {
 	run agit push "$ORIGIN" feat/a
 	assert_push_denied deny_trust_root
 }
+
+@test "a replace ref cannot hide a trust-root file from the scan" {
+	local clean
+	commit_file "$WT" policy.toml
+	clean=$("$REAL_GIT" commit-tree "HEAD~1^{tree}" -p HEAD~1 -m "add policy.toml")
+	"$REAL_GIT" replace HEAD "$clean"
+	[ -z "$("$REAL_GIT" log --name-only --format= HEAD~1..HEAD)" ]
+	run agit push origin feat/a
+	assert_push_denied deny_trust_root
+	assert_output --partial "policy.toml"
+}
