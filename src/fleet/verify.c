@@ -325,8 +325,10 @@ static void check_trust_root(const struct verify_input *in,
 {
 	const char *tips[] = { r->new_head, NULL };
 	const char *haves[] = { in->head_sha, in->base_sha, NULL };
-	struct push_scan s = { .trust = GIT_AGENT_REPO, .dir = in->workspace,
-			       .tips = tips, .haves = haves };
+	struct push_scan s = { .trust = GIT_AGENT_REPO,
+			       .dir = in->workspace,
+			       .tips = tips,
+			       .haves = haves };
 	struct strbuf d = STRBUF_INIT;
 
 	switch (push_scan_run(&s, &d)) {
@@ -334,10 +336,12 @@ static void check_trust_root(const struct verify_input *in,
 		set(r, VC_TRUST_ROOT, VS_PASS, "none");
 		break;
 	case PS_TRUST_ROOT:
-		set(r, VC_TRUST_ROOT, VS_FAIL, "trust-root file '%s' in the pushed range", d.buf);
+		set(r, VC_TRUST_ROOT, VS_FAIL,
+		    "trust-root file '%s' in the pushed range", d.buf);
 		break;
 	default:
-		set(r, VC_TRUST_ROOT, VS_FAIL, "cannot list the pushed range: %s", d.buf);
+		set(r, VC_TRUST_ROOT, VS_FAIL,
+		    "cannot list the pushed range: %s", d.buf);
 		break;
 	}
 	strbuf_release(&d);
@@ -365,8 +369,14 @@ static void markers_result(int status, const struct strbuf *diff,
 static void check_range(const struct verify_input *in, struct verify_report *r)
 {
 	struct strbuf range = STRBUF_INIT;
-	const char *markers[] = { "diff", "--no-ext-diff", "--no-textconv",
-		"--no-color", "-U0", NULL, "--", NULL };
+	const char *markers[] = { "diff",
+				  "--no-ext-diff",
+				  "--no-textconv",
+				  "--no-color",
+				  "-U0",
+				  NULL,
+				  "--",
+				  NULL };
 	const char *ancestry[] = { "merge-base", "--is-ancestor", in->base_sha,
 		r->new_head, NULL };
 	struct gitcmd_job j[2] = { { markers, STRBUF_INIT, -1 },
@@ -381,7 +391,8 @@ static void check_range(const struct verify_input *in, struct verify_report *r)
 	}
 	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
 	markers[5] = range.buf;
-	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j, in->rebase_task ? 2 : 1);
+	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j,
+			in->rebase_task ? 2 : 1);
 	markers_result(j[0].status, &j[0].out, r);
 	if (in->rebase_task)
 		ancestry_result(in, j[1].status, r);

@@ -27,13 +27,13 @@
 #include "git/pushscan.h"
 
 /* Our options last: the agent's own cannot undo them (invariant 1). */
-static const char *const dry_opts[] = {"--dry-run",
-				       "--porcelain",
-				       "--no-quiet",
-				       "--no-verify",
-				       "--no-recurse-submodules",
-				       "--no-signed",
-				       NULL};
+static const char *const dry_opts[] = { "--dry-run",
+					"--porcelain",
+					"--no-quiet",
+					"--no-verify",
+					"--no-recurse-submodules",
+					"--no-signed",
+					NULL };
 
 static int trace_fd_open(struct strbuf *env)
 {
@@ -129,18 +129,18 @@ static void first_line(struct strbuf *sb)
 static const struct {
 	const char *event, *before, *after;
 } scan_deny[] = {
-    [PS_TRUST_ROOT] =
-	{"deny_trust_root", "push range contains a trust-root file: `",
-	 "` — remove it from the branch history before pushing (git rm "
-	 "--cached <path>, then rewrite the commits that added it)"},
-    [PS_SNAPSHOT] =
-	{"deny_snapshot_ref_push", "SNAPSHOT_REF_PUSH: commit ",
-	 " pushed is an agentic-git snapshot, which never leaves this machine"},
-    [PS_NOT_COMMIT] = {"deny_trust_root", "",
-		       " — its files cannot be checked for trust-root files; "
-		       "push commits and tags of commits"},
-    [PS_ERROR] = {"deny_trust_root",
-		  "could not verify the push range (fail-closed): ", ""},
+	[PS_TRUST_ROOT] = { "deny_trust_root",
+			    "push range contains a trust-root file: `",
+			    "` — remove it from the branch history before pushing (git rm "
+			    "--cached <path>, then rewrite the commits that added it)" },
+	[PS_SNAPSHOT] = { "deny_snapshot_ref_push",
+			  "SNAPSHOT_REF_PUSH: commit ",
+			  " pushed is an agentic-git snapshot, which never leaves this machine" },
+	[PS_NOT_COMMIT] = { "deny_trust_root", "",
+			    " — its files cannot be checked for trust-root files; "
+			    "push commits and tags of commits" },
+	[PS_ERROR] = { "deny_trust_root",
+		       "could not verify the push range (fail-closed): ", "" },
 };
 
 static const char *scan(const struct push_guard_in *in,
@@ -149,13 +149,13 @@ static const char *scan(const struct push_guard_in *in,
 {
 	struct strvec tips = STRVEC_INIT;
 	struct strbuf d = STRBUF_INIT;
-	struct push_scan s = {.trust = GIT_INTERNAL,
-			      .real_git = in->real_git,
-			      .dir = in->dir,
-			      .depth = in->depth,
-			      .haves = haves->v,
-			      .peel = true,
-			      .snapshots = true};
+	struct push_scan s = { .trust = GIT_INTERNAL,
+			       .real_git = in->real_git,
+			       .dir = in->dir,
+			       .depth = in->depth,
+			       .haves = haves->v,
+			       .peel = true,
+			       .snapshots = true };
 	enum push_scan_result r;
 	const char *ev = NULL;
 
@@ -180,7 +180,7 @@ static const char *scan(const struct push_guard_in *in,
 const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why)
 {
 	struct strbuf out = STRBUF_INIT, trace = STRBUF_INIT, err = STRBUF_INIT;
-	struct push_plan plan = {0};
+	struct push_plan plan = { 0 };
 	struct strvec haves = STRVEC_INIT;
 	const char *ev = "deny_trust_root";
 	size_t blocks = 0;
@@ -190,19 +190,19 @@ const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why)
 	if (rc < 0 || push_plan_parse(&plan, out.buf, out.len) < 0 ||
 	    (rc && !plan.nr)) {
 		strbuf_addf(
-		    why,
-		    "cannot tell what this push would update (fail-closed): "
-		    "git push --dry-run, run first to find out, %s%s",
-		    rc ? "failed: " : "printed what the guard cannot read",
-		    rc ? err.buf : "");
+			why,
+			"cannot tell what this push would update (fail-closed): "
+			"git push --dry-run, run first to find out, %s%s",
+			rc ? "failed: " : "printed what the guard cannot read",
+			rc ? err.buf : "");
 	} else if (!plan.nr) {
 		ev = NULL; /* nothing would be pushed */
 	} else if (push_adv_parse(trace.buf, trace.len, &haves, &blocks) < 0 ||
 		   blocks < plan.urls) {
 		strbuf_addstr(
-		    why,
-		    "cannot tell what the remote already has (fail-closed): "
-		    "its ref advertisement could not be read");
+			why,
+			"cannot tell what the remote already has (fail-closed): "
+			"its ref advertisement could not be read");
 	} else if (!(ev = push_plan_check(&plan, in->assigned, in->is_protected,
 					  in->ctx, why))) {
 		ev = scan(in, &plan, &haves, why);
@@ -226,15 +226,15 @@ void push_guards_verdict(const char *real_git, const struct policy_input *in,
 {
 	struct push_spec ps;
 	struct strbuf why = STRBUF_INIT;
-	struct push_guard_in g = {.real_git = real_git,
-				  .dir = v->route_dir.buf,
-				  .args = v->args.v,
-				  .sub_args_at = v->sub_args_at,
-				  .ps = &ps,
-				  .assigned = in->bind->branch,
-				  .is_protected = protected_ref,
-				  .ctx = (void *)in,
-				  .depth = in->env->depth};
+	struct push_guard_in g = { .real_git = real_git,
+				   .dir = v->route_dir.buf,
+				   .args = v->args.v,
+				   .sub_args_at = v->sub_args_at,
+				   .ps = &ps,
+				   .assigned = in->bind->branch,
+				   .is_protected = protected_ref,
+				   .ctx = (void *)in,
+				   .depth = in->env->depth };
 	const char *ev;
 
 	push_spec_parse(in->ga, &ps);

@@ -23,8 +23,7 @@ static int parse_update(struct push_plan *p, const char *line, size_t n)
 	const char *tab2, *colon = NULL;
 
 	if (n < 3 || memchr(line, '\0', n) ||
-	    !memchr(flags, line[0], sizeof(flags) - 1) ||
-	    line[1] != '\t')
+	    !memchr(flags, line[0], sizeof(flags) - 1) || line[1] != '\t')
 		return -1;
 	tab2 = memchr(line + 2, '\t', n - 2);
 	if (!tab2)
@@ -80,8 +79,8 @@ void push_plan_release(struct push_plan *p)
  */
 static const char *adv_payload(const char *l, size_t n, size_t *plen)
 {
-	static const char *const idents[] = {"push< ", "git< ", "send-pack< ",
-					     NULL};
+	static const char *const idents[] = { "push< ", "git< ", "send-pack< ",
+					      NULL };
 	const char *p = memmem(l, n, "packet: ", 8), *end = l + n;
 
 	if (!p)
@@ -182,19 +181,19 @@ const char *push_plan_check(const struct push_plan *p, const char *assigned,
 
 		if (starts_with(u->dst, "refs/agentic-git/")) {
 			strbuf_addf(
-			    why,
-			    "SNAPSHOT_REF_PUSH: this push would update '%s' in "
-			    "the refs/agentic-git/ snapshot namespace, which "
-			    "never leaves this machine",
-			    u->dst);
+				why,
+				"SNAPSHOT_REF_PUSH: this push would update '%s' in "
+				"the refs/agentic-git/ snapshot namespace, which "
+				"never leaves this machine",
+				u->dst);
 			return "deny_snapshot_ref_push";
 		}
 		if (u->flag == '-' || !*u->src) {
 			strbuf_addf(
-			    why,
-			    "this push would delete '%s' on the remote; "
-			    "deleting remote refs is not allowed for agents",
-			    u->dst);
+				why,
+				"this push would delete '%s' on the remote; "
+				"deleting remote refs is not allowed for agents",
+				u->dst);
 			return "deny_cross_branch_push";
 		}
 		if (starts_with(u->dst, "refs/tags/"))
@@ -202,23 +201,23 @@ const char *push_plan_check(const struct push_plan *p, const char *assigned,
 		head = skip_prefix(u->dst, "refs/heads/", &br);
 		if (head && is_protected(br, ctx)) {
 			strbuf_addf(
-			    why,
-			    "protected ref — this push would update '%s' "
-			    "(git's own expansion of the command and of the "
-			    "push configuration: push.default, "
-			    "remote.<name>.push, remote.<name>.mirror); push "
-			    "your branch only: git push <remote> HEAD:%s",
-			    u->dst, own);
+				why,
+				"protected ref — this push would update '%s' "
+				"(git's own expansion of the command and of the "
+				"push configuration: push.default, "
+				"remote.<name>.push, remote.<name>.mirror); push "
+				"your branch only: git push <remote> HEAD:%s",
+				u->dst, own);
 			return "deny_protected_ref";
 		}
 		if (!head || !assigned || strcmp(br, assigned)) {
 			strbuf_addf(
-			    why,
-			    "cross-branch push — you are bound to '%s', but "
-			    "this push would update '%s' (git's own expansion "
-			    "of the command and of the push configuration); "
-			    "push your branch only: git push <remote> HEAD:%s",
-			    own, u->dst, own);
+				why,
+				"cross-branch push — you are bound to '%s', but "
+				"this push would update '%s' (git's own expansion "
+				"of the command and of the push configuration); "
+				"push your branch only: git push <remote> HEAD:%s",
+				own, u->dst, own);
 			return "deny_cross_branch_push";
 		}
 	}

@@ -91,7 +91,7 @@ peel_tips(const struct push_scan *s, struct strbuf *revs, struct strbuf *detail)
 		const char *nl = strchrnul(p, '\n');
 		const char *sp = memchr(p, ' ', (size_t)(nl - p));
 		bool missing =
-		    sp && nl - sp == 8 && !strncmp(sp, " missing", 8);
+			sp && nl - sp == 8 && !strncmp(sp, " missing", 8);
 
 		if (i >= ntips) {
 			if (sp && !missing)

@@ -59,7 +59,8 @@ void push_spec_parse(const struct git_argv *ga, struct push_spec *ps)
 			continue;
 		}
 		if (!after && a[0] == '-' && a[1]) {
-			if (starts_with(a, "--receive-pack") || starts_with(a, "--exec"))
+			if (starts_with(a, "--receive-pack") ||
+			    starts_with(a, "--exec"))
 				ps->remote_prog = a;
 			for (const char *const *t = takes_value; *t; t++)
 				skip |= !strcmp(a, *t);
@@ -139,8 +140,10 @@ const char *push_spec_check(const struct push_spec *ps, const char *assigned,
 	bool del;
 
 	if (ps->remote_prog) {
-		strbuf_addf(why, "'%s' runs a program of your choosing as the remote side of the push — not allowed for agents; push to a configured remote: git push <remote> %s",
-			    ps->remote_prog, assigned ? assigned : "<branch>");
+		strbuf_addf(
+			why,
+			"'%s' runs a program of your choosing as the remote side of the push — not allowed for agents; push to a configured remote: git push <remote> %s",
+			ps->remote_prog, assigned ? assigned : "<branch>");
 		return "deny_cross_branch_push";
 	}
 	if (ps->bulk_flag) {

@@ -19,8 +19,8 @@ struct push_spec {
 	bool bare_force;	/* --force, -f, a +refspec */
 	bool lease;		/* --force-with-lease / --force-if-includes */
 	bool tags;
-	const char *remote_prog;	/* --receive-pack/--exec given */
-	size_t dashdash;	/* index of the end-of-options `--` in the
+	const char *remote_prog; /* --receive-pack/--exec given */
+	size_t dashdash;	 /* index of the end-of-options `--` in the
 				   args, or their count when none */
 };
 

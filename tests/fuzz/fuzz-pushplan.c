@@ -33,10 +33,12 @@ static void plan(const char *buf, size_t n)
 			const char *d = p.u[i].dst;
 			FUZZ_CHECK(p.u[i].flag && strchr(" +-*!=", p.u[i].flag),
 				   "flag '%c'", p.u[i].flag);
-			FUZZ_CHECK(*d && !strpbrk(d, ":\t\n"), "destination '%s'", d);
+			FUZZ_CHECK(*d && !strpbrk(d, ":\t\n"),
+				   "destination '%s'", d);
 		}
 		ev = push_plan_check(&p, "feat/a", prot, NULL, &why);
-		FUZZ_CHECK(ev ? why.len > 0 : why.len == 0, "event without reason");
+		FUZZ_CHECK(ev ? why.len > 0 : why.len == 0,
+			   "event without reason");
 	}
 	push_plan_release(&p);
 	strbuf_release(&why);

@@ -42,7 +42,8 @@ static void test_plan_parse(void **state)
 	push_plan_release(&p);
 	/* invariant 2: the destination is after the last ':' */
 	assert_int_equal(
-	    parse(&p, "To u\n*\t:/a:b:refs/heads/x\t[new branch]\nDone\n"), 0);
+		parse(&p, "To u\n*\t:/a:b:refs/heads/x\t[new branch]\nDone\n"),
+		0);
 	assert_string_equal(p.u[0].src, ":/a:b");
 	assert_string_equal(p.u[0].dst, "refs/heads/x");
 	push_plan_release(&p);
@@ -96,9 +97,9 @@ static void test_adv_parse(void **state)
 	assert_int_equal(tips.nr, 1);
 	assert_string_equal(tips.v[0], A);
 	/* an empty repository advertises a zero id: no tip */
-	assert_int_equal(
-	    adv(PKT Z " capabilities^{}\\0caps\n" PKT "0000\n", &tips, &blocks),
-	    0);
+	assert_int_equal(adv(PKT Z " capabilities^{}\\0caps\n" PKT "0000\n",
+			     &tips, &blocks),
+			 0);
 	assert_int_equal(blocks, 1);
 	assert_int_equal(tips.nr, 0);
 	/* protocol v1's version line and a shallow remote's lines are no tips
@@ -111,7 +112,8 @@ static void test_adv_parse(void **state)
 	/* cut short, or not an advertisement line */
 	assert_int_equal(adv(PKT A " refs/heads/main\n", &tips, &blocks), -1);
 	assert_int_equal(
-	    adv(PKT "1234 refs/heads/main\n" PKT "0000\n", &tips, &blocks), 0);
+		adv(PKT "1234 refs/heads/main\n" PKT "0000\n", &tips, &blocks),
+		0);
 	assert_int_equal(blocks, 0);
 	/* smart HTTP: git-remote-http's discovery, then send-pack's copy */
 	assert_int_equal(adv(HT "# service=git-receive-pack\n" HT "0000\n" HT A
@@ -149,39 +151,38 @@ static const char *check(const char *porcelain)
 static void test_plan_check(void **state)
 {
 	assert_null(
-	    check("To u\n*\tHEAD:refs/heads/feat/a\t[new branch]\n"
-		  "*\trefs/tags/v1:refs/tags/v1\t[new tag]\n"
-		  "=\trefs/tags/v0:refs/tags/v0\t[up to date]\nDone\n"));
+		check("To u\n*\tHEAD:refs/heads/feat/a\t[new branch]\n"
+		      "*\trefs/tags/v1:refs/tags/v1\t[new tag]\n"
+		      "=\trefs/tags/v0:refs/tags/v0\t[up to date]\nDone\n"));
 	assert_string_equal(
-	    check("To u\n=\trefs/heads/main:refs/heads/main\t[up to date]\n"),
-	    "deny_protected_ref");
+		check("To u\n=\trefs/heads/main:refs/heads/main\t[up to date]\n"),
+		"deny_protected_ref");
 	assert_string_equal(check("To u\n!\tx:refs/heads/master\t[rejected]\n"),
 			    "deny_protected_ref");
 	assert_string_equal(
-	    check("To u\n*\tx:refs/heads/other\t[new branch]\n"),
-	    "deny_cross_branch_push");
+		check("To u\n*\tx:refs/heads/other\t[new branch]\n"),
+		"deny_cross_branch_push");
 	assert_string_equal(
-	    check("To u\n*\tx:refs/heads/feat/a/b\t[new branch]\n"),
-	    "deny_cross_branch_push");
+		check("To u\n*\tx:refs/heads/feat/a/b\t[new branch]\n"),
+		"deny_cross_branch_push");
 	assert_string_equal(
-	    check("To u\n*\tx:refs/remotes/origin/x\t[new reference]\n"),
-	    "deny_cross_branch_push");
+		check("To u\n*\tx:refs/remotes/origin/x\t[new reference]\n"),
+		"deny_cross_branch_push");
 	assert_string_equal(check("To u\n-\t:refs/heads/feat/a\t[deleted]\n"),
 			    "deny_cross_branch_push");
 	assert_string_equal(check("To u\n-\t:refs/tags/v1\t[deleted]\n"),
 			    "deny_cross_branch_push");
 	assert_string_equal(
-	    check(
-		"To u\n*\tx:refs/agentic-git/snapshots/a/b\t[new reference]\n"),
-	    "deny_snapshot_ref_push");
+		check("To u\n*\tx:refs/agentic-git/snapshots/a/b\t[new reference]\n"),
+		"deny_snapshot_ref_push");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plan_parse),
-	    cmocka_unit_test(test_adv_parse),
-	    cmocka_unit_test(test_plan_check),
+		cmocka_unit_test(test_plan_parse),
+		cmocka_unit_test(test_adv_parse),
+		cmocka_unit_test(test_plan_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
