@@ -123,22 +123,8 @@ int cmd_check(int argc, const char **argv)
 	in = facts_input(&f, &ga);
 	verdict_init(&v);
 	policy_decide(&in, &v);
-	if (v.kind != V_DENY && v.push_guards && real_git) {
-		struct push_spec ps;
-		struct strbuf why = STRBUF_INIT;
-		const char *ev;
-		push_spec_parse(&ga, &ps);
-		ev = push_guards_run(real_git, v.route_dir.buf, &ps,
-				     f.repo.wt_branch, f.env.depth, &why);
-		if (ev) {
-			v.kind = V_DENY;
-			v.event = ev;
-			strbuf_reset(&v.reason);
-			strbuf_addbuf(&v.reason, &why);
-		}
-		strbuf_release(&why);
-		push_spec_release(&ps);
-	}
+	if (v.kind != V_DENY && v.push_guards && real_git)
+		push_guards_verdict(real_git, &in, &v);
 	if (json)
 		print_json(&v, &f);
 	else

@@ -196,27 +196,6 @@ static int run_with_conflict_guidance(const char *real_git,
 	return status;
 }
 
-static void push_io_guards(const struct git_argv *ga, struct shim_facts *f,
-			   struct verdict *v)
-{
-	struct push_spec ps;
-	struct strbuf why = STRBUF_INIT;
-	const char *ev;
-
-	push_spec_parse(ga, &ps);
-	ev = push_guards_run(f->real_git, v->route_dir.buf, &ps,
-			     f->repo.wt_branch, f->env.depth, &why);
-	if (ev) {
-		v->kind = V_DENY;
-		v->event = ev;
-		v->style = DS_BLOCK;
-		strbuf_reset(&v->reason);
-		strbuf_addbuf(&v->reason, &why);
-	}
-	strbuf_release(&why);
-	push_spec_release(&ps);
-}
-
 int cmd_shim(int argc, const char **argv)
 {
 	unsigned depth = facts_depth();
@@ -240,7 +219,7 @@ int cmd_shim(int argc, const char **argv)
 	verdict_init(&v);
 	policy_decide(&in, &v);
 	if (v.kind != V_DENY && v.push_guards)
-		push_io_guards(&ga, &f, &v);
+		push_guards_verdict(f.real_git, &in, &v);
 	if (v.kind == V_DENY) {
 		deny_print(stderr, &v, &f);
 		deny_record(&v, &f);

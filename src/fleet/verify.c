@@ -11,6 +11,7 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/pushscan.h"
 #include "fleet/verify.h"
 
 const char *verify_check_name(enum verify_check c)
@@ -49,14 +50,6 @@ static AG_PRINTF(4, 5) void set(struct verify_report *r, enum verify_check c,
 	strbuf_vaddf(&r->detail[c], fmt, ap);
 	va_end(ap);
 	strbuf_trim(&r->detail[c]);
-}
-
-bool verify_trust_root_path(const char *path)
-{
-	const char *b = path_basename(path);
-
-	return !strcmp(b, ".config-integrity-key") || !strcmp(b, "policy.toml") ||
-	       !strcmp(b, "fleet.yaml") || ends_with(b, ".jsonl");
 }
 
 bool verify_diff_adds_markers(const char *diff, size_t len, struct strbuf *where)
@@ -322,23 +315,36 @@ static void refs_result(const struct verify_input *in, int status,
 	strvec_clear(&changed);
 }
 
-static void trust_root_result(int status, const struct strbuf *out,
-			      struct verify_report *r)
+/*
+ * The trust-root scan of the pushed range (git/pushscan.h, the shim's push
+ * guard's own code): every commit from HEAD not reachable from the head
+ * and base observed before the agent ran, merges included.
+ */
+static void check_trust_root(const struct verify_input *in,
+			     struct verify_report *r)
 {
-	if (status) {
-		set(r, VC_TRUST_ROOT, VS_FAIL, "cannot list the pushed range");
-		return;
+	const char *tips[] = { r->new_head, NULL };
+	const char *haves[] = { in->head_sha, in->base_sha, NULL };
+	struct push_scan s = { .trust = GIT_AGENT_REPO,
+			       .dir = in->workspace,
+			       .tips = tips,
+			       .haves = haves };
+	struct strbuf d = STRBUF_INIT;
+
+	switch (push_scan_run(&s, &d)) {
+	case PS_OK:
+		set(r, VC_TRUST_ROOT, VS_PASS, "none");
+		break;
+	case PS_TRUST_ROOT:
+		set(r, VC_TRUST_ROOT, VS_FAIL,
+		    "trust-root file '%s' in the pushed range", d.buf);
+		break;
+	default:
+		set(r, VC_TRUST_ROOT, VS_FAIL,
+		    "cannot list the pushed range: %s", d.buf);
+		break;
 	}
-	set(r, VC_TRUST_ROOT, VS_PASS, "none");
-	for (const char *p = out->buf; p < out->buf + out->len; p += strlen(p) + 1) {
-		const char *f = p;
-		while (*f == '\n')
-			f++;
-		if (*f && verify_trust_root_path(f)) {
-			set(r, VC_TRUST_ROOT, VS_FAIL, "trust-root file '%s' in the pushed range", f);
-			break;
-		}
-	}
+	strbuf_release(&d);
 }
 
 static void markers_result(int status, const struct strbuf *diff,
@@ -363,15 +369,17 @@ static void markers_result(int status, const struct strbuf *diff,
 static void check_range(const struct verify_input *in, struct verify_report *r)
 {
 	struct strbuf range = STRBUF_INIT;
-	const char *markers[] = { "diff", "--no-ext-diff", "--no-textconv",
-		"--no-color", "-U0", NULL, "--", NULL };
-	const char *trust[] = { "log", "--no-renames", "--format=",
-		"--name-only", "-z", r->new_head, "--not", in->head_sha,
-		in->base_sha, "--", NULL };
+	const char *markers[] = { "diff",
+				  "--no-ext-diff",
+				  "--no-textconv",
+				  "--no-color",
+				  "-U0",
+				  NULL,
+				  "--",
+				  NULL };
 	const char *ancestry[] = { "merge-base", "--is-ancestor", in->base_sha,
 		r->new_head, NULL };
-	struct gitcmd_job j[3] = { { markers, STRBUF_INIT, -1 },
-				   { trust, STRBUF_INIT, -1 },
+	struct gitcmd_job j[2] = { { markers, STRBUF_INIT, -1 },
 				   { ancestry, STRBUF_INIT, -1 } };
 
 	if (!*r->new_head) {
@@ -383,11 +391,12 @@ static void check_range(const struct verify_input *in, struct verify_report *r)
 	}
 	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
 	markers[5] = range.buf;
-	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j, in->rebase_task ? 3 : 2);
+	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j,
+			in->rebase_task ? 2 : 1);
 	markers_result(j[0].status, &j[0].out, r);
-	trust_root_result(j[1].status, &j[1].out, r);
 	if (in->rebase_task)
-		ancestry_result(in, j[2].status, r);
+		ancestry_result(in, j[1].status, r);
+	check_trust_root(in, r);
 	for (size_t i = 0; i < ARRAY_SIZE(j); i++)
 		strbuf_release(&j[i].out);
 	strbuf_release(&range);

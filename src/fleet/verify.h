@@ -18,10 +18,11 @@
  *     must be the branch refs/heads/<head>.
  *  5. A trust-root file (basename .config-integrity-key, policy.toml,
  *     fleet.yaml, or *.jsonl) touched by any commit in the pushed range
- *     (HEAD --not observed head, observed base) blocks the push.
+ *     (HEAD --not observed head, observed base), a merge included, blocks
+ *     the push: git/pushscan.h, the same scan as the shim's push guard.
  *
  * The check list is fixed and in this order; `verify_check_names` lists it.
- * verify_refs_snapshot() and verify_trust_root_path() are pure helpers.
+ * verify_refs_filter() and verify_refs_diff() are pure helpers.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
@@ -90,9 +91,6 @@ void verify_refs_filter(const char *raw, struct strbuf *out);
 /* Pure: the refs that differ between two snapshots, except `keep_ref`. */
 void verify_refs_diff(const char *before, const char *after,
 		      const char *keep_ref, struct strvec *changed);
-
-/* Pure: true when `path`'s basename is a trust-root file. */
-bool verify_trust_root_path(const char *path);
 
 /* Pure: true when a unified diff adds a conflict-marker line. */
 bool verify_diff_adds_markers(const char *diff, size_t len, struct strbuf *where);

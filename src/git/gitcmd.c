@@ -4,7 +4,8 @@
  *
  * Invariants:
  *  1. Every child removes gitcmd_repo_vars() and the GIT_CONFIG_KEY_n /
- *     GIT_CONFIG_VALUE_n pairs, whatever the mode.
+ *     GIT_CONFIG_VALUE_n pairs, whatever the mode but GIT_AS_AGENT (which
+ *     must see what the agent's command will see).
  *  2. GIT_AGENT_REPO never lets the repository's config run code: the
  *     overrides below come first on git's command line (command-line
  *     config wins over the repository's), and the filter, diff and merge
@@ -200,6 +201,11 @@ static void prepare(struct child *c, enum git_trust t, const char *real_git,
 
 	strvec_push(&c->args, real_git);
 	c->dir = top ? top : dir;
+	if (t == GIT_AS_AGENT) {
+		strvec_pushl(&c->env_unset, "GIT_DIR", "GIT_WORK_TREE",
+			     "GIT_COMMON_DIR", NULL);
+		return;
+	}
 	scrub_env(c, t == GIT_AGENT_REPO);
 	strvec_push(&c->env_set, "AGENTIC_GIT_BYPASS=1");
 	strvec_push(&c->env_set, "AGEND_GIT_BYPASS=1");

@@ -26,7 +26,15 @@
  *                 repository's own config; credentials, HOME, the global
  *                 and the system config are out of its environment.
  *
- * Every mode removes git's repository variables (gitcmd_repo_vars(): what
+ *  GIT_AS_AGENT   the agent's own command, run once by the shim before it
+ *                 execs it (a push's dry run, git/pushguard.h): the
+ *                 caller's whole environment, the config it carries
+ *                 included, so git expands exactly what the real command
+ *                 will; only the location variables the shim routes
+ *                 (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR) are removed, and
+ *                 no bypass or internal-call marker is set.
+ *
+ * Every other mode removes git's repository variables (gitcmd_repo_vars(): what
  * `git rev-parse --local-env-vars` lists, plus the pathspec and namespace
  * variables, GIT_EXEC_PATH and GIT_CONFIG_KEY_n/VALUE_n) so that nothing
  * around agentic-git steers its git; callers set GIT_DIR & co again on
@@ -44,7 +52,7 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 
-enum git_trust { GIT_INTERNAL, GIT_OPERATOR, GIT_AGENT_REPO };
+enum git_trust { GIT_INTERNAL, GIT_OPERATOR, GIT_AGENT_REPO, GIT_AS_AGENT };
 
 /* The process's mode for gitcmd_init() (default GIT_INTERNAL). */
 void gitcmd_trust_set(enum git_trust t);

@@ -1,223 +1,251 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Invariants:
- *  1. The scanned range is taken from what is pushed (each refspec's
- *     source), relative to the named remote's tracking refs — never a
- *     hard-coded origin/main, so master-default and dual-trunk repositories
- *     work and a laundered `other:feat/a` is scanned.
- *  2. Any git failure while verifying denies (fail-closed).
- *  3. A push without a refspec goes where git's configuration says; unless
- *     that is provably the current branch's own name (push.default simple,
- *     current or nothing, or upstream/tracking with an upstream of the same
- *     name, and no remote.*.push), it is denied.
+ * Invariants (tests: tests/e2e/t0150-push.bats, t0151-push-real.bats):
+ *  1. What is judged is what git itself would update: the dry run gets the
+ *     agent's exact arguments, environment and configuration, with ours
+ *     after all of the agent's options (before its `--`), so that no
+ *     option of the agent (`--no-dry-run`, `-q`, `--no-porcelain`) wins
+ *     over them.
+ *  2. The range is measured against the tips the push target advertised
+ *     in that same connection, never against remote-tracking refs.
+ *  3. The trace goes to a memfd no other process can name; a dry run that
+ *     fails, an unreadable plan or trace, or a scan that fails denies.
  */
 #include "base/common.h"
-#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "base/spawn.h"
-#include "base/strbuf.h"
 #include "base/strvec.h"
-#include "base/xalloc.h"
+#include "agentic-git/core.h"
 #include "git/gitcmd.h"
+#include "git/policy.h"
 #include "git/pushguard.h"
+#include "git/pushplan.h"
+#include "git/pushscan.h"
 
-bool trust_root_path(const char *path)
+/* Our options last: the agent's own cannot undo them (invariant 1). */
+static const char *const dry_opts[] = { "--dry-run",
+					"--porcelain",
+					"--no-quiet",
+					"--no-verify",
+					"--no-recurse-submodules",
+					"--no-signed",
+					NULL };
+
+static int trace_fd_open(struct strbuf *env)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	return !strcmp(base, ".config-integrity-key") ||
-	       !strcmp(base, "policy.toml") || !strcmp(base, "fleet.yaml") ||
-	       ends_with(base, ".jsonl");
+	int fd = memfd_create("agentic-git-push-trace", 0);
+
+	if (fd >= 0 && fd > 9) { /* git takes one digit as an fd */
+		int low = fcntl(fd, F_DUPFD, 3);
+		if (low >= 0 && low <= 9) {
+			close(fd);
+			fd = low;
+		} else if (low >= 0) {
+			close(low);
+		}
+	}
+	if (fd < 0)
+		return -1;
+	if (fd <= 9)
+		strbuf_addf(env, "GIT_TRACE_PACKET=%d", fd);
+	else
+		strbuf_addf(env, "GIT_TRACE_PACKET=/proc/self/fd/%d", fd);
+	return fd;
 }
 
-static int git_capture(const char *real_git, const char *dir, unsigned depth,
-		       struct strbuf *out, ...)
+static int read_all(int fd, struct strbuf *sb)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		strbuf_add(sb, buf, (size_t)n);
+	}
+	return 0;
+}
+
+/* The dry run: porcelain into `out`, trace into `trace`, stderr `err`. */
+static int dry_run(const struct push_guard_in *in, struct strbuf *out,
+		   struct strbuf *trace, struct strbuf *err)
 {
 	struct child c = CHILD_INIT;
-	va_list ap;
-	const char *a;
-	int ret;
+	struct strbuf tenv = STRBUF_INIT;
+	size_t nargs = 0, at;
+	int fd, rc;
 
-	gitcmd_prepare(&c, GIT_INTERNAL, real_git, dir);
-	va_start(ap, out);
-	while ((a = va_arg(ap, const char *)))
-		strvec_push(&c.args, a);
-	va_end(ap);
-	strvec_pushf(&c.env_set, "AGENTIC_GIT_SHIM_DEPTH=%u", depth + 1);
-	c.capture_out = true;
-	c.capture_err = true;
-	ret = child_run(&c) < 0 ? -1 : c.status;
-	if (out)
-		strbuf_addbuf(out, &c.out);
+	while (in->args[nargs])
+		nargs++;
+	at = in->sub_args_at + in->ps->dashdash;
+	if (at > nargs)
+		at = nargs;
+	fd = trace_fd_open(&tenv);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot create the trace: %s",
+			    strerror(errno));
+		return -1;
+	}
+	gitcmd_prepare(&c, GIT_AS_AGENT, in->real_git, NULL);
+	strvec_pushn(&c.args, in->args, at);
+	strvec_pushv(&c.args, dry_opts);
+	strvec_pushn(&c.args, in->args + at, nargs - at);
+	strvec_push(&c.env_set, tenv.buf);
+	strvec_pushf(&c.env_set, "AGENTIC_GIT_SHIM_DEPTH=%u", in->depth + 1);
+	strvec_push(&c.env_set, "GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=1");
+	rc = gitcmd_run(&c, out, err);
+	if (rc >= 0 && read_all(fd, trace) < 0) {
+		strbuf_addf(err, "cannot read the trace: %s", strerror(errno));
+		rc = -1;
+	}
+	close(fd);
 	child_release(&c);
-	return ret;
+	strbuf_release(&tenv);
+	return rc;
 }
 
-static bool is_remote_name(const char *real_git, const char *dir,
-			   unsigned depth, const char *remote)
+/* git's first error line is the one that says what went wrong */
+static void first_line(struct strbuf *sb)
 {
-	struct strbuf key = STRBUF_INIT;
-	int rc;
-	strbuf_addf(&key, "remote.%s.url", remote);
-	rc = git_capture(real_git, dir, depth, NULL, "config", "--get", key.buf,
-			 NULL);
-	strbuf_release(&key);
-	return rc == 0;
+	char *nl;
+
+	strbuf_trim(sb);
+	nl = strchr(sb->buf, '\n');
+	if (nl)
+		strbuf_setlen(sb, (size_t)(nl - sb->buf));
+	if (!sb->len)
+		strbuf_addstr(sb, "(no message)");
 }
 
-static const char *scan_range(const char *real_git, const char *dir,
-			      unsigned depth, const char *src,
-			      const char *remote_opt, struct strbuf *why)
+/* The deny for each scan result: the event, and the text around detail. */
+static const struct {
+	const char *event, *before, *after;
+} scan_deny[] = {
+	[PS_TRUST_ROOT] = { "deny_trust_root",
+			    "push range contains a trust-root file: `",
+			    "` — remove it from the branch history before pushing (git rm "
+			    "--cached <path>, then rewrite the commits that added it)" },
+	[PS_SNAPSHOT] = { "deny_snapshot_ref_push",
+			  "SNAPSHOT_REF_PUSH: commit ",
+			  " pushed is an agentic-git snapshot, which never leaves this machine" },
+	[PS_NOT_COMMIT] = { "deny_trust_root", "",
+			    " — its files cannot be checked for trust-root files; "
+			    "push commits and tags of commits" },
+	[PS_ERROR] = { "deny_trust_root",
+		       "could not verify the push range (fail-closed): ", "" },
+};
+
+static const char *scan(const struct push_guard_in *in,
+			const struct push_plan *plan,
+			const struct strvec *haves, struct strbuf *why)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strvec tips = STRVEC_INIT;
+	struct strbuf d = STRBUF_INIT;
+	struct push_scan s = { .trust = GIT_INTERNAL,
+			       .real_git = in->real_git,
+			       .dir = in->dir,
+			       .depth = in->depth,
+			       .haves = haves->v,
+			       .peel = true,
+			       .snapshots = true };
+	enum push_scan_result r;
 	const char *ev = NULL;
-	char *line, *save = NULL;
-	int rc;
 
-	rc = git_capture(real_git, dir, depth, &out, "log", "--name-only",
-			 "--format=", "--no-renames", src, "--not", remote_opt,
-			 "--", NULL);
-	if (rc != 0) {
-		strbuf_addf(why, "could not verify the push range for '%s' (fail-closed) — check that it names a commit; if the remote's tracking refs are missing: git fetch <remote> && git remote set-head origin -a",
-			    src);
-		strbuf_release(&out);
-		return "deny_trust_root";
-	}
-	for (line = strtok_r(out.buf, "\n", &save); line && !ev;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!trust_root_path(line))
-			continue;
-		strbuf_addf(why, "push range contains a trust-root file: `%s` — remove it from the branch history before pushing (git rm --cached %s, then rewrite the commits that added it)",
-			    line, line);
-		ev = "deny_trust_root";
-	}
-	strbuf_release(&out);
-	return ev;
-}
-
-static const char *check_snapshot_tips(const char *real_git, const char *dir,
-				       unsigned depth, const char *const *srcs,
-				       size_t n, struct strbuf *why)
-{
-	struct strbuf tips = STRBUF_INIT;
-	const char *ev = NULL;
-
-	if (git_capture(real_git, dir, depth, &tips, "for-each-ref",
-			"--format=%(objectname)", "refs/agentic-git/", NULL) ||
-	    !tips.len) {
-		strbuf_release(&tips);
+	for (size_t i = 0; i < plan->nr; i++)
+		if (*plan->u[i].src)
+			strvec_push(&tips, plan->u[i].src);
+	if (!tips.nr)
 		return NULL;
+	s.tips = tips.v;
+	r = push_scan_run(&s, &d);
+	if (r != PS_OK) {
+		strbuf_addstr(why, scan_deny[r].before);
+		strbuf_addbuf(why, &d);
+		strbuf_addstr(why, scan_deny[r].after);
+		ev = scan_deny[r].event;
 	}
-	for (size_t i = 0; i < n && !ev; i++) {
-		struct strbuf sha = STRBUF_INIT, spec = STRBUF_INIT;
-		strbuf_addf(&spec, "%s^{commit}", srcs[i]);
-		if (!git_capture(real_git, dir, depth, &sha, "rev-parse",
-				 "--verify", "-q", spec.buf, NULL)) {
-			strbuf_trim(&sha);
-			if (sha.len && strstr(tips.buf, sha.buf)) {
-				strbuf_addf(why, "SNAPSHOT_REF_PUSH: '%s' is an agentic-git snapshot, which never leaves this machine",
-					    srcs[i]);
-				ev = "deny_snapshot_ref_push";
-			}
-		}
-		strbuf_release(&sha);
-		strbuf_release(&spec);
-	}
-	strbuf_release(&tips);
+	strvec_clear(&tips);
+	strbuf_release(&d);
 	return ev;
 }
 
-/*
- * Where a refspec-less push lands, from one config listing: NULL when it is
- * the current branch's own name (or nothing), else the reason.
- */
-static const char *implicit_push_target(const char *real_git, const char *dir,
-					unsigned depth, const char *current)
+const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why)
 {
-	struct strbuf cfg = STRBUF_INIT, merge_key = STRBUF_INIT;
-	const char *mode = "simple", *merge = NULL, *bad = NULL;
-	bool remote_push = false;
-	int rc;
+	struct strbuf out = STRBUF_INIT, trace = STRBUF_INIT, err = STRBUF_INIT;
+	struct push_plan plan = { 0 };
+	struct strvec haves = STRVEC_INIT;
+	const char *ev = "deny_trust_root";
+	size_t blocks = 0;
+	int rc = dry_run(in, &out, &trace, &err);
 
-	rc = git_capture(real_git, dir, depth, &cfg, "config", "-z",
-			 "--get-regexp",
-			 "^(push\\.default|remote\\..*\\.push|branch\\..*\\.merge)$",
-			 NULL);
-	if (rc != 0 && rc != 1) /* 1: none of these keys is set */
-		return "cannot read the push configuration — name your branch: git push <remote> HEAD:<your branch>";
-	strbuf_addf(&merge_key, "branch.%s.merge", current ? current : "");
-	for (size_t off = 0; off < cfg.len;) {
-		const char *key = cfg.buf + off, *nl = strchr(key, '\n');
-		const char *val = nl ? nl + 1 : "";
-
-		off += strlen(key) + 1;
-		if (nl)
-			cfg.buf[nl - cfg.buf] = '\0';
-		if (!strcmp(key, "push.default"))
-			mode = val;
-		else if (starts_with(key, "remote."))
-			remote_push = true;
-		else if (!strcmp(key, merge_key.buf))
-			merge = val;
+	first_line(&err);
+	if (rc < 0 || push_plan_parse(&plan, out.buf, out.len) < 0 ||
+	    (rc && !plan.nr)) {
+		strbuf_addf(
+			why,
+			"cannot tell what this push would update (fail-closed): "
+			"git push --dry-run, run first to find out, %s%s",
+			rc ? "failed: " : "printed what the guard cannot read",
+			rc ? err.buf : "");
+	} else if (!plan.nr) {
+		ev = NULL; /* nothing would be pushed */
+	} else if (push_adv_parse(trace.buf, trace.len, &haves, &blocks) < 0 ||
+		   blocks < plan.urls) {
+		strbuf_addstr(
+			why,
+			"cannot tell what the remote already has (fail-closed): "
+			"its ref advertisement could not be read");
+	} else if (!(ev = push_plan_check(&plan, in->assigned, in->is_protected,
+					  in->ctx, why))) {
+		ev = scan(in, &plan, &haves, why);
 	}
-	if (remote_push)
-		bad = "a remote.<name>.push refspec in the configuration decides where a bare git push goes — name your branch: git push <remote> HEAD:<your branch>";
-	else if (!strcmp(mode, "matching"))
-		bad = "push.default=matching would push every matching branch — name your branch: git push <remote> <branch>";
-	else if (!strcmp(mode, "upstream") || !strcmp(mode, "tracking")) {
-		if (!current || !merge || !starts_with(merge, "refs/heads/") ||
-		    strcmp(merge + strlen("refs/heads/"), current))
-			bad = "push.default=upstream would push to this branch's upstream, which is not your branch — name it: git push <remote> HEAD:<your branch>";
-	} else if (strcmp(mode, "simple") && strcmp(mode, "current") &&
-		   strcmp(mode, "nothing")) {
-		bad = "push.default has a value this shim does not know — name your branch: git push <remote> HEAD:<your branch>";
-	}
-	strbuf_release(&cfg);
-	strbuf_release(&merge_key);
-	return bad;
+	push_plan_release(&plan);
+	strvec_clear(&haves);
+	strbuf_release(&out);
+	strbuf_release(&trace);
+	strbuf_release(&err);
+	return ev;
 }
 
-const char *push_guards_run(const char *real_git, const char *dir,
-			    const struct push_spec *ps, const char *current,
-			    unsigned depth, struct strbuf *why)
+static bool protected_ref(const char *branch, void *ctx)
 {
-	const char **specs;
-	size_t n = push_sources(ps, current, &specs);
-	struct strvec srcs = STRVEC_INIT;
-	struct strbuf remote_opt = STRBUF_INIT;
-	const char *ev = NULL;
+	const struct policy_input *in = ctx;
+	return in->policy_refused || ag_protected_match(in->protected, branch);
+}
 
-	for (size_t i = 0; i < n; i++) {
-		const char *colon = strchr(specs[i], ':');
-		size_t len = colon ? (size_t)(colon - specs[i]) : strlen(specs[i]);
-		if (len) {
-			char *s = xstrndup(specs[i], len);
-			strvec_push(&srcs, s);
-			free(s);
-		}
+void push_guards_verdict(const char *real_git, const struct policy_input *in,
+			 struct verdict *v)
+{
+	struct push_spec ps;
+	struct strbuf why = STRBUF_INIT;
+	struct push_guard_in g = { .real_git = real_git,
+				   .dir = v->route_dir.buf,
+				   .args = v->args.v,
+				   .sub_args_at = v->sub_args_at,
+				   .ps = &ps,
+				   .assigned = in->bind->branch,
+				   .is_protected = protected_ref,
+				   .ctx = (void *)in,
+				   .depth = in->env->depth };
+	const char *ev;
+
+	push_spec_parse(in->ga, &ps);
+	ev = push_guards_run(&g, &why);
+	if (ev) {
+		v->kind = V_DENY;
+		v->event = ev;
+		v->style = DS_BLOCK;
+		strbuf_reset(&v->reason);
+		strbuf_addbuf(&v->reason, &why);
 	}
-	free(specs);
-	if (!ps->nrefspecs && !ps->tags) {
-		const char *bad = implicit_push_target(real_git, dir, depth,
-						       current);
-		if (bad) {
-			strbuf_addstr(why, bad);
-			ev = "deny_protected_ref";
-		}
-	}
-	if (ps->remote && is_remote_name(real_git, dir, depth, ps->remote))
-		strbuf_addf(&remote_opt, "--remotes=%s", ps->remote);
-	else if (!ps->remote && is_remote_name(real_git, dir, depth, "origin"))
-		strbuf_addstr(&remote_opt, "--remotes=origin");
-	else
-		strbuf_addstr(&remote_opt, "--remotes");
-	for (size_t i = 0; i < srcs.nr && !ev; i++)
-		ev = scan_range(real_git, dir, depth, srcs.v[i], remote_opt.buf,
-				why);
-	if (!ev)
-		ev = check_snapshot_tips(real_git, dir, depth, srcs.v, srcs.nr,
-					 why);
-	strvec_clear(&srcs);
-	strbuf_release(&remote_opt);
-	return ev;
+	strbuf_release(&why);
+	push_spec_release(&ps);
 }

@@ -3,28 +3,48 @@
 #define AG_PUSHGUARD_H
 
 /**
- * The push guards that need the repository (reference §3.9 1, 2c, 4c), run
- * after the pure refspec checks passed:
- *  - trust-root scan of what is actually pushed: every path touched by
- *    commits reachable from each pushed source and not from the remote's
- *    tracking refs; basenames .config-integrity-key, policy.toml,
- *    fleet.yaml or *.jsonl are denied; a git failure is a deny (fail-closed);
- *  - a source that resolves to a snapshot tip is denied;
- *  - with no refspec, a push whose configured destination is not the
- *    current branch's own name (push.default matching, upstream to another
- *    name, an unknown mode, any remote.*.push) is denied.
+ * The push guards that need the repository, run after the pure argv checks
+ * (git/pushspec.h) passed, on what git really pushes (PRODUCT.md §4):
+ *  1. the agent's push runs once as `git push --dry-run --porcelain` with
+ *     the same arguments, environment and configuration, and a packet
+ *     trace into a private memfd: git's own refspec expansion gives every
+ *     ref update (git/pushplan.h), the trace the remote's real tips;
+ *  2. every update is judged (push_plan_check());
+ *  3. every commit pushed, measured against those tips, is scanned
+ *     (git/pushscan.h: trust-root files, snapshot commits, tags of trees).
+ * Anything that cannot be read or run denies (fail-closed).
+ *
+ * `args` is the routed argv after `git` (NULL-terminated, borrowed), the
+ * push's own arguments from `args[sub_args_at]`, `ps` their parse.
  * Returns NULL when the push may run; otherwise the event name, with the
- * reason in `why`. Runs real git in `dir` with the bypass variables set.
+ * reason in `why`.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
 #include "git/pushspec.h"
 
-const char *push_guards_run(const char *real_git, const char *dir,
-			    const struct push_spec *ps, const char *current,
-			    unsigned depth, struct strbuf *why);
+struct push_guard_in {
+	const char *real_git;
+	const char *dir; /* where the routed push runs */
+	const char *const *args;
+	size_t sub_args_at;
+	const struct push_spec *ps;
+	const char *assigned; /* the bound branch */
+	bool (*is_protected)(const char *branch, void *ctx);
+	void *ctx;
+	unsigned depth; /* the shim's nesting depth */
+};
 
-/* True when a path's basename is a trust-root file. */
-bool trust_root_path(const char *path);
+const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why);
+
+/*
+ * For a verdict that asked for them (v->push_guards): runs the guards on
+ * the routed push; a deny turns `v` into that deny. The shim's and
+ * `check`'s one call.
+ */
+struct policy_input;
+struct verdict;
+void push_guards_verdict(const char *real_git, const struct policy_input *in,
+			 struct verdict *v);
 
 #endif

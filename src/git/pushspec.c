@@ -11,6 +11,9 @@
  *     refs/agentic-git/ or containing "agentic-git/" is the snapshot
  *     namespace and is denied.
  *  4. A bare force (no lease) is denied even on the agent's own branch.
+ *  5. --receive-pack / --exec (a program of the agent's choosing on the
+ *     remote side, which could also forge what the remote advertises to
+ *     the real-push guard) are denied.
  */
 #include "base/common.h"
 #include <string.h>
@@ -45,15 +48,20 @@ void push_spec_parse(const struct git_argv *ga, struct push_spec *ps)
 	bool after = false;
 
 	memset(ps, 0, sizeof(*ps));
+	ps->dashdash = ga->nargs;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
 		bool skip = false;
 
 		if (!after && !strcmp(a, "--")) {
 			after = true;
+			ps->dashdash = i;
 			continue;
 		}
 		if (!after && a[0] == '-' && a[1]) {
+			if (starts_with(a, "--receive-pack") ||
+			    starts_with(a, "--exec"))
+				ps->remote_prog = a;
 			for (const char *const *t = takes_value; *t; t++)
 				skip |= !strcmp(a, *t);
 			if (skip) {
@@ -131,6 +139,13 @@ const char *push_spec_check(const struct push_spec *ps, const char *assigned,
 	const char *ev = NULL;
 	bool del;
 
+	if (ps->remote_prog) {
+		strbuf_addf(
+			why,
+			"'%s' runs a program of your choosing as the remote side of the push — not allowed for agents; push to a configured remote: git push <remote> %s",
+			ps->remote_prog, assigned ? assigned : "<branch>");
+		return "deny_cross_branch_push";
+	}
 	if (ps->bulk_flag) {
 		strbuf_addf(why, "bulk push '%s' would move refs that are not yours — push only your branch: git push <remote> %s",
 			    ps->bulk_flag, assigned ? assigned : "<branch>");
@@ -211,28 +226,4 @@ const char *push_spec_check(const struct push_spec *ps, const char *assigned,
 	}
 	strbuf_release(&dst);
 	return ev;
-}
-
-size_t push_sources(const struct push_spec *ps, const char *current,
-		    const char ***out)
-{
-	size_t n = 0;
-	*out = xcalloc(ps->nrefspecs + 1, sizeof(char *));
-	if (!ps->nrefspecs) {
-		(*out)[n++] = current ? current : "HEAD";
-		return n;
-	}
-	for (size_t i = 0; i < ps->nrefspecs; i++) {
-		const char *s = ps->refspecs[i];
-		if (!strcmp(s, "tag") && i + 1 < ps->nrefspecs) {
-			(*out)[n++] = ps->refspecs[++i];
-			continue;
-		}
-		if (*s == '+')
-			s++;
-		if (*s == ':')
-			continue;
-		(*out)[n++] = s;
-	}
-	return n;
 }

@@ -3,9 +3,9 @@
 #define AG_PUSHSPEC_H
 
 /**
- * `git push` argument analysis: pure, no I/O. The guards that need the
- * repository (trust-root scan of the pushed range, snapshot tips,
- * push.default=matching) live in the shim and use push_sources().
+ * `git push` argument analysis: pure, no I/O. The first line, for the
+ * clear message; the guards on what git really pushes (git/pushguard.h)
+ * follow.
  */
 #include "base/common.h"
 #include "git/argv.h"
@@ -19,6 +19,9 @@ struct push_spec {
 	bool bare_force;	/* --force, -f, a +refspec */
 	bool lease;		/* --force-with-lease / --force-if-includes */
 	bool tags;
+	const char *remote_prog; /* --receive-pack/--exec given */
+	size_t dashdash;	 /* index of the end-of-options `--` in the
+				   args, or their count when none */
 };
 
 void push_spec_parse(const struct git_argv *ga, struct push_spec *ps);
@@ -34,10 +37,5 @@ const char *push_spec_check(const struct push_spec *ps, const char *assigned,
 			    const char *current,
 			    bool (*is_protected)(const char *branch, void *ctx),
 			    void *ctx, struct strbuf *why);
-
-/* The local revisions being pushed (for the range scan); caller frees the
- * array, not the strings. `current` substitutes for HEAD / no refspec. */
-size_t push_sources(const struct push_spec *ps, const char *current,
-		    const char ***out);
 
 #endif

@@ -90,3 +90,28 @@ assert_no_deny_events() {
 count_of() {
 	events | jq -s --arg ev "$1" '[.[] | select(.event == $ev)] | length'
 }
+
+# push_fixture: a real bare origin with main and other; agent ag1 bound to
+# feat/a with one commit (WT_HEAD); ORIGIN_REFS records origin's refs; the
+# worktree is the current directory (t0150, t0151).
+push_fixture() {
+	"$REAL_GIT" -C "$REPO" branch other
+	"$REAL_GIT" -C "$REPO" push -q origin other
+	ag_bind ag1 feat/a
+	commit_file "$WT" work.txt
+	WT_HEAD=$(head_of "$WT")
+	ORIGIN_REFS=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
+	cd "$WT"
+}
+
+origin_unchanged() {
+	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$ORIGIN_REFS"
+}
+
+# assert_push_denied EVENT: denied with that event, origin untouched.
+assert_push_denied() {
+	assert_denied bound
+	assert_output --partial "ERROR git push denied"
+	assert_last_event "$1" push
+	origin_unchanged
+}

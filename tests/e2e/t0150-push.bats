@@ -6,25 +6,7 @@ load shimlib
 
 setup() {
 	ag_setup
-	"$REAL_GIT" -C "$REPO" branch other
-	"$REAL_GIT" -C "$REPO" push -q origin other
-	ag_bind ag1 feat/a
-	commit_file "$WT" work.txt
-	WT_HEAD=$(head_of "$WT")
-	ORIGIN_REFS=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
-	cd "$WT"
-}
-
-origin_unchanged() {
-	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$ORIGIN_REFS"
-}
-
-# assert_push_denied EVENT: denied with that event, origin untouched.
-assert_push_denied() {
-	assert_denied bound
-	assert_output --partial "ERROR git push denied"
-	assert_last_event "$1" push
-	origin_unchanged
+	push_fixture
 }
 
 @test "a legitimate push succeeds and updates origin" {
@@ -138,10 +120,14 @@ assert_push_denied() {
 }
 
 @test "-o values are never force or refspecs" {
-	run agit push -o+force origin feat/a
-	assert_not_denied
-	run agit push --push-option main origin feat/a
-	assert_not_denied
+	"$REAL_GIT" -C "$ORIGIN" config receive.advertisePushOptions true
+	run agit push -q -o+force origin feat/a
+	assert_success
+	commit_file "$WT" more.txt
+	run agit push -q --push-option main origin feat/a
+	assert_success
+	assert_equal "$(origin_sha feat/a)" "$(head_of "$WT")"
+	assert_equal "$(origin_sha main)" "$(head_of "$REPO")"
 }
 
 @test "deletes are denied, ALL-not-ANY: a mixed delete + force stays gated" {
@@ -336,7 +322,7 @@ trust_root_denied() {
 	"$REAL_GIT" config push.default upstream
 	run agit push
 	assert_push_denied deny_protected_ref
-	assert_output --partial "push.default=upstream"
+	assert_output --partial "would update 'refs/heads/main'"
 	run agit push origin
 	assert_push_denied deny_protected_ref
 	"$REAL_GIT" config --unset push.default
@@ -375,8 +361,8 @@ trust_root_denied() {
 	"$REAL_GIT" config --unset remote.origin.push
 	"$REAL_GIT" config push.default sideways
 	run agit push origin
-	assert_push_denied deny_protected_ref
-	assert_output --partial "does not know"
+	assert_push_denied deny_trust_root
+	assert_output --partial "malformed value for push.default: sideways"
 }
 
 @test "a tag named short is denied with the full name as the way out, which works" {
@@ -394,7 +380,7 @@ trust_root_denied() {
 	"$REAL_GIT" config push.default matching
 	run agit push
 	assert_push_denied deny_protected_ref
-	assert_output --partial "push.default=matching"
+	assert_output --partial "would update 'refs/heads/main'"
 	run agit push origin
 	assert_push_denied deny_protected_ref
 	run agit push -q origin feat/a

@@ -58,6 +58,10 @@ blocked() {
 	blocked trust-root no_trust_root_files "trust-root file 'policy.toml'"
 }
 
+@test "t0702.11 a trust-root file added by a merge commit: blocked" {
+	blocked merge-trust-root no_trust_root_files "trust-root file 'fleet.yaml'"
+}
+
 @test "t0702.7 RESOLVED with a non-zero exit: blocked" {
 	blocked fail-exit exit "did not exit 0"
 }

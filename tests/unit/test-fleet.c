@@ -14,6 +14,7 @@
 #include "fleet/targets.h"
 #include "fleet/verdict.h"
 #include "fleet/verify.h"
+#include "git/pushscan.h"
 
 static void verdict_last_wins_and_strips(void **state)
 {
@@ -140,12 +141,12 @@ static void verify_helpers(void **state)
 	assert_string_equal(where.buf, "src/x.c");
 	diff = "+++ b/a\n+ <<<<<<< not at column 0\n-<<<<<<< removed\n+=======\n";
 	assert_false(verify_diff_adds_markers(diff, strlen(diff), NULL));
-	assert_true(verify_trust_root_path("a/b/policy.toml"));
-	assert_true(verify_trust_root_path(".config-integrity-key"));
-	assert_true(verify_trust_root_path("x/fleet_events.jsonl"));
-	assert_true(verify_trust_root_path("fleet.yaml"));
-	assert_false(verify_trust_root_path("policy.toml.bak"));
-	assert_false(verify_trust_root_path("docs/fleet.yml"));
+	assert_true(trust_root_path("a/b/policy.toml"));
+	assert_true(trust_root_path(".config-integrity-key"));
+	assert_true(trust_root_path("x/fleet_events.jsonl"));
+	assert_true(trust_root_path("fleet.yaml"));
+	assert_false(trust_root_path("policy.toml.bak"));
+	assert_false(trust_root_path("docs/fleet.yml"));
 	strbuf_release(&where);
 }
 

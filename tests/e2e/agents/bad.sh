@@ -23,6 +23,13 @@ trust-root) # resolves, then commits a policy.toml
 	echo 'protected_refs = []' >policy.toml
 	"$git" add policy.toml
 	"$git" commit -q -m "relax policy" ;;
+merge-trust-root) # resolves, then adds a fleet.yaml in a merge commit
+	"$AGENTS/resolve.sh" >/dev/null
+	side=$("$git" commit-tree "HEAD^{tree}" -p HEAD -m side)
+	"$git" merge -q --no-ff --no-commit "$side" >/dev/null 2>&1
+	echo 'targets: []' >fleet.yaml
+	"$git" add fleet.yaml
+	"$git" commit -q -m "merge side" ;;
 fail-exit) # a resolution, but a non-zero exit
 	"$AGENTS/resolve.sh" >/dev/null
 	echo "RESOLVED: but crashing"
