@@ -14,14 +14,14 @@
 #     directly, both taken from strace. Budget: <= bare + 2 ms.
 # usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits...]
 #        (default commits: 5000 20000)
-# env: RUNS (5), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit)
+# env: RUNS (7), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit)
 # The load average is printed; ratios within one run are what count.
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
 shift || true
 if [ $# -gt 0 ]; then COMMITS_LIST=("$@"); else COMMITS_LIST=(5000 20000); fi
 PAYLOAD_LINES=${PAYLOAD_LINES:-200}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export HOME=$W/home GIT_CONFIG_NOSYSTEM=1
@@ -31,36 +31,6 @@ git config --global user.email bench@example.com
 git config --global init.defaultBranch main
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-
-now_ns() { date +%s%N; }
-
-# cpu_us TIMES_FILE: the children's user+sys CPU time (µs) in the output
-# of the `times` builtin (run in the shell that ran the children: no $()).
-cpu_us() {
-	awk 'NR == 2 {
-		split($1, u, /[ms]/); split($2, s, /[ms]/)
-		printf "%d", ((u[1] + s[1]) * 60 + u[2] + s[2]) * 1000000 }' "$1"
-}
-
-med() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'; }
-
-# median_ms CMD…: "WALL CPU", the median wall and CPU (user+sys, children
-# included) times in ms of $RUNS runs (a `reset` function, if defined,
-# runs untimed before each). CPU time is less sensitive to other load.
-median_ms() {
-	local wall=() cpu=() t0 t1
-	for _ in $(seq "$RUNS"); do
-		declare -F reset >/dev/null && reset
-		t0=$(now_ns)
-		times >"$W/times0"
-		"$@" >/dev/null 2>&1
-		times >"$W/times1"
-		t1=$(now_ns)
-		wall+=($(((t1 - t0) / 1000)))
-		cpu+=($(($(cpu_us "$W/times1") - $(cpu_us "$W/times0"))))
-	done
-	echo "$(printf '%s\n' "${wall[@]}" | med) $(printf '%s\n' "${cpu[@]}" | med)"
-}
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
@@ -105,24 +75,31 @@ make_repo() {
 	git -C "$R/repo" count-objects -vH | awk '/in-pack|size-pack/ {printf "%s %s %s  ", $1, $2, $3} END {print ""}'
 }
 
-# One history size: clone, workspace, the checkout alone (in the workspace:
-# work tree and index removed, `git reset --hard` again).
+# One history size: clone, workspace and the plain checkout (a workspace
+# whose work tree and index are removed, `git reset --hard` again),
+# interleaved round by round (bench/interleave.c), each from a clean slate
+# (the prepare step, untimed).
 measure() {
 	local commits=$1 R=$W/h$1 clone ws co
 	make_repo "$R" "$commits"
-	reset() { rm -rf "$W/dst"; }
-	read -ra clone <<<"$(median_ms git clone -q --no-hardlinks "$R/repo" "$W/dst")"
-	read -ra ws <<<"$(median_ms "$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst")"
-	rm -rf "$W/dst"
-	"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst" >/dev/null
-	reset() {
-		find "$W/dst" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-		rm -f "$W/dst/.git/index"
-	}
-	read -ra co <<<"$(median_ms git -C "$W/dst" reset -q --hard)"
-	unset -f reset
-	rm -rf "$W/dst" "$R"
-	printf '%-34s %9s %9s\n' "history $commits commits" "wall ms" "cpu ms"
+	"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/co" >/dev/null
+	cat >"$W/prepare" <<PREP
+#!/bin/sh
+rm -rf '$W/dst'
+find '$W/co' -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+rm -f '$W/co/.git/index'
+PREP
+	chmod +x "$W/prepare"
+	"$W/interleave" -s :: -p "$W/prepare" "$RUNS" 1 \
+		"$GIT" clone -q --no-hardlinks "$R/repo" "$W/dst" :: \
+		"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst" :: \
+		"$GIT" -C "$W/co" reset -q --hard >"$W/t"
+	# interleave prints per command: median wall, mean wall, median CPU, faults
+	read -ra clone <<<"$(awk 'NR == 1 { print $1, $3 }' "$W/t")"
+	read -ra ws <<<"$(awk 'NR == 2 { print $1, $3 }' "$W/t")"
+	read -ra co <<<"$(awk 'NR == 3 { print $1, $3 }' "$W/t")"
+	rm -rf "$W/dst" "$W/co" "$R"
+	printf '%-34s %9s %9s   (medians of %s interleaved rounds)\n' "history $commits commits" "wall ms" "cpu ms" "$RUNS"
 	printf '%-34s %9s %9s\n' "  plain checkout of the tree" "${co[@]}" \
 		"  private workspace" "${ws[@]}" \
 		"  git clone --no-hardlinks (scale)" "${clone[@]}"
@@ -136,6 +113,9 @@ measure() {
 	WS_MS+=("${ws[0]}") WS_CPU+=("${ws[1]}")
 }
 
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GIT=$(command -v git)
+cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
 CLONE_MS=() WS_MS=() CLONE_CPU=() WS_CPU=()
 for c in "${COMMITS_LIST[@]}"; do
 	measure "$c"
@@ -153,8 +133,6 @@ fi
 # and run directly; the two are interleaved round by round
 # (bench/interleave.c), so load changes hit both alike.
 ROUNDS=${RUNS_STARTUP:-41}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
 mkdir -p "$W/ws"
 cd "$W/ws"
 # last_exec STRACE_FILE STRING: the argv (one per line) of the last execve
