@@ -74,5 +74,5 @@ awk -v n="$N" -v t0="$t0" -v t1="$t1" -v t2="$t2" 'BEGIN {
 	printf "dispatch of %d targets, no-op agent, -j 1\n", n
 	printf "  shell script (same git steps): %.1f ms/target\n", s * 1000 / n
 	printf "  agentic-git dispatch:          %.1f ms/target\n", d * 1000 / n
-	printf "  ratio dispatch/script: %.2fx (budget <= 1.00x)\n", d / s
+	printf "  ratio dispatch/script: %.2fx (budget <= 1.00x: %s)\n", d / s, d <= s ? "pass" : "FAIL"
 }'

@@ -8,9 +8,11 @@
  * (minor, from wait4: the process and whatever it execs); with -r, each round's wall times too, one
  * line per round, before them.
  *
- * usage: interleave [-p PREPARE] [-r] ROUNDS WARMUP CMD1 ARGS… -- CMD2 ARGS… [-- …]
+ * usage: interleave [-p PREPARE] [-r] [-s SEP] ROUNDS WARMUP CMD1 ARGS… -- CMD2 ARGS… [-- …]
  * Commands are absolute paths; output goes to /dev/null. PREPARE (an
  * absolute path, no arguments) runs untimed before every timed command.
+ * -s SEP separates the commands with SEP instead of "--" (for commands
+ * that take "--" themselves).
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -62,6 +64,7 @@ static int cmp(const void *x, const void *y)
 int main(int argc, char **argv)
 {
 	char **cmds[MAXCMD], *prep[2] = { NULL, NULL };
+	const char *sep = "--";
 	double *t[MAXCMD], *u[MAXCMD], *f[MAXCMD];
 	int n = 0, rounds, warm;
 	bool per_round = false;
@@ -71,6 +74,9 @@ int main(int argc, char **argv)
 			per_round = true;
 		} else if (!strcmp(argv[1], "-p") && argc > 2) {
 			prep[0] = argv[2];
+			argc--, argv++;
+		} else if (!strcmp(argv[1], "-s") && argc > 2) {
+			sep = argv[2];
 			argc--, argv++;
 		} else {
 			return 2;
@@ -84,7 +90,7 @@ int main(int argc, char **argv)
 		return 2;
 	cmds[n++] = argv + 3;
 	for (int i = 3; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
+		if (!strcmp(argv[i], sep)) {
 			argv[i] = NULL;
 			if (n == MAXCMD || i + 1 >= argc)
 				return 2;

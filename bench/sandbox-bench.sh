@@ -1,22 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# Sandbox benchmarks (PRODUCT.md §11), printed as ratios from one run:
-#  1. provisioning a private workspace (`sandbox workspace`) vs
-#     `git clone --no-hardlinks`, for repositories of growing history
-#     (budget: <= 0.1x the clone; the workspace must stay flat while the
-#     clone grows), with the tree checkout alone, which both pay;
-#  2. sandbox start-up: `sandbox run -- /bin/true` (bwrap, Landlock) vs a
-#     bare /bin/true.
+# Sandbox benchmarks (PRODUCT.md §11), printed as tables of ratios from one
+# run:
+#  1. provisioning a private workspace (`sandbox workspace`) against a plain
+#     checkout of the same tree (`git reset --hard` into an empty work tree:
+#     writing the tree's files, the physical limit), for repositories of
+#     growing history. Budget: workspace <= 1.15x the checkout, and flat in
+#     history. `git clone --no-hardlinks` is printed beside it, for scale:
+#     the clone grows with history, the workspace must not;
+#  2. sandbox start-up: `sandbox run -- /bin/true` per backend and policy
+#     against the bare sandbox of the same command: the bwrap argv agentic-git
+#     execs, run directly, and the Landlock helper (`sandbox exec …`) run
+#     directly, both taken from strace. Budget: <= bare + 2 ms.
 # usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits...]
 #        (default commits: 5000 20000)
-# env: RUNS (5), RUNS_STARTUP (21), PAYLOAD_LINES (200 per commit)
-# Wall times: run it on a quiet machine (the load average is printed).
+# env: RUNS (7), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit)
+# The load average is printed; ratios within one run are what count.
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
 shift || true
 if [ $# -gt 0 ]; then COMMITS_LIST=("$@"); else COMMITS_LIST=(5000 20000); fi
 PAYLOAD_LINES=${PAYLOAD_LINES:-200}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export HOME=$W/home GIT_CONFIG_NOSYSTEM=1
@@ -27,37 +32,10 @@ git config --global init.defaultBranch main
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-now_ns() { date +%s%N; }
-
-# cpu_us TIMES_FILE: the children's user+sys CPU time (µs) in the output
-# of the `times` builtin (run in the shell that ran the children: no $()).
-cpu_us() {
-	awk 'NR == 2 {
-		split($1, u, /[ms]/); split($2, s, /[ms]/)
-		printf "%d", ((u[1] + s[1]) * 60 + u[2] + s[2]) * 1000000 }' "$1"
-}
-
-med() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'; }
-
-# median_ms CMD…: "WALL CPU", the median wall and CPU (user+sys, children
-# included) times in ms of $RUNS runs (a `reset` function, if defined,
-# runs untimed before each). CPU time is less sensitive to other load.
-median_ms() {
-	local wall=() cpu=() t0 t1
-	for _ in $(seq "$RUNS"); do
-		declare -F reset >/dev/null && reset
-		t0=$(now_ns)
-		times >"$W/times0"
-		"$@" >/dev/null 2>&1
-		times >"$W/times1"
-		t1=$(now_ns)
-		wall+=($(((t1 - t0) / 1000)))
-		cpu+=($(($(cpu_us "$W/times1") - $(cpu_us "$W/times0"))))
-	done
-	echo "$(printf '%s\n' "${wall[@]}" | med) $(printf '%s\n' "${cpu[@]}" | med)"
-}
-
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+
+# verdict VALUE LIMIT: "pass" when VALUE <= LIMIT, else "FAIL"
+verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l ? "pass" : "FAIL") }'; }
 
 # make_repo DIR COMMITS: a clone (DIR/repo) of DIR/origin.git with COMMITS
 # commits of history.
@@ -97,33 +75,47 @@ make_repo() {
 	git -C "$R/repo" count-objects -vH | awk '/in-pack|size-pack/ {printf "%s %s %s  ", $1, $2, $3} END {print ""}'
 }
 
-# One history size: clone, workspace, the checkout alone (in the workspace:
-# work tree and index removed, `git reset --hard` again).
+# One history size: clone, workspace and the plain checkout (a workspace
+# whose work tree and index are removed, `git reset --hard` again),
+# interleaved round by round (bench/interleave.c), each from a clean slate
+# (the prepare step, untimed).
 measure() {
 	local commits=$1 R=$W/h$1 clone ws co
 	make_repo "$R" "$commits"
-	reset() { rm -rf "$W/dst"; }
-	read -ra clone <<<"$(median_ms git clone -q --no-hardlinks "$R/repo" "$W/dst")"
-	read -ra ws <<<"$(median_ms "$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst")"
-	rm -rf "$W/dst"
-	"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst" >/dev/null
-	reset() {
-		find "$W/dst" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-		rm -f "$W/dst/.git/index"
-	}
-	read -ra co <<<"$(median_ms git -C "$W/dst" reset -q --hard)"
-	unset -f reset
-	rm -rf "$W/dst" "$R"
-	echo "                           wall ms   cpu ms (median of $RUNS)"
-	printf '%-26s %8s %8s\n' "clone --no-hardlinks:" "${clone[@]}" \
-		"private workspace:" "${ws[@]}" \
-		"  its tree checkout alone:" "${co[@]}"
-	echo "ratio workspace/clone:     $(ratio "${ws[0]}" "${clone[0]}") wall, $(ratio "${ws[1]}" "${clone[1]}") cpu  (budget <= 0.1)"
-	echo "load average:              $(load)"
+	"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/co" >/dev/null
+	cat >"$W/prepare" <<PREP
+#!/bin/sh
+rm -rf '$W/dst'
+find '$W/co' -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+rm -f '$W/co/.git/index'
+PREP
+	chmod +x "$W/prepare"
+	"$W/interleave" -s :: -p "$W/prepare" "$RUNS" 1 \
+		"$GIT" clone -q --no-hardlinks "$R/repo" "$W/dst" :: \
+		"$AG" sandbox workspace --from "$R/repo" --head main --base main "$W/dst" :: \
+		"$GIT" -C "$W/co" reset -q --hard >"$W/t"
+	# interleave prints per command: median wall, mean wall, median CPU, faults
+	read -ra clone <<<"$(awk 'NR == 1 { print $1, $3 }' "$W/t")"
+	read -ra ws <<<"$(awk 'NR == 2 { print $1, $3 }' "$W/t")"
+	read -ra co <<<"$(awk 'NR == 3 { print $1, $3 }' "$W/t")"
+	rm -rf "$W/dst" "$W/co" "$R"
+	printf '%-34s %9s %9s   (medians of %s interleaved rounds)\n' "history $commits commits" "wall ms" "cpu ms" "$RUNS"
+	printf '%-34s %9s %9s\n' "  plain checkout of the tree" "${co[@]}" \
+		"  private workspace" "${ws[@]}" \
+		"  git clone --no-hardlinks (scale)" "${clone[@]}"
+	r=$(ratio "${ws[0]}" "${co[0]}")
+	printf '%-34s %9s %9s   budget <= 1.15: %s\n' "  workspace / checkout" "$r" \
+		"$(ratio "${ws[1]}" "${co[1]}")" "$(verdict "$r" 1.15)"
+	printf '%-34s %9s %9s\n' "  workspace / clone" "$(ratio "${ws[0]}" "${clone[0]}")" \
+		"$(ratio "${ws[1]}" "${clone[1]}")"
+	echo "  load average: $(load)"
 	CLONE_MS+=("${clone[0]}") CLONE_CPU+=("${clone[1]}")
 	WS_MS+=("${ws[0]}") WS_CPU+=("${ws[1]}")
 }
 
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GIT=$(command -v git)
+cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
 CLONE_MS=() WS_MS=() CLONE_CPU=() WS_CPU=()
 for c in "${COMMITS_LIST[@]}"; do
 	measure "$c"
@@ -133,21 +125,47 @@ if [ ${#COMMITS_LIST[@]} -gt 1 ]; then
 	echo "== history ${COMMITS_LIST[0]} -> ${COMMITS_LIST[n]} commits, wall (cpu):" \
 		"clone x$(ratio "${CLONE_MS[n]}" "${CLONE_MS[0]}") ($(ratio "${CLONE_CPU[n]}" "${CLONE_CPU[0]}"))," \
 		"workspace x$(ratio "${WS_MS[n]}" "${WS_MS[0]}") ($(ratio "${WS_CPU[n]}" "${WS_CPU[0]}")); flat is ~1"
+	echo "   (the clone's growth over the workspace's is what history costs; the workspace reads none)"
 fi
 
-RUNS=${RUNS_STARTUP:-21}
+# Sandbox start-up. The bare sandbox of the same command is what
+# agentic-git execs last (bwrap, or the Landlock helper), taken from strace
+# and run directly; the two are interleaved round by round
+# (bench/interleave.c), so load changes hit both alike.
+ROUNDS=${RUNS_STARTUP:-41}
 mkdir -p "$W/ws"
 cd "$W/ws"
-true_ms=$(median_ms /bin/true | cut -d" " -f1)
-echo "bare /bin/true:            ${true_ms} ms"
+# last_exec STRACE_FILE STRING: the argv (one per line) of the last execve
+# whose line contains STRING
+last_exec() {
+	grep -F "$2" "$1" | grep -F 'execve("' | tail -1 |
+		sed -e 's/^[0-9]* *execve("[^"]*", \[//' -e 's/\], 0x.*$//' |
+		awk 'BEGIN { RS = "\", \"" } { sub(/^"/, ""); sub(/"\n?$/, ""); print }'
+}
+echo "sandbox start-up, $ROUNDS rounds (interleaved), median wall ms"
+printf '%-22s %9s %9s %9s   %s\n' "backend policy" bare "sandbox" "extra" "budget <= bare + 2 ms"
+command -v strace >/dev/null || echo "  (no strace: the bare sandbox cannot be taken, start-up not measured)"
 for be in bwrap landlock; do
+	command -v strace >/dev/null || break
 	if ! "$AG" sandbox run --backend "$be" -- /bin/true 2>/dev/null; then
-		echo "sandbox run ($be):        unavailable on this host"
+		printf '%-22s unavailable on this host\n' "$be"
 		continue
 	fi
 	for p in fs-only fs+no-net; do
-		ms=$(median_ms "$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true | cut -d" " -f1)
-		printf 'sandbox run %-8s %-9s %s ms  (%sx bare, +%s ms)\n' "$be" "$p" "$ms" \
-			"$(ratio "$ms" "$true_ms")" "$(awk -v a="$ms" -v b="$true_ms" 'BEGIN{printf "%.2f", a-b}')"
+		strace -f -qq -e trace=execve -s 65535 -o "$W/st" \
+			"$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true
+		if [ "$be" = bwrap ]; then
+			mapfile -t bare < <(last_exec "$W/st" '/bwrap", ["')
+		else
+			mapfile -t bare < <(last_exec "$W/st" '", "sandbox", "exec", "')
+		fi
+		[ ${#bare[@]} -gt 2 ] || { echo "sandbox-bench: no bare $be argv in strace" >&2; exit 1; }
+		"${bare[@]}" || { echo "sandbox-bench: the bare $be sandbox fails:" >&2; printf '  %s\n' "${bare[@]}" >&2; exit 1; }
+		"$W/interleave" -s :: "$ROUNDS" 3 "${bare[@]}" :: \
+			"$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true >"$W/t"
+		awk -v n="$be $p" 'NR == 1 { b = $1 } NR == 2 { s = $1 }
+			END { d = s - b
+				printf "%-22s %9.2f %9.2f %+9.2f   %s\n", n, b, s, d, d <= 2 ? "pass" : "FAIL" }' "$W/t"
 	done
 done
+echo "  load average: $(load)"
