@@ -139,37 +139,72 @@ static void journal_line(const char *line, const char *agent,
 	event_release(&ev);
 }
 
-/* The verified session whose worktree is `top`, and the others' branches. */
-static bool find_session(const char *home, const char *top,
-			 struct ag_binding *own, struct strvec *others)
+enum session_found { SESSION_NONE, SESSION_FOUND, SESSION_UNKNOWN };
+
+static bool names_worktree(const struct ag_binding *b, const char *top)
+{
+	char *wt = b->worktree ? real_path(b->worktree) : NULL;
+	bool ok = wt && !strcmp(wt, top);
+
+	free(wt);
+	return ok;
+}
+
+/*
+ * The verified session whose worktree is `top`, and the others' branches.
+ * Inside a cage only the agent's own runtime dir is readable (Landlock
+ * refuses to list the others): the names the marker at `top` and the
+ * environment give are tried first, and count only when their verified
+ * binding names this worktree. When neither does and the runtime dir
+ * cannot be read, whose worktree this is stays unknown (fail-closed).
+ */
+static enum session_found find_session(const char *home, const char *top,
+				       struct ag_binding *own,
+				       struct strvec *others)
 {
 	struct strbuf rt = STRBUF_INIT;
-	bool found = false;
+	char *dir = NULL, *marked = marker_agent_above_canonical(top, &dir);
+	const char *hint[] = { marked, ag_getenv_str(AGE_AGENT) }, *name = NULL;
+	enum session_found found = SESSION_NONE;
+	struct ag_binding b;
+	const char *why;
 	DIR *d;
 	struct dirent *e;
 
-	strbuf_addf(&rt, "%s/runtime", home);
-	d = opendir(rt.buf);
-	while (d && (e = readdir(d))) {
-		struct ag_binding b;
-		char *wt;
-		if (e->d_name[0] == '.' ||
-		    ag_binding_load(home, e->d_name, &b) != AG_BINDING_BOUND)
+	for (size_t i = 0; i < ARRAY_SIZE(hint) && !name; i++) {
+		if (!hint[i] || !ag_agent_name_valid(hint[i], &why) ||
+		    ag_binding_load(home, hint[i], &b) != AG_BINDING_BOUND)
 			continue;
-		wt = b.worktree ? real_path(b.worktree) : NULL;
-		if (!found && wt && !strcmp(wt, top)) {
+		if (names_worktree(&b, top)) {
 			*own = b;
-			found = true;
+			name = hint[i];
+			found = SESSION_FOUND;
 		} else {
-			if (b.branch)
-				strvec_push(others, b.branch);
 			ag_binding_release(&b);
 		}
-		free(wt);
+	}
+	strbuf_addf(&rt, "%s/runtime", home);
+	d = opendir(rt.buf);
+	if (!d && errno != ENOENT && !found)
+		found = SESSION_UNKNOWN;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || (name && !strcmp(e->d_name, name)) ||
+		    ag_binding_load(home, e->d_name, &b) != AG_BINDING_BOUND)
+			continue;
+		if (!found && names_worktree(&b, top)) {
+			*own = b;
+			found = SESSION_FOUND;
+			continue;
+		}
+		if (b.branch)
+			strvec_push(others, b.branch);
+		ag_binding_release(&b);
 	}
 	if (d)
 		closedir(d);
 	strbuf_release(&rt);
+	free(marked);
+	free(dir);
 	return found;
 }
 
@@ -219,6 +254,7 @@ static int judge_prepared(const char *home)
 	struct reftx_ctx c = { .protected = &prot, .others = &others };
 	const char *wt = getenv("GIT_WORK_TREE");
 	char *line = NULL, err[256];
+	enum session_found f = SESSION_NONE;
 	bool on = false, have_loc;
 	size_t cap = 0;
 	ssize_t n;
@@ -227,9 +263,15 @@ static int judge_prepared(const char *home)
 	ag_protected_init(&prot);
 	/* git may run the hook from a subdirectory: the worktree's top */
 	have_loc = repo_discover(wt && *wt ? wt : ".", &loc) == REPO_FOUND;
-	if (have_loc && loc.top && home && *home &&
-	    find_session(home, loc.top, &own, &others))
+	if (have_loc && loc.top && home && *home)
+		f = find_session(home, loc.top, &own, &others);
+	if (f == SESSION_FOUND)
 		on = !bypass_counts(&own);
+	if (f == SESSION_UNKNOWN) {
+		fprintf(stderr, "agentic-git: ref update refused: no verified binding names this worktree and the sessions in '%s' cannot be read (fail-closed); nothing was changed\n",
+			home);
+		rc = 1;
+	}
 	if (on) {
 		c.agent = own.agent ? own.agent : "";
 		c.branch = own.branch;

@@ -13,6 +13,7 @@
 #include "base/xalloc.h"
 #include "fleet/dispatch.h"
 #include "git/gitcmd.h"
+#include "git/hooks.h"
 
 #define VERDICT_TAIL 65536   /* bytes of stdout scanned for the verdict */
 #define ESCALATION_MAX (1 << 20)
@@ -175,6 +176,7 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 		.backend = d->launch.sandbox_backend,
 		.fallback = d->launch.sandbox_fallback, .workspace = ws,
 		.objects = d->objects, .real_git = gitcmd_real_git(),
+		.with_hooks = true,
 		.cache_name = p ? p->name : NULL,
 		.argv = (const char *const *)d->launch.argv.v,
 		.argc = d->launch.argv.nr,
@@ -241,7 +243,10 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
-	struct dws_source src = { d->url, d->objects, d->ident, d->objfmt };
+	/* the session's hooks, as a session's workspace has them (dws.h) */
+	char *hooks = hooks_dir(run->home);
+	struct dws_source src = { d->url, d->objects, d->ident, d->objfmt,
+				  hooks };
 
 	agent_name(run, i, d->agent, sizeof(d->agent));
 	d->rec.sandbox = "none";
@@ -275,6 +280,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	strvec_clear(&env);
 	strbuf_release(&path);
 	strbuf_release(&err);
+	free(hooks);
 	return 0;
 fail:
 	d->rec.status = RS_ERROR;
@@ -288,6 +294,7 @@ out:
 	strvec_clear(&env);
 	strbuf_release(&path);
 	strbuf_release(&err);
+	free(hooks);
 	return -1;
 }
 

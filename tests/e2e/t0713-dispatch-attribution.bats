@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# Attribution everywhere (issue 16, build 6; issue 18, build 3): a
+# dispatch workspace gets the session's hooks (fleet/dws.h), so the
+# dispatched agent's commits reach the remote with the Agentic-* trailers,
+# its ref moves are journaled, and the reference-transaction hook refuses
+# protected and snapshot refs even to real git called past the shim with
+# no session variables: plain, in bwrap and in Landlock.
+load lib
+load dispatch
+load sandbox_cases
+load dispatch_sandbox
+
+setup() {
+	dsb_setup
+	# $HOME is empty in the cage: the workspace carries this identity
+	"$REAL_GIT" config --global user.name "Operator Name"
+	"$REAL_GIT" config --global user.email operator@example.com
+}
+
+# attributed: checks a pushed run of agents/attrib.sh
+attributed() {
+	local id agent log f
+	[ "$(meta repo-feat-a status)" = pushed ]
+	id=$(basename "$(run_dir)")
+	agent=dispatch-${id,,}-0
+	log=$(run_dir)/repo-feat-a.stdout.log
+	# every commit the agent made, as pushed: the rebased one and its own
+	f='%(trailers:key=Agentic-Agent,valueonly,separator=)|%(trailers:key=Agentic-Task,valueonly,separator=)|%(trailers:key=Agentic-Branch,valueonly,separator=)'
+	run "$REAL_GIT" --git-dir="$ORIGIN" log --format="$f" main..feat/a
+	assert_success
+	assert_output "$(printf '%s|dispatch:%s:repo-feat-a|feat/a\n' "$agent" "$id" "$agent" "$id")"
+	# its ref moves are journaled under its name, inside the cage too
+	events | jq -e -s --arg a "$agent" 'map(select(.event == "ref_update" and .agent == $a and .ref == "refs/heads/feat/a" and .subcommand == "commit" and .new != .old)) | length >= 1'
+	events | jq -e -s --arg a "$agent" 'map(select(.event == "ref_update" and .agent == $a and .ref == "refs/heads/feat/a" and .subcommand == "rebase")) | length >= 1'
+	# the hook refused, with no shim and no session variables in the way
+	grep -q "^REFUSED refs/heads/main: agentic-git: ref update refused for agent '$agent': 'main' is a protected branch" "$log"
+	grep -q "^REFUSED refs/heads/master: .*'master' is a protected branch" "$log"
+	grep -q "^REFUSED refs/agentic-git/snapshots/other: .*is in the snapshot namespace" "$log"
+	! grep -q "^MOVED refs/\(heads/ma\|agentic-git\)" "$log"
+	! "$REAL_GIT" --git-dir="$ORIGIN" rev-parse -q --verify refs/heads/master
+}
+
+@test "t0713.1 plain: pushed commits carry the trailers, ref moves are journaled, the hook refuses" {
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/attrib.sh"
+	assert_success
+	attributed
+	# unsandboxed the agent shares the operator's uid: the seatbelt only
+	grep -q "^WRITABLE hook" "$(run_dir)/repo-feat-a.stdout.log"
+}
+
+# boxed_case BACKEND
+boxed_case() {
+	sbx_prereq "$1"
+	DSB_ENV="[REAL_GIT]" boxed_config "$1" fs-only "$AGENTS/attrib.sh"
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	assert_success
+	[ "$(meta repo-feat-a sandbox)" = "fs-only ($1)" ]
+	attributed
+	# the hooks and the binding are bound read-only
+	! grep -q "^WRITABLE" "$(run_dir)/repo-feat-a.stdout.log"
+}
+
+@test "t0713.2 bwrap: the same inside the sandbox; hooks and binding read-only" {
+	boxed_case bwrap
+}
+
+@test "t0713.3 landlock: the same inside the sandbox; hooks and binding read-only" {
+	boxed_case landlock
+}
+
+@test "t0713.4 landlock: a marker naming no session makes the hook refuse everything (fail-closed)" {
+	sbx_prereq landlock
+	DSB_ENV="[REAL_GIT, ATTRIB_TAMPER]" boxed_config landlock fs-only "$AGENTS/attrib.sh"
+	ATTRIB_TAMPER=1 run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	log=$(run_dir)/repo-feat-a.stdout.log
+	grep -q "^MOVED refs/heads/before" "$log"
+	grep -q "^REFUSED refs/heads/after: agentic-git: ref update refused: no verified binding names this worktree and the sessions in '.*' cannot be read (fail-closed)" "$log"
+	# a new branch is not the target's: verification blocks the push
+	[ "$(meta repo-feat-a status)" = blocked ]
+}
+
+@test "t0713.5 plain: a rewritten marker does not hide the session from the hook" {
+	ATTRIB_TAMPER=1 run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/attrib.sh"
+	log=$(run_dir)/repo-feat-a.stdout.log
+	grep -q "^MOVED refs/heads/after" "$log"
+	grep -q "^REFUSED refs/heads/main: .*protected branch" "$log"
+}
+
