@@ -23,12 +23,34 @@ void agent_launch_init(struct agent_launch *l)
 	memset(l, 0, sizeof(*l));
 	strvec_init(&l->argv);
 	strvec_init(&l->env);
+	strvec_init(&l->plain_argv);
+	strvec_init(&l->plain_env);
+	strbuf_init(&l->plain_refused, 0);
 }
 
 void agent_launch_release(struct agent_launch *l)
 {
 	strvec_clear(&l->argv);
 	strvec_clear(&l->env);
+	strvec_clear(&l->plain_argv);
+	strvec_clear(&l->plain_env);
+	strbuf_release(&l->plain_refused);
+}
+
+int agent_launch_unsandboxed(struct agent_launch *l, struct strbuf *err)
+{
+	if (!l->have_plain)
+		return 0;
+	if (l->plain_refused.len) {
+		strbuf_addbuf(err, &l->plain_refused);
+		return -1;
+	}
+	strvec_clear(&l->argv);
+	strvec_pushv(&l->argv, l->plain_argv.v);
+	strvec_clear(&l->env);
+	strvec_pushv(&l->env, l->plain_env.v);
+	l->have_plain = false;
+	return 0;
 }
 
 void dispatch_target_release(struct dispatch_target *d)
@@ -196,6 +218,29 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 }
 
 /*
+ * warn-run downgraded the target's sandbox: the agent runs the launch
+ * planned without ours (agent_launch.have_plain), in a plan made again
+ * from it, so no preset flag or variable says it is sandboxed.
+ */
+static int plan_downgraded(const struct dispatch_run *run,
+			   struct dispatch_target *d, const char *ws,
+			   struct strvec *env, struct strbuf *err)
+{
+	if (!d->box.plan.downgraded || !d->launch.have_plain)
+		return 0;
+	if (agent_launch_unsandboxed(&d->launch, err) < 0)
+		return -1;
+	agent_sandbox_release(&d->box);
+	d->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+	strbuf_reset(&d->sandbox_desc);
+	free(d->scratch);
+	d->scratch = NULL;
+	strvec_clear(env);
+	build_env(run, d, env);
+	return plan_sandbox(run, d, ws, env, err);
+}
+
+/*
  * A preset's agent that needs its vendor's API under a sandbox with no
  * network: recorded in the target's meta, said on stderr once per run
  * (targets are prepared in order, so earlier ones are already recorded).
@@ -258,7 +303,8 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	strbuf_addf(&path, "/%s", d->t->key);
 	build_env(run, d, &env);
-	if (plan_sandbox(run, d, path.buf, &env, &err) < 0) {
+	if (plan_sandbox(run, d, path.buf, &env, &err) < 0 ||
+	    plan_downgraded(run, d, path.buf, &env, &err) < 0) {
 		d->rec.status = RS_REFUSED;
 		strbuf_addbuf(&d->rec.note, &err);
 		error("target '%s': %s", d->t->key, err.buf);

@@ -5,7 +5,8 @@
 # dispatched agent's commits reach the remote with the Agentic-* trailers,
 # its ref moves are journaled, and the reference-transaction hook refuses
 # protected and snapshot refs even to real git called past the shim with
-# no session variables: plain, in bwrap and in Landlock.
+# no session variables: plain, in bwrap and in Landlock. Under warn-run a
+# downgraded agent is not told it is sandboxed.
 load lib
 load dispatch
 load sandbox_cases
@@ -87,3 +88,76 @@ boxed_case() {
 	grep -q "^REFUSED refs/heads/main: .*protected branch" "$log"
 }
 
+@test "t0713.6 warn-run: a downgraded agent is not told it is sandboxed" {
+	cat >"$T/tell.sh" <<-'SH'
+		#!/bin/sh
+		cat >/dev/null
+		echo "IS_SANDBOX=${IS_SANDBOX-unset} ARGS=$*"
+		echo "ESCALATED: only reporting"
+	SH
+	chmod +x "$T/tell.sh"
+	printf 'targets:\n  - {repo: %s, head: feat/a, base: main, key: c, profile: claude}\n  - {repo: %s, head: feat/a, base: main, key: x, profile: codex}\n' \
+		"$REPO" "$REPO" >"$T/t.yaml"
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-YAML
+	sandbox_fallback: warn-run
+	agents:
+	  claude:
+	    command: [$T/tell.sh]
+	    prompt_via: stdin
+	    sandbox: fs-only
+	  codex:
+	    command: [$T/tell.sh, --sandbox, "{agent_sandbox}"]
+	    sandbox: fs-only
+	YAML
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run dispatch --targets "$T/t.yaml" --task resolve-conflicts
+	[ "$status" -eq 2 ]
+	assert_output --partial "ran UNSANDBOXED"
+	[ "$(meta c sandbox)" = "none (warn-run)" ]
+	[ "$(meta x sandbox)" = "none (warn-run)" ]
+	# claude's preset says IS_SANDBOX=1 only inside ours; codex keeps its own
+	grep -qx "IS_SANDBOX=unset ARGS=" "$(run_dir)/c.stdout.log"
+	grep -qx "IS_SANDBOX=unset ARGS=--sandbox workspace-write" "$(run_dir)/x.stdout.log"
+	# summarize plans its agent as dispatch does
+	echo "some input" >"$T/in.txt"
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run "$AG_BIN" summarize --profile claude --input "$T/in.txt"
+	assert_success
+	assert_output --partial "UNSANDBOXED"
+	assert_output --partial "IS_SANDBOX=unset ARGS="
+	# control: where ours does wrap them, they are told
+	if sbx_probe_has '.bwrap.works' >/dev/null 2>&1; then
+		sed -i 's/^sandbox_fallback: warn-run$/sandbox_backend: bwrap/' "$AGENTIC_GIT_HOME/config.yaml"
+		run dispatch --targets "$T/t.yaml" --task resolve-conflicts
+		[ "$status" -eq 3 ]
+		grep -qx "IS_SANDBOX=1 ARGS=" "$(run_dir)/c.stdout.log"
+		grep -qx "IS_SANDBOX=unset ARGS=--sandbox danger-full-access" "$(run_dir)/x.stdout.log"
+	fi
+}
+
+@test "t0713.7 warn-run as root: a preset that refuses root unsandboxed is refused, not told it is sandboxed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: only root is refused"
+	cat >"$T/tell.sh" <<-'SH'
+		#!/bin/sh
+		echo "IS_SANDBOX=${IS_SANDBOX-unset} ran"
+		echo "ESCALATED: only reporting"
+	SH
+	chmod +x "$T/tell.sh"
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-YAML
+	sandbox_fallback: warn-run
+	agents:
+	  claude:
+	    command: [$T/tell.sh, --dangerously-skip-permissions]
+	    prompt_via: stdin
+	    sandbox: fs-only
+	YAML
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	before=$(origin_sha feat/a)
+	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run dispatch --profile claude --repo "$REPO" --head feat/a --base main --task resolve-conflicts
+	[ "$status" -eq 2 ]
+	assert_output --partial "target 'repo-feat-a': profile 'claude' (sandbox_fallback: warn-run): agent 'claude' cannot run as root outside a sandbox"
+	[ "$(meta repo-feat-a status)" = sandbox-refused ]
+	[ ! -e "$(run_dir)/repo-feat-a.stdout.log" ]
+	[ ! -e "$(run_dir)/work/repo-feat-a" ]
+	[ -z "$(ls -A "$AGENTIC_GIT_HOME/runtime")" ]
+	[ "$(origin_sha feat/a)" = "$before" ]
+}
