@@ -8,12 +8,16 @@
  *     verifies (ag_binding_load() == AG_BINDING_BOUND).
  *  2. MUST add them at most once per commit message (amend included).
  *  3. MUST journal every committed ref update, one event per ref.
- *  4. MUST exit 0 whatever happens, except one case: in the `prepared`
- *     state of a transaction in a session's worktree, an update
- *     git/reftx.h refuses aborts the transaction (exit 1, one line). The
+ *  4. MUST exit 0 whatever happens, except in the `prepared` state of a
+ *     transaction in a session's worktree, where an update git/reftx.h
+ *     refuses aborts the transaction (exit 1, one line), and invariant 5. The
  *     session is found from the hooks' own home (--home) and the worktree
  *     git runs in, by verified bindings, never from the agent's
- *     environment; its bypass counts only as the binding allows.
+ *     environment (a name it or the worktree's marker gives is only tried
+ *     first); its bypass counts only as the binding allows.
+ *  5. In `prepared`, MUST refuse the transaction when no verified binding
+ *     names the worktree and the home's sessions cannot be listed (a
+ *     Landlock cage): whose worktree it is cannot be told (t0713.4).
  */
 #include "base/common.h"
 #include <dirent.h>

@@ -16,7 +16,8 @@
  *     fleet/verify.h passes; the verdict alone never pushes.
  *  3. The agent runs as a guarded session: `git` on its PATH is the shim,
  *     bound by a signed binding to <head> in its workspace, snapshots on,
- *     bypass variables removed.
+ *     bypass variables removed; the workspace has the session hooks
+ *     (trailers, ref journal, the reference-transaction lock; t0713).
  *  4. A workspace in conflict, or whose push failed, is kept with a NOTE
  *     file saying why and how to remove it; every other one is removed,
  *     with its binding.

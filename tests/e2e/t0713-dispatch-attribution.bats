@@ -5,8 +5,9 @@
 # dispatched agent's commits reach the remote with the Agentic-* trailers,
 # its ref moves are journaled, and the reference-transaction hook refuses
 # protected and snapshot refs even to real git called past the shim with
-# no session variables: plain, in bwrap and in Landlock. Under warn-run a
-# downgraded agent is not told it is sandboxed.
+# no session variables: plain, in bwrap and in Landlock (where a sandboxed
+# session's lock needed the same fix). Under warn-run a downgraded agent is
+# not told it is sandboxed.
 load lib
 load dispatch
 load sandbox_cases
@@ -160,4 +161,41 @@ boxed_case() {
 	[ ! -e "$(run_dir)/work/repo-feat-a" ]
 	[ -z "$(ls -A "$AGENTIC_GIT_HOME/runtime")" ]
 	[ "$(origin_sha feat/a)" = "$before" ]
+}
+
+# session_case BACKEND: the same lock in a sandboxed session's workspace
+session_case() {
+	sbx_prereq "$1"
+	cat >"$T/sess.sh" <<-'SH'
+		#!/bin/sh
+		echo x >x.txt
+		git add x.txt && git commit -q -m "session work" && echo "COMMIT:ok"
+		real=${AGENTIC_GIT_REAL_GIT:-/usr/bin/git}
+		env -u AGENTIC_GIT_AGENT -u AGENTIC_GIT_HOME "$real" update-ref refs/heads/main HEAD 2>&1 || echo "REFUSED:main"
+	SH
+	chmod +x "$T/sess.sh"
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-YAML
+	sandbox_backend: $1
+	agents:
+	  sess:
+	    command: [$T/sess.sh, "{prompt}"]
+	    env: []
+	    sandbox: fs-only
+	YAML
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	cd "$REPO"
+	run "$AG_BIN" run --agent s1 --branch feat/s --profile sess --prompt go
+	assert_success
+	assert_output --partial "COMMIT:ok"
+	assert_output --partial "ref update refused for agent 's1': 'main' is a protected branch"
+	assert_output --partial "REFUSED:main"
+	[ "$("$REAL_GIT" -C "$REPO" log -1 --format='%(trailers:key=Agentic-Agent,valueonly,separator=)' feat/s)" = s1 ]
+}
+
+@test "t0713.8 bwrap: a sandboxed session's commits and lock, likewise" {
+	session_case bwrap
+}
+
+@test "t0713.9 landlock: a sandboxed session's commits and lock, likewise" {
+	session_case landlock
 }
