@@ -199,3 +199,15 @@ session_case() {
 @test "t0713.9 landlock: a sandboxed session's commits and lock, likewise" {
 	session_case landlock
 }
+
+@test "t0713.10 hooks that cannot be installed stop the run before anything is created" {
+	mkdir -p "$AGENTIC_GIT_HOME"
+	echo "not a directory" >"$AGENTIC_GIT_HOME/hooks"
+	before=$(origin_sha feat/a)
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/attrib.sh"
+	[ "$status" -eq 1 ]
+	assert_output "agentic-git: cannot write hooks in '$(realpath "$AGENTIC_GIT_HOME")/hooks': Not a directory"
+	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
+	[ -z "$(ls -A "$AGENTIC_GIT_HOME/runtime" 2>/dev/null)" ]
+	[ "$(origin_sha feat/a)" = "$before" ]
+}
