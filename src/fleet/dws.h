@@ -54,7 +54,8 @@ int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 
 /*
  * What dws_probe_repo() found (borrowed; objfmt NULL for sha1), and the
- * workspace's core.hooksPath (NULL: none).
+ * workspace's core.hooksPath (NULL: none), as a session's private
+ * workspace gets it (fleet/workspace.h `hooks_path`).
  */
 struct dws_source {
 	const char *url, *objects, *ident, *objfmt;
