@@ -8,6 +8,9 @@
  *     verifies (ag_binding_load() == AG_BINDING_BOUND).
  *  2. MUST add them at most once per commit message (amend included).
  *  3. MUST journal every committed ref update, one event per ref.
+ *     Trailers and journal name the worktree's own session when the
+ *     hooks' home finds one (as invariant 4 finds it), whatever the
+ *     environment says; else the session the environment names.
  *  4. MUST exit 0 whatever happens, except in the `prepared` state of a
  *     transaction in a session's worktree, where an update git/reftx.h
  *     refuses aborts the transaction (exit 1, one line), and invariant 5. The
@@ -65,28 +68,6 @@ static void add_trailers(const char *file, const struct ag_binding *b,
 	}
 	strbuf_release(&msg);
 	strbuf_release(&out);
-}
-
-static int prepare_commit_msg(int argc, const char **argv)
-{
-	const char *home = ag_getenv_str(AGE_HOME);
-	const char *agent = ag_getenv_str(AGE_AGENT);
-	struct ag_binding b = { 0 };
-	enum ag_binding_state st;
-	const char *why;
-
-	if (argc < 2 || (argc > 2 && trailers_skip_source(argv[2])))
-		return 0;
-	if (!*home || !*agent || !ag_agent_name_valid(agent, &why))
-		return 0;
-	st = ag_binding_load(home, agent, &b);
-	if (st == AG_BINDING_BOUND) /* invariant 1 */
-		add_trailers(argv[1], &b, agent);
-	else if (st != AG_BINDING_NONE && st != AG_BINDING_PARTIAL)
-		warning("hook prepare-commit-msg: binding of '%s' not trusted (%s); no provenance trailers added",
-			agent, ag_binding_state_str(st));
-	ag_binding_release(&b);
-	return 0;
 }
 
 /* The git subcommand of our parent (git runs the hook), or "". */
@@ -155,7 +136,8 @@ static bool names_worktree(const struct ag_binding *b, const char *top)
 }
 
 /*
- * The verified session whose worktree is `top`, and the others' branches.
+ * The verified session whose worktree is `top`, and the others' branches
+ * (`others` NULL: not wanted).
  * Inside a cage only the agent's own runtime dir is readable (Landlock
  * refuses to list the others): the names the marker at `top` and the
  * environment give are tried first, and count only when their verified
@@ -188,8 +170,8 @@ static enum session_found find_session(const char *home, const char *top,
 		}
 	}
 	strbuf_addf(&rt, "%s/runtime", home);
-	d = opendir(rt.buf);
-	if (!d && errno != ENOENT && !found)
+	d = found && !others ? NULL : opendir(rt.buf);
+	if (!d && !found && errno != ENOENT)
 		found = SESSION_UNKNOWN;
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.' || (name && !strcmp(e->d_name, name)) ||
@@ -200,7 +182,7 @@ static enum session_found find_session(const char *home, const char *top,
 			found = SESSION_FOUND;
 			continue;
 		}
-		if (b.branch)
+		if (b.branch && others)
 			strvec_push(others, b.branch);
 		ag_binding_release(&b);
 	}
@@ -299,6 +281,58 @@ static int judge_prepared(const char *home)
 	return rc;
 }
 
+/*
+ * The verified session of the worktree git runs the hook in, found from
+ * the hooks' own home (invariant 4): true with its binding in `own`.
+ */
+static bool worktree_session(const char *hook_home, struct ag_binding *own)
+{
+	struct repo_loc loc = { 0 };
+	const char *wt = getenv("GIT_WORK_TREE");
+	bool found = false;
+
+	if (!hook_home || !*hook_home)
+		return false;
+	if (repo_discover(wt && *wt ? wt : ".", &loc) != REPO_FOUND)
+		return false;
+	if (loc.top)
+		found = find_session(hook_home, loc.top, own, NULL) == SESSION_FOUND;
+	repo_loc_release(&loc);
+	return found;
+}
+
+/*
+ * Trailers from the worktree's own session; without one (no --home, an
+ * embedder's worktree), from the binding the environment names.
+ */
+static int prepare_commit_msg(int argc, const char **argv,
+			      const char *hook_home)
+{
+	const char *home = ag_getenv_str(AGE_HOME);
+	const char *agent = ag_getenv_str(AGE_AGENT);
+	struct ag_binding b = { 0 };
+	enum ag_binding_state st;
+	const char *why;
+
+	if (argc < 2 || (argc > 2 && trailers_skip_source(argv[2])))
+		return 0;
+	if (worktree_session(hook_home, &b)) { /* invariant 1 */
+		add_trailers(argv[1], &b, "");
+		ag_binding_release(&b);
+		return 0;
+	}
+	if (!*home || !*agent || !ag_agent_name_valid(agent, &why))
+		return 0;
+	st = ag_binding_load(home, agent, &b);
+	if (st == AG_BINDING_BOUND) /* invariant 1 */
+		add_trailers(argv[1], &b, agent);
+	else if (st != AG_BINDING_NONE && st != AG_BINDING_PARTIAL)
+		warning("hook prepare-commit-msg: binding of '%s' not trusted (%s); no provenance trailers added",
+			agent, ag_binding_state_str(st));
+	ag_binding_release(&b);
+	return 0;
+}
+
 static int reference_transaction(int argc, const char **argv,
 				 const char *hook_home)
 {
@@ -306,6 +340,7 @@ static int reference_transaction(int argc, const char **argv,
 	const char *agent = ag_getenv_str(AGE_AGENT);
 	const char *wt = getenv("GIT_WORK_TREE");
 	bool journal = argc >= 2 && !strcmp(argv[1], "committed") && *home;
+	struct ag_binding own = { 0 };
 	struct strbuf sub = STRBUF_INIT;
 	char cwd[4096];
 	char *line = NULL;
@@ -314,6 +349,13 @@ static int reference_transaction(int argc, const char **argv,
 
 	if (argc >= 2 && !strcmp(argv[1], "prepared"))
 		return judge_prepared(hook_home ? hook_home : home);
+	if (argc >= 2 && !strcmp(argv[1], "committed") &&
+	    worktree_session(hook_home, &own)) {
+		/* whoever's variables ran git: the worktree's session */
+		home = hook_home;
+		agent = own.agent ? own.agent : "";
+		journal = true;
+	}
 	if (!wt || !*wt)
 		wt = getcwd(cwd, sizeof(cwd)) ? cwd : "";
 	if (journal)
@@ -328,6 +370,7 @@ static int reference_transaction(int argc, const char **argv,
 	}
 	free(line);
 	strbuf_release(&sub);
+	ag_binding_release(&own);
 	return 0;
 }
 
@@ -343,7 +386,7 @@ int cmd_hook(int argc, const char **argv)
 		argv += 2;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "prepare-commit-msg"))
-		return prepare_commit_msg(argc - 1, argv + 1);
+		return prepare_commit_msg(argc - 1, argv + 1, hook_home);
 	if (argc >= 2 && !strcmp(argv[1], "reference-transaction"))
 		return reference_transaction(argc - 1, argv + 1, hook_home);
 	/* invariant 4: an unknown hook must not break git either */

@@ -27,13 +27,17 @@ attributed() {
 	id=$(basename "$(run_dir)")
 	agent=dispatch-${id,,}-0
 	log=$(run_dir)/repo-feat-a.stdout.log
-	# every commit the agent made, as pushed: the rebased one and its own
+	# every commit the agent made, as pushed: the rebased one, its own and
+	# the one real git made with the session's variables stripped
 	f='%(trailers:key=Agentic-Agent,valueonly,separator=)|%(trailers:key=Agentic-Task,valueonly,separator=)|%(trailers:key=Agentic-Branch,valueonly,separator=)'
 	run "$REAL_GIT" --git-dir="$ORIGIN" log --format="$f" main..feat/a
 	assert_success
-	assert_output "$(printf '%s|dispatch:%s:repo-feat-a|feat/a\n' "$agent" "$id" "$agent" "$id")"
+	assert_output "$(printf '%s|dispatch:%s:repo-feat-a|feat/a\n' "$agent" "$id" "$agent" "$id" "$agent" "$id")"
+	run "$REAL_GIT" --git-dir="$ORIGIN" log --format=%s main..feat/a
+	assert_output "$(printf 'stripped\nagent note\nfeature feat/a')"
 	# its ref moves are journaled under its name, inside the cage too
-	events | jq -e -s --arg a "$agent" 'map(select(.event == "ref_update" and .agent == $a and .ref == "refs/heads/feat/a" and .subcommand == "commit" and .new != .old)) | length >= 1'
+	# (the stripped commit's too: the hook finds the session itself)
+	events | jq -e -s --arg a "$agent" 'map(select(.event == "ref_update" and .agent == $a and .ref == "refs/heads/feat/a" and .subcommand == "commit" and .new != .old)) | length >= 2'
 	events | jq -e -s --arg a "$agent" 'map(select(.event == "ref_update" and .agent == $a and .ref == "refs/heads/feat/a" and .subcommand == "rebase")) | length >= 1'
 	# the hook refused, with no shim and no session variables in the way
 	grep -q "^REFUSED refs/heads/main: agentic-git: ref update refused for agent '$agent': 'main' is a protected branch" "$log"

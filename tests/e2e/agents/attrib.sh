@@ -1,6 +1,7 @@
 #!/bin/bash
 # Scripted agent: resolves like resolve.sh, commits a note through the
-# shim (`git` on its PATH), then tries, with real git and none of the
+# shim (`git` on its PATH) and one with real git and none of the session's
+# variables, then tries, with real git and none of the
 # session's variables, the ref moves only the reference-transaction hook
 # can stop, reporting each as "MOVED <ref>" or "REFUSED <ref>: <why>"; and
 # whether it could open its session's hook and binding for writing
@@ -11,6 +12,8 @@ set -u
 real=${AGENTIC_GIT_REAL_GIT:-${REAL_GIT:-git}}
 echo "a note" >NOTES.md
 git add NOTES.md && git commit -q -m "agent note" || exit 1
+# a commit past the shim with the session's variables stripped
+env -u AGENTIC_GIT_AGENT -u AGENTIC_GIT_HOME "$real" commit -q --allow-empty -m "stripped" || exit 1
 try() {
 	local ref=$1 out
 	shift
