@@ -219,3 +219,16 @@ session_case() {
 	[ -z "$(ls -A "$AGENTIC_GIT_HOME/runtime" 2>/dev/null)" ]
 	[ "$(origin_sha feat/a)" = "$before" ]
 }
+
+@test "t0713.11 a commit in a session's worktree names that session, whatever the environment says" {
+	cd "$REPO"
+	"$AG_BIN" run --agent ag2 --branch feat/b2 -- true 2>/dev/null
+	"$AG_BIN" run --agent ag1 --branch feat/b1 -- true 2>/dev/null
+	cd "$AGENTIC_GIT_HOME/worktrees/ag1/feat/b1"
+	echo x >x.txt
+	"$REAL_GIT" add x.txt
+	AGENTIC_GIT_AGENT=ag2 "$REAL_GIT" commit -q -m x
+	[ "$("$REAL_GIT" log -1 --format='%(trailers:key=Agentic-Agent,valueonly,separator=)')" = ag1 ]
+	events | jq -e -s 'map(select(.event == "ref_update" and .ref == "refs/heads/feat/b1" and .agent == "ag1")) | length >= 1'
+	events | jq -e -s 'map(select(.event == "ref_update" and .ref == "refs/heads/feat/b1" and .agent == "ag2")) | length == 0'
+}
