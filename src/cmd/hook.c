@@ -254,7 +254,8 @@ static int judge_prepared(const char *home)
 	if (f == SESSION_FOUND)
 		on = !bypass_counts(&own);
 	if (f == SESSION_UNKNOWN) {
-		fprintf(stderr, "agentic-git: ref update refused: no verified binding names this worktree and the sessions in '%s' cannot be read (fail-closed); nothing was changed\n",
+		fprintf(stderr,
+			"agentic-git: ref update refused: no verified binding names this worktree and the sessions in '%s' cannot be read (fail-closed); nothing was changed\n",
 			home);
 		rc = 1;
 	}
@@ -296,7 +297,8 @@ static bool worktree_session(const char *hook_home, struct ag_binding *own)
 	if (repo_discover(wt && *wt ? wt : ".", &loc) != REPO_FOUND)
 		return false;
 	if (loc.top)
-		found = find_session(hook_home, loc.top, own, NULL) == SESSION_FOUND;
+		found = find_session(hook_home, loc.top, own, NULL) ==
+			SESSION_FOUND;
 	repo_loc_release(&loc);
 	return found;
 }

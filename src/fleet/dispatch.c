@@ -194,15 +194,20 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 {
 	const struct agent_profile *p = d->launch.prof;
 	struct agent_sandbox_spec sp = {
-		.home = run->home, .agent = d->agent, .profile = p,
+		.home = run->home,
+		.agent = d->agent,
+		.profile = p,
 		.backend = d->launch.sandbox_backend,
-		.fallback = d->launch.sandbox_fallback, .workspace = ws,
-		.objects = d->objects, .real_git = gitcmd_real_git(),
+		.fallback = d->launch.sandbox_fallback,
+		.workspace = ws,
+		.objects = d->objects,
+		.real_git = gitcmd_real_git(),
 		.with_hooks = true,
 		.cache_name = p ? p->name : NULL,
 		.argv = (const char *const *)d->launch.argv.v,
 		.argc = d->launch.argv.nr,
-		.env = (const char *const *)env->v, .env_nr = env->nr,
+		.env = (const char *const *)env->v,
+		.env_nr = env->nr,
 	};
 
 	if (!p) {

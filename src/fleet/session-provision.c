@@ -315,7 +315,8 @@ static int wire_hooks(const struct session *s, struct strbuf *err)
 		ret = 1;
 	} else if (!s->private_ws &&
 		   ((!worktree_config_on(s) &&
-		     config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL)) ||
+		     config_retry(s, "extensions.worktreeConfig", "true", NULL,
+				  NULL)) ||
 		    set_hooks_path(s, hooks))) {
 		strbuf_addf(err, "cannot set the worktree-scoped core.hooksPath in '%s'",
 			    s->worktree);
