@@ -29,6 +29,32 @@ int dispatch_config_load(const char *path, struct agent_config *cfg)
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * warn-run may downgrade the sandbox: the launch as planned without it
+ * (agent_launch.have_plain), or why there is none (as root, a preset that
+ * refuses to run unsandboxed).
+ */
+static void plan_plain(const struct plan_request *sandboxed,
+		       struct agent_launch *out)
+{
+	struct plan_request rq = *sandboxed;
+	struct agent_plan plan = AGENT_PLAN_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	rq.sandboxed = false;
+	out->have_plain = true;
+	if (agent_plan_build(&rq, &plan, &err) < 0) {
+		strbuf_addf(&out->plain_refused,
+			    "profile '%s' (sandbox_fallback: warn-run): %s",
+			    rq.profile->name, err.buf);
+	} else {
+		strvec_pushv(&out->plain_argv, plan.argv.v);
+		strvec_pushv(&out->plain_env, plan.env.v);
+	}
+	agent_plan_release(&plan);
+	strbuf_release(&err);
+}
+
 int dispatch_agent_plan(const struct agent_config *cfg,
 			const struct agent_choice *ch, const char *prompt,
 			struct agent_launch *out)
@@ -67,6 +93,8 @@ int dispatch_agent_plan(const struct agent_config *cfg,
 	out->prompt_on_stdin = plan.use_stdin;
 	out->timeout = plan.timeout < 1 ? 1 : (unsigned)plan.timeout;
 	out->profile = p->name;
+	if (rq.sandboxed && cfg->sandbox_fallback == SANDBOX_FALLBACK_WARN_RUN)
+		plan_plain(&rq, out);
 	rc = 0;
 out:
 	agent_plan_release(&plan);

@@ -20,6 +20,7 @@
 #include "cmd/dispatch-agent.h"
 #include "fleet/dispatch.h"
 #include "fleet/prompts.h"
+#include "git/hooks.h"
 
 #define PROMPT_MAX (1 << 20)
 #define TARGETS_FILE_MAX (16 << 20)
@@ -384,7 +385,7 @@ static char *prepare_home(void)
 {
 	char *h = ag_home_dir();
 	struct strbuf sb = STRBUF_INIT, bin = STRBUF_INIT;
-	char *abs = NULL;
+	char *abs = NULL, *hooks;
 
 	if (!h) {
 		error("cannot find the home: set AGENTIC_GIT_HOME or HOME");
@@ -407,6 +408,14 @@ static char *prepare_home(void)
 	/* The shim the agent finds first on PATH (an existing one is kept). */
 	if (!path_exists(bin.buf) && shim_exe() && symlink(shim_exe(), bin.buf) < 0)
 		warning("cannot install the shim at '%s': %s", bin.buf, strerror(errno));
+	/* The session hooks every workspace names (fleet/dws.h). */
+	hooks = hooks_dir(abs);
+	if (hooks_install(hooks, self_exe()) < 0) {
+		error_errno("cannot write hooks in '%s'", hooks);
+		free(abs);
+		abs = NULL;
+	}
+	free(hooks);
 out:
 	strbuf_release(&sb);
 	strbuf_release(&bin);

@@ -8,12 +8,19 @@
  *     verifies (ag_binding_load() == AG_BINDING_BOUND).
  *  2. MUST add them at most once per commit message (amend included).
  *  3. MUST journal every committed ref update, one event per ref.
- *  4. MUST exit 0 whatever happens, except one case: in the `prepared`
- *     state of a transaction in a session's worktree, an update
- *     git/reftx.h refuses aborts the transaction (exit 1, one line). The
+ *     Trailers and journal name the worktree's own session when the
+ *     hooks' home finds one (as invariant 4 finds it), whatever the
+ *     environment says; else the session the environment names.
+ *  4. MUST exit 0 whatever happens, except in the `prepared` state of a
+ *     transaction in a session's worktree, where an update git/reftx.h
+ *     refuses aborts the transaction (exit 1, one line), and invariant 5. The
  *     session is found from the hooks' own home (--home) and the worktree
  *     git runs in, by verified bindings, never from the agent's
- *     environment; its bypass counts only as the binding allows.
+ *     environment (a name it or the worktree's marker gives is only tried
+ *     first); its bypass counts only as the binding allows.
+ *  5. In `prepared`, MUST refuse the transaction when no verified binding
+ *     names the worktree and the home's sessions cannot be listed (a
+ *     Landlock cage): whose worktree it is cannot be told (t0713.4).
  */
 #include "base/common.h"
 #include <dirent.h>
@@ -61,28 +68,6 @@ static void add_trailers(const char *file, const struct ag_binding *b,
 	}
 	strbuf_release(&msg);
 	strbuf_release(&out);
-}
-
-static int prepare_commit_msg(int argc, const char **argv)
-{
-	const char *home = ag_getenv_str(AGE_HOME);
-	const char *agent = ag_getenv_str(AGE_AGENT);
-	struct ag_binding b = { 0 };
-	enum ag_binding_state st;
-	const char *why;
-
-	if (argc < 2 || (argc > 2 && trailers_skip_source(argv[2])))
-		return 0;
-	if (!*home || !*agent || !ag_agent_name_valid(agent, &why))
-		return 0;
-	st = ag_binding_load(home, agent, &b);
-	if (st == AG_BINDING_BOUND) /* invariant 1 */
-		add_trailers(argv[1], &b, agent);
-	else if (st != AG_BINDING_NONE && st != AG_BINDING_PARTIAL)
-		warning("hook prepare-commit-msg: binding of '%s' not trusted (%s); no provenance trailers added",
-			agent, ag_binding_state_str(st));
-	ag_binding_release(&b);
-	return 0;
 }
 
 /* The git subcommand of our parent (git runs the hook), or "". */
@@ -139,37 +124,73 @@ static void journal_line(const char *line, const char *agent,
 	event_release(&ev);
 }
 
-/* The verified session whose worktree is `top`, and the others' branches. */
-static bool find_session(const char *home, const char *top,
-			 struct ag_binding *own, struct strvec *others)
+enum session_found { SESSION_NONE, SESSION_FOUND, SESSION_UNKNOWN };
+
+static bool names_worktree(const struct ag_binding *b, const char *top)
+{
+	char *wt = b->worktree ? real_path(b->worktree) : NULL;
+	bool ok = wt && !strcmp(wt, top);
+
+	free(wt);
+	return ok;
+}
+
+/*
+ * The verified session whose worktree is `top`, and the others' branches
+ * (`others` NULL: not wanted).
+ * Inside a cage only the agent's own runtime dir is readable (Landlock
+ * refuses to list the others): the names the marker at `top` and the
+ * environment give are tried first, and count only when their verified
+ * binding names this worktree. When neither does and the runtime dir
+ * cannot be read, whose worktree this is stays unknown (fail-closed).
+ */
+static enum session_found find_session(const char *home, const char *top,
+				       struct ag_binding *own,
+				       struct strvec *others)
 {
 	struct strbuf rt = STRBUF_INIT;
-	bool found = false;
+	char *dir = NULL, *marked = marker_agent_above_canonical(top, &dir);
+	const char *hint[] = { marked, ag_getenv_str(AGE_AGENT) }, *name = NULL;
+	enum session_found found = SESSION_NONE;
+	struct ag_binding b;
+	const char *why;
 	DIR *d;
 	struct dirent *e;
 
-	strbuf_addf(&rt, "%s/runtime", home);
-	d = opendir(rt.buf);
-	while (d && (e = readdir(d))) {
-		struct ag_binding b;
-		char *wt;
-		if (e->d_name[0] == '.' ||
-		    ag_binding_load(home, e->d_name, &b) != AG_BINDING_BOUND)
+	for (size_t i = 0; i < ARRAY_SIZE(hint) && !name; i++) {
+		if (!hint[i] || !ag_agent_name_valid(hint[i], &why) ||
+		    ag_binding_load(home, hint[i], &b) != AG_BINDING_BOUND)
 			continue;
-		wt = b.worktree ? real_path(b.worktree) : NULL;
-		if (!found && wt && !strcmp(wt, top)) {
+		if (names_worktree(&b, top)) {
 			*own = b;
-			found = true;
+			name = hint[i];
+			found = SESSION_FOUND;
 		} else {
-			if (b.branch)
-				strvec_push(others, b.branch);
 			ag_binding_release(&b);
 		}
-		free(wt);
+	}
+	strbuf_addf(&rt, "%s/runtime", home);
+	d = found && !others ? NULL : opendir(rt.buf);
+	if (!d && !found && errno != ENOENT)
+		found = SESSION_UNKNOWN;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || (name && !strcmp(e->d_name, name)) ||
+		    ag_binding_load(home, e->d_name, &b) != AG_BINDING_BOUND)
+			continue;
+		if (!found && names_worktree(&b, top)) {
+			*own = b;
+			found = SESSION_FOUND;
+			continue;
+		}
+		if (b.branch && others)
+			strvec_push(others, b.branch);
+		ag_binding_release(&b);
 	}
 	if (d)
 		closedir(d);
 	strbuf_release(&rt);
+	free(marked);
+	free(dir);
 	return found;
 }
 
@@ -219,6 +240,7 @@ static int judge_prepared(const char *home)
 	struct reftx_ctx c = { .protected = &prot, .others = &others };
 	const char *wt = getenv("GIT_WORK_TREE");
 	char *line = NULL, err[256];
+	enum session_found f = SESSION_NONE;
 	bool on = false, have_loc;
 	size_t cap = 0;
 	ssize_t n;
@@ -227,9 +249,16 @@ static int judge_prepared(const char *home)
 	ag_protected_init(&prot);
 	/* git may run the hook from a subdirectory: the worktree's top */
 	have_loc = repo_discover(wt && *wt ? wt : ".", &loc) == REPO_FOUND;
-	if (have_loc && loc.top && home && *home &&
-	    find_session(home, loc.top, &own, &others))
+	if (have_loc && loc.top && home && *home)
+		f = find_session(home, loc.top, &own, &others);
+	if (f == SESSION_FOUND)
 		on = !bypass_counts(&own);
+	if (f == SESSION_UNKNOWN) {
+		fprintf(stderr,
+			"agentic-git: ref update refused: no verified binding names this worktree and the sessions in '%s' cannot be read (fail-closed); nothing was changed\n",
+			home);
+		rc = 1;
+	}
 	if (on) {
 		c.agent = own.agent ? own.agent : "";
 		c.branch = own.branch;
@@ -253,6 +282,59 @@ static int judge_prepared(const char *home)
 	return rc;
 }
 
+/*
+ * The verified session of the worktree git runs the hook in, found from
+ * the hooks' own home (invariant 4): true with its binding in `own`.
+ */
+static bool worktree_session(const char *hook_home, struct ag_binding *own)
+{
+	struct repo_loc loc = { 0 };
+	const char *wt = getenv("GIT_WORK_TREE");
+	bool found = false;
+
+	if (!hook_home || !*hook_home)
+		return false;
+	if (repo_discover(wt && *wt ? wt : ".", &loc) != REPO_FOUND)
+		return false;
+	if (loc.top)
+		found = find_session(hook_home, loc.top, own, NULL) ==
+			SESSION_FOUND;
+	repo_loc_release(&loc);
+	return found;
+}
+
+/*
+ * Trailers from the worktree's own session; without one (no --home, an
+ * embedder's worktree), from the binding the environment names.
+ */
+static int prepare_commit_msg(int argc, const char **argv,
+			      const char *hook_home)
+{
+	const char *home = ag_getenv_str(AGE_HOME);
+	const char *agent = ag_getenv_str(AGE_AGENT);
+	struct ag_binding b = { 0 };
+	enum ag_binding_state st;
+	const char *why;
+
+	if (argc < 2 || (argc > 2 && trailers_skip_source(argv[2])))
+		return 0;
+	if (worktree_session(hook_home, &b)) { /* invariant 1 */
+		add_trailers(argv[1], &b, "");
+		ag_binding_release(&b);
+		return 0;
+	}
+	if (!*home || !*agent || !ag_agent_name_valid(agent, &why))
+		return 0;
+	st = ag_binding_load(home, agent, &b);
+	if (st == AG_BINDING_BOUND) /* invariant 1 */
+		add_trailers(argv[1], &b, agent);
+	else if (st != AG_BINDING_NONE && st != AG_BINDING_PARTIAL)
+		warning("hook prepare-commit-msg: binding of '%s' not trusted (%s); no provenance trailers added",
+			agent, ag_binding_state_str(st));
+	ag_binding_release(&b);
+	return 0;
+}
+
 static int reference_transaction(int argc, const char **argv,
 				 const char *hook_home)
 {
@@ -260,6 +342,7 @@ static int reference_transaction(int argc, const char **argv,
 	const char *agent = ag_getenv_str(AGE_AGENT);
 	const char *wt = getenv("GIT_WORK_TREE");
 	bool journal = argc >= 2 && !strcmp(argv[1], "committed") && *home;
+	struct ag_binding own = { 0 };
 	struct strbuf sub = STRBUF_INIT;
 	char cwd[4096];
 	char *line = NULL;
@@ -268,6 +351,13 @@ static int reference_transaction(int argc, const char **argv,
 
 	if (argc >= 2 && !strcmp(argv[1], "prepared"))
 		return judge_prepared(hook_home ? hook_home : home);
+	if (argc >= 2 && !strcmp(argv[1], "committed") &&
+	    worktree_session(hook_home, &own)) {
+		/* whoever's variables ran git: the worktree's session */
+		home = hook_home;
+		agent = own.agent ? own.agent : "";
+		journal = true;
+	}
 	if (!wt || !*wt)
 		wt = getcwd(cwd, sizeof(cwd)) ? cwd : "";
 	if (journal)
@@ -282,6 +372,7 @@ static int reference_transaction(int argc, const char **argv,
 	}
 	free(line);
 	strbuf_release(&sub);
+	ag_binding_release(&own);
 	return 0;
 }
 
@@ -297,7 +388,7 @@ int cmd_hook(int argc, const char **argv)
 		argv += 2;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "prepare-commit-msg"))
-		return prepare_commit_msg(argc - 1, argv + 1);
+		return prepare_commit_msg(argc - 1, argv + 1, hook_home);
 	if (argc >= 2 && !strcmp(argv[1], "reference-transaction"))
 		return reference_transaction(argc - 1, argv + 1, hook_home);
 	/* invariant 4: an unknown hook must not break git either */

@@ -215,6 +215,38 @@ static int plan_agent(const struct sopts *o, int argc, const char **argv,
 	}
 }
 
+/* The agent's environment, filtered as dispatch's. */
+static void agent_env(const struct agent_launch *l, struct strvec *env)
+{
+	const char *path = getenv("PATH");
+
+	strvec_clear(env);
+	agent_env_filtered(l->env_inherit, &l->env, env);
+	strvec_pushf(env, "PATH=%s", path ? path : "/usr/bin:/bin");
+}
+
+/*
+ * warn-run downgraded the sandbox: the launch planned without ours, so
+ * that nothing tells the agent it is sandboxed (fleet/dispatch.h).
+ */
+static int plan_downgraded(struct agent_launch *l, struct agent_sandbox *box,
+			   struct agent_sandbox_spec *sp, struct strvec *env,
+			   struct strbuf *err)
+{
+	if (!box->plan.downgraded || !l->have_plain)
+		return 0;
+	if (agent_launch_unsandboxed(l, err) < 0)
+		return -1;
+	agent_sandbox_release(box);
+	*box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+	agent_env(l, env);
+	sp->argv = (const char *const *)l->argv.v;
+	sp->argc = l->argv.nr;
+	sp->env = (const char *const *)env->v;
+	sp->env_nr = env->nr;
+	return agent_sandbox_plan(sp, box, err);
+}
+
 /*
  * A profile's agent runs in the sandbox its profile asks for, as dispatch
  * runs it (fleet/agent-sandbox.h), but with no guarded session inside: it
@@ -234,11 +266,9 @@ static int box_agent(const char *home, struct agent_launch *l,
 	};
 	struct strbuf err = STRBUF_INIT, ws = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
-	const char *path = getenv("PATH");
 	int rc = -1;
 
-	agent_env_filtered(l->env_inherit, &l->env, &env);
-	strvec_pushf(&env, "PATH=%s", path ? path : "/usr/bin:/bin");
+	agent_env(l, &env);
 	sp.env = (const char *const *)env.v;
 	sp.env_nr = env.nr;
 	*scratch = xstrfmt("%s/summarize/%ld-%ld", home, (long)getpid(),
@@ -246,7 +276,8 @@ static int box_agent(const char *home, struct agent_launch *l,
 	strbuf_addf(&ws, "%s/work", *scratch);
 	sp.workspace = ws.buf;
 	sp.scratch = *scratch;
-	if (agent_sandbox_plan(&sp, box, &err) < 0) {
+	if (agent_sandbox_plan(&sp, box, &err) < 0 ||
+	    plan_downgraded(l, box, &sp, &env, &err) < 0) {
 		free(*scratch); /* nothing was created */
 		*scratch = NULL;
 		error("%s", err.buf);

@@ -17,6 +17,7 @@
 #include "fleet/agent-sandbox.h"
 #include "fleet/spool.h"
 #include "fleet/workspace.h"
+#include "git/hooks.h"
 
 extern char **environ;
 
@@ -34,8 +35,11 @@ static void session_binds(const struct agent_sandbox_spec *sp,
 	if (sp->real_git)
 		strvec_push(ro, sp->real_git);
 	strvec_pushf(ro, "%s/bin", sp->home);
-	if (sp->with_hooks) /* provisioning creates them after planning */
-		strvec_pushf(ro, "%s/hooks", sp->home);
+	if (sp->with_hooks) { /* provisioning creates them after planning */
+		char *hooks = hooks_dir(sp->home);
+		strvec_push(ro, hooks);
+		free(hooks);
+	}
 	strvec_pushf(ro, "%s/runtime/%s", sp->home, sp->agent);
 	if (sp->objects)
 		workspace_borrowed_stores(sp->objects, ro);

@@ -26,9 +26,10 @@
  *  2. What the guarded session needs inside the cage is bound READ-ONLY
  *     and nothing else of agentic-git's home: the agent's argv[0], this
  *     executable, the shim executable, the real git, <home>/bin,
- *     <home>/hooks (sessions only), <home>/runtime/<agent> (the binding,
- *     its sandbox signature and the session's own sandbox key), and the
- *     object stores the workspace borrows. The fleet's integrity key is
+ *     <home>/hooks (`with_hooks`: sessions and dispatch),
+ *     <home>/runtime/<agent> (the binding, its sandbox signature and the
+ *     session's own sandbox key), and the object stores the workspace
+ *     borrows. The fleet's integrity key is
  *     never bound: agent_sandbox_mkdirs() issues the session's sandbox key
  *     (ag_sandbox_key_issue) that the shim inside verifies with.
  *  3. The writable places are the workspace and the per-agent cache (with

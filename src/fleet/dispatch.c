@@ -13,6 +13,7 @@
 #include "base/xalloc.h"
 #include "fleet/dispatch.h"
 #include "git/gitcmd.h"
+#include "git/hooks.h"
 
 #define VERDICT_TAIL 65536   /* bytes of stdout scanned for the verdict */
 #define ESCALATION_MAX (1 << 20)
@@ -22,12 +23,34 @@ void agent_launch_init(struct agent_launch *l)
 	memset(l, 0, sizeof(*l));
 	strvec_init(&l->argv);
 	strvec_init(&l->env);
+	strvec_init(&l->plain_argv);
+	strvec_init(&l->plain_env);
+	strbuf_init(&l->plain_refused, 0);
 }
 
 void agent_launch_release(struct agent_launch *l)
 {
 	strvec_clear(&l->argv);
 	strvec_clear(&l->env);
+	strvec_clear(&l->plain_argv);
+	strvec_clear(&l->plain_env);
+	strbuf_release(&l->plain_refused);
+}
+
+int agent_launch_unsandboxed(struct agent_launch *l, struct strbuf *err)
+{
+	if (!l->have_plain)
+		return 0;
+	if (l->plain_refused.len) {
+		strbuf_addbuf(err, &l->plain_refused);
+		return -1;
+	}
+	strvec_clear(&l->argv);
+	strvec_pushv(&l->argv, l->plain_argv.v);
+	strvec_clear(&l->env);
+	strvec_pushv(&l->env, l->plain_env.v);
+	l->have_plain = false;
+	return 0;
 }
 
 void dispatch_target_release(struct dispatch_target *d)
@@ -171,14 +194,20 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 {
 	const struct agent_profile *p = d->launch.prof;
 	struct agent_sandbox_spec sp = {
-		.home = run->home, .agent = d->agent, .profile = p,
+		.home = run->home,
+		.agent = d->agent,
+		.profile = p,
 		.backend = d->launch.sandbox_backend,
-		.fallback = d->launch.sandbox_fallback, .workspace = ws,
-		.objects = d->objects, .real_git = gitcmd_real_git(),
+		.fallback = d->launch.sandbox_fallback,
+		.workspace = ws,
+		.objects = d->objects,
+		.real_git = gitcmd_real_git(),
+		.with_hooks = true,
 		.cache_name = p ? p->name : NULL,
 		.argv = (const char *const *)d->launch.argv.v,
 		.argc = d->launch.argv.nr,
-		.env = (const char *const *)env->v, .env_nr = env->nr,
+		.env = (const char *const *)env->v,
+		.env_nr = env->nr,
 	};
 
 	if (!p) {
@@ -191,6 +220,29 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 		return -1;
 	agent_sandbox_describe(&d->box, &d->sandbox_desc);
 	return 0;
+}
+
+/*
+ * warn-run downgraded the target's sandbox: the agent runs the launch
+ * planned without ours (agent_launch.have_plain), in a plan made again
+ * from it, so no preset flag or variable says it is sandboxed.
+ */
+static int plan_downgraded(const struct dispatch_run *run,
+			   struct dispatch_target *d, const char *ws,
+			   struct strvec *env, struct strbuf *err)
+{
+	if (!d->box.plan.downgraded || !d->launch.have_plain)
+		return 0;
+	if (agent_launch_unsandboxed(&d->launch, err) < 0)
+		return -1;
+	agent_sandbox_release(&d->box);
+	d->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+	strbuf_reset(&d->sandbox_desc);
+	free(d->scratch);
+	d->scratch = NULL;
+	strvec_clear(env);
+	build_env(run, d, env);
+	return plan_sandbox(run, d, ws, env, err);
 }
 
 /*
@@ -241,7 +293,10 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
-	struct dws_source src = { d->url, d->objects, d->ident, d->objfmt };
+	/* the session's hooks, as a session's workspace has them (dws.h) */
+	char *hooks = hooks_dir(run->home);
+	struct dws_source src = { d->url, d->objects, d->ident, d->objfmt,
+				  hooks };
 
 	agent_name(run, i, d->agent, sizeof(d->agent));
 	d->rec.sandbox = "none";
@@ -253,7 +308,8 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	strbuf_addf(&path, "/%s", d->t->key);
 	build_env(run, d, &env);
-	if (plan_sandbox(run, d, path.buf, &env, &err) < 0) {
+	if (plan_sandbox(run, d, path.buf, &env, &err) < 0 ||
+	    plan_downgraded(run, d, path.buf, &env, &err) < 0) {
 		d->rec.status = RS_REFUSED;
 		strbuf_addbuf(&d->rec.note, &err);
 		error("target '%s': %s", d->t->key, err.buf);
@@ -275,6 +331,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	strvec_clear(&env);
 	strbuf_release(&path);
 	strbuf_release(&err);
+	free(hooks);
 	return 0;
 fail:
 	d->rec.status = RS_ERROR;
@@ -288,6 +345,7 @@ out:
 	strvec_clear(&env);
 	strbuf_release(&path);
 	strbuf_release(&err);
+	free(hooks);
 	return -1;
 }
 

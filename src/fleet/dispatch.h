@@ -16,7 +16,8 @@
  *     fleet/verify.h passes; the verdict alone never pushes.
  *  3. The agent runs as a guarded session: `git` on its PATH is the shim,
  *     bound by a signed binding to <head> in its workspace, snapshots on,
- *     bypass variables removed.
+ *     bypass variables removed; the workspace has the session hooks
+ *     (trailers, ref journal, the reference-transaction lock; t0713).
  *  4. A workspace in conflict, or whose push failed, is kept with a NOTE
  *     file saying why and how to remove it; every other one is removed,
  *     with its binding.
@@ -52,7 +53,22 @@ struct agent_launch {
 	const struct agent_profile *prof; /* owned by the config; NULL: raw */
 	enum sandbox_backend sandbox_backend;	/* the config's preference */
 	enum sandbox_fallback sandbox_fallback; /* the config's fallback */
+	/*
+	 * A sandboxed profile under warn-run: the launch planned as if our
+	 * sandbox were absent, which a downgraded run takes instead, so that
+	 * nothing tells the agent it is sandboxed (agents/plan.h invariant
+	 * 6): argv and env as above, or why it cannot run unsandboxed.
+	 */
+	bool have_plain;
+	struct strvec plain_argv, plain_env;
+	struct strbuf plain_refused;
 };
+
+/*
+ * The launch a downgraded sandbox runs: swaps the plain argv and env in
+ * (nothing when there are none). 0, or -1 with the reason in err.
+ */
+int agent_launch_unsandboxed(struct agent_launch *l, struct strbuf *err);
 
 struct dispatch_target {
 	struct target *t;	  /* not owned */

@@ -202,6 +202,11 @@ static int init_workspace(const struct dws_source *src, const char *path,
 	 * could outlive the agent) buys nothing.
 	 */
 	strbuf_addstr(&cfg, "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
+	spec.hooks_path = src->hooks_path;
+	if (!gitdir_objfmt_ok(src->objfmt) && src->hooks_path) {
+		strbuf_addstr(&cfg, "[core]\n"); /* `git init` wrote none */
+		gitdir_config_value(&cfg, "hooksPath", src->hooks_path);
+	}
 	spec.extra_config = cfg.buf;
 	if (!gitdir_objfmt_ok(src->objfmt))
 		rc = init_with_git(src, path, head, cfg.buf, err);

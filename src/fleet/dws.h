@@ -16,6 +16,13 @@
  * independent of history size. The workspace has no remote configured:
  * an agent's `git fetch`/`git push` has nowhere to go.
  *
+ * Its core.hooksPath names the home's session hooks (git/hooks.h), so the
+ * agent's own commits carry the provenance trailers, its ref moves are
+ * journaled and the reference-transaction lock judges them, as in a
+ * session; agentic-git's own git there never runs them (git/gitcmd.h).
+ * The config is the agent's to edit: an agent that points it elsewhere
+ * loses its attribution, not a guard (docs/dispatch.md "Attribution").
+ *
  * The fetch runs with the operator's credentials, in a repository created
  * a moment earlier by us (no agent has touched its config yet), with hooks
  * disabled. Everything returned is owned by the struct; dws_release()
@@ -45,9 +52,14 @@ struct dws {
 int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 		   struct strbuf *ident, struct strbuf *objfmt, struct strbuf *err);
 
-/* What dws_probe_repo() found (borrowed; objfmt NULL for sha1). */
+/*
+ * What dws_probe_repo() found (borrowed; objfmt NULL for sha1), and the
+ * workspace's core.hooksPath (NULL: none), as a session's private
+ * workspace gets it (fleet/workspace.h `hooks_path`).
+ */
 struct dws_source {
 	const char *url, *objects, *ident, *objfmt;
+	const char *hooks_path;
 };
 
 /*

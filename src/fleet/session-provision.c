@@ -185,11 +185,10 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	struct workspace ws = WORKSPACE_INIT;
 	struct session_ws sw = { .home = s->home, .agent = s->agent,
 				 .workspace = s->worktree };
-	struct strbuf hooks = STRBUF_INIT;
+	char *hooks = hooks_dir(s->home);
 	char *parent = path_dirname(s->worktree), *label = base_label(s);
 	int ret = 0;
 
-	strbuf_addf(&hooks, "%s/hooks", s->home);
 	if (mkdir_p(parent, 0755) < 0) {
 		strbuf_addf(err, "cannot create '%s': %s", parent, strerror(errno));
 		ret = 1;
@@ -201,7 +200,7 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.head = s->branch;
 	wr.base = label;
 	wr.start = s->base_oid;
-	wr.hooks_path = hooks.buf;
+	wr.hooks_path = hooks;
 	if (workspace_create(&wr, &ws) < 0) {
 		strbuf_addstr(err, "cannot provision the private workspace; nothing else was created");
 		ret = 1;
@@ -212,7 +211,7 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	}
 out:
 	workspace_release(&ws);
-	strbuf_release(&hooks);
+	free(hooks);
 	free(parent);
 	free(label);
 	return ret;
@@ -307,23 +306,23 @@ out:
 
 static int wire_hooks(const struct session *s, struct strbuf *err)
 {
-	struct strbuf hooks = STRBUF_INIT;
+	char *hooks = hooks_dir(s->home);
 	int ret = 0;
 
-	strbuf_addf(&hooks, "%s/hooks", s->home);
-	if (hooks_install(hooks.buf, self_exe()) < 0) {
-		strbuf_addf(err, "cannot write hooks in '%s': %s", hooks.buf,
+	if (hooks_install(hooks, self_exe()) < 0) {
+		strbuf_addf(err, "cannot write hooks in '%s': %s", hooks,
 			    strerror(errno));
 		ret = 1;
 	} else if (!s->private_ws &&
 		   ((!worktree_config_on(s) &&
-		     config_retry(s, "extensions.worktreeConfig", "true", NULL, NULL)) ||
-		    set_hooks_path(s, hooks.buf))) {
+		     config_retry(s, "extensions.worktreeConfig", "true", NULL,
+				  NULL)) ||
+		    set_hooks_path(s, hooks))) {
 		strbuf_addf(err, "cannot set the worktree-scoped core.hooksPath in '%s'",
 			    s->worktree);
 		ret = 1;
 	}
-	strbuf_release(&hooks);
+	free(hooks);
 	return ret;
 }
 

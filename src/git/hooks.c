@@ -23,6 +23,11 @@ static void add_sq(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 }
 
+char *hooks_dir(const char *home)
+{
+	return path_join(home, "hooks");
+}
+
 int hooks_install(const char *hooks_dir, const char *self_exe)
 {
 	char *home;

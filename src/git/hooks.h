@@ -19,4 +19,11 @@ extern const char *const hooks_names[];
 
 int hooks_install(const char *hooks_dir, const char *self_exe);
 
+/*
+ * <home>/hooks: where a home's hooks live, and what every workspace of
+ * that home (a session's worktree or private workspace, a dispatch
+ * target's workspace) names as its core.hooksPath. Malloc'd.
+ */
+char *hooks_dir(const char *home);
+
 #endif
