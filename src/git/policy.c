@@ -454,6 +454,12 @@ static bool check_update_ref(struct verdict *v, const struct policy_input *in)
 	if (!pos_with(in->ga, vals, p, 1))
 		return false; /* git prints its usage */
 	ref = p[0];
+	if (!strcmp(ref, "refs/stash") && arg_present(in->ga, d)) {
+		/* deleting the ref drops every entry with its reflog, unsnapshotted */
+		deny(v, "deny", DS_BLOCK,
+		     "update-ref -d refs/stash would drop every stash entry — use `git stash drop` or `git stash clear` (both are snapshotted)");
+		return true;
+	}
 	if (is_snapshot_ref(ref)) {
 		deny(v, "deny", DS_BLOCK,
 		     "'%s' is in the refs/agentic-git/ snapshot namespace, which agents cannot change — the safety net stays out of reach",
@@ -507,6 +513,14 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 	if (is_snapshot_ref(p[0]) || (n > 1 && is_snapshot_ref(p[1]))) {
 		deny(v, "deny", DS_BLOCK,
 		     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
+		return true;
+	}
+	if (starts_with(p[0], "main-worktree/") || starts_with(p[0], "worktrees/")) {
+		/* another checkout's HEAD: git 2.39 writes a symref without a
+		 * ref transaction, so the hook never sees this (invariant fuzzer) */
+		deny(v, "deny", DS_BLOCK,
+		     "'%s' belongs to another checkout — an agent may only point its own HEAD, at refs/heads/%s",
+		     p[0], a ? a : "<none>");
 		return true;
 	}
 	if (!strcmp(p[0], "HEAD")) {

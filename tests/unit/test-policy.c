@@ -466,6 +466,11 @@ static void test_policy_table(void **state)
 		{ BOUND, TGT_SAME, "update-ref --stdin", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/main", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/feat/a", V_ROUTE, NULL, 0, 0 },
+		/* found by the invariant fuzzer: another checkout's HEAD, the stash */
+		{ BOUND, TGT_SAME, "symbolic-ref main-worktree/HEAD refs/heads/other", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "symbolic-ref worktrees/b/HEAD refs/heads/feat/a", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref -d refs/stash", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/stash HEAD", V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin main:main", V_DENY, "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*", V_DENY, "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin", V_ROUTE, NULL, 0, 0 },
