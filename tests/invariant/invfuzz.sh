@@ -37,19 +37,21 @@ done
 [ -x "$AG_BIN" ] || { echo "invfuzz: no agentic-git at '$AG_BIN'" >&2; exit 2; }
 
 if [ "${INV_INSIDE:-}" != 1 ]; then
-	mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 	for f in "$@"; do [ -f "$f" ] || { echo "invfuzz: no corpus file '$f'" >&2; exit 2; }; done
+	mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 	# corpus files by absolute path: the cage keeps them readable
 	files=()
 	for f in "$@"; do files+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
+	AG_BIN=$(cd "$(dirname "$AG_BIN")" && pwd)/$(basename "$AG_BIN")
 	command -v bwrap >/dev/null || { echo "invfuzz: bubblewrap is needed (the fuzzer never runs uncaged)" >&2; exit 2; }
 	args=(-o "$out" -s "$seed" -n "$count" -t "$seconds")
 	[ $expect = 1 ] && args+=(--expect-violations)
 	[ $replay = 1 ] && args+=(--replay "${files[@]}")
 	exec bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp \
+		--ro-bind "$here" "$here" --ro-bind "$(dirname "$AG_BIN")" "$(dirname "$AG_BIN")" \
 		--bind "$out" "$out" --unshare-net --unshare-pid --unshare-ipc \
 		--die-with-parent --setenv INV_INSIDE 1 \
-		--setenv AG_BIN "$(cd "$(dirname "$AG_BIN")" && pwd)/$(basename "$AG_BIN")" \
+		--setenv AG_BIN "$AG_BIN" \
 		-- /bin/bash "$here/invfuzz.sh" "${args[@]}"
 	exit 2
 fi
