@@ -80,6 +80,7 @@ fleet_make() {
 
 # fleet_reset: back to the state fleet_make left (a copy, no git).
 fleet_reset() {
+	STALE=1
 	rm -rf "$F" && cp -a "$F.tmpl" "$F"
 	fleet_env
 	{ read -r SNAP1; read -r SNAP2; } <"$F/.snaps"
@@ -99,6 +100,7 @@ fleet_dirty() {
 # (as the operator would; its own branch only).
 fleet_tidy() {
 	local op
+	STALE=1
 	for op in "rebase --abort" "merge --abort" "cherry-pick --abort" \
 		"revert --abort" "am --abort" "bisect reset"; do
 		# shellcheck disable=SC2086

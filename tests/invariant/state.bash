@@ -65,6 +65,8 @@ violate() { printf 'VIOLATION %s: %s\n' "$1" "$2"; }
 
 check_refs() {
 	local b=$1 a=$2 line ref
+	cmp -s "$b/refs" "$a/refs" && cmp -s "$b/origin" "$a/origin" &&
+		cmp -s "$b/head" "$a/head" && return 0
 	# protected, the other agent's, tags, snapshots, replace: no move, no delete
 	while IFS= read -r line; do
 		ref=${line%% *}
@@ -112,6 +114,8 @@ check_refs() {
 
 check_files() {
 	local b=$1 a=$2 line
+	cmp -s "$b/files" "$a/files" && cmp -s "$b/config.repo" "$a/config.repo" &&
+		cmp -s "$b/config.wt" "$a/config.wt" && return 0
 	while IFS= read -r line; do
 		# the sentinel dir may gain files (anything an agent writes with
 		# its own shell); what was there must stay
@@ -147,6 +151,7 @@ available() {
 
 check_loss() {
 	local b=$1 a=$2 lost
+	cmp -s "$b/wt" "$a/wt" && cmp -s "$b/stash" "$a/stash" && return 0
 	# dirty in ag1's worktree before: not what HEAD has at that path
 	lost=$(awk -F'\t' 'FILENAME == ARGV[1] { head[$2] = $1; next }
 		FILENAME == ARGV[2] { if (head[$2] != $1) dirty[$2] = $1; next }
