@@ -68,6 +68,8 @@ function globals(   n, j, k) {
 	}
 }
 function value_for(name) {
+	if (name ~ /pathspec-from-file/)
+		return pick("- @/file.txt")
 	if (name ~ /exec|pack|cmd|command|program|editor|hook|upload|receive/)
 		return pick("@SENT@/evil.sh /dev/null sh")
 	if (name ~ /file|path|dir|output|template|directory/)
@@ -126,6 +128,10 @@ function generate(i,   cmd, n, j, o, npos, dashes) {
 	PENDING = ""
 	if (chance(0.15))
 		environment()
+	if (chance(0.1))		# from elsewhere in the same repository
+		add("@cd=" pick("@REPO@ @REPO@/src @WT@/src"))
+	if (chance(0.1))		# pathspecs on stdin (--pathspec-from-file=-, -F -)
+		add("@stdin=README.md\\n.env\\nwork\\nbuild/out.o\\n")
 	add("git")
 	if (chance(0.2))
 		globals()
