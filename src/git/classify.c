@@ -289,6 +289,33 @@ static bool fetch_read(const struct git_argv *ga)
 	return true;
 }
 
+/*
+ * An option of a read command that writes a file wherever it is told
+ * (`archive -o`, `format-patch -o`, `diff --output=<file>`): such a form is
+ * not a read. Found by the invariant fuzzer: `archive -o <operator's file>`
+ * overwrote uncommitted work.
+ */
+static bool writes_file(const struct git_argv *ga)
+{
+	static const char *const out[] = { "--output", "--output-directory", NULL };
+	static const char *const o_cmds[] = { "archive", "format-patch",
+		"bugreport", "diagnose", NULL };
+
+	if (has_arg(ga, out))
+		return true;
+	if (!in_list(ga->sub, o_cmds))
+		return false;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		/* -o, -oFILE, or o clustered behind other letters */
+		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, 'o'))
+			return true;
+	}
+	return false;
+}
+
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const remote_r[] = { "show", "get-url", NULL };
@@ -312,7 +339,7 @@ bool git_form_read_only(const struct git_argv *ga)
 		return true;
 	switch (git_sub_class(sub)) {
 	case SC_READ:
-		return true;
+		return !writes_file(ga);
 	case SC_FORMS:
 		break;
 	case SC_WORKTREE:

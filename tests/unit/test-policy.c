@@ -111,13 +111,16 @@ static void test_read_only_forms(void **state)
 		"branch --contains HEAD", "tag", "tag -l v*", "remote -v", "remote show origin",
 		"stash list", "worktree list", "config --get user.name", "config user.name",
 		"config --list", "reflog", "reflog show", "submodule", "submodule status",
-		"symbolic-ref HEAD", "fetch origin", "hash-object f", "notes list", "" };
+		"symbolic-ref HEAD", "fetch origin", "hash-object f", "notes list", "archive HEAD",
+		"format-patch --stdout HEAD~1", "diff -- -o", "" };
 	const char *rw[] = { "commit -m x", "branch new", "branch -D x", "tag v1", "tag -d v1",
 		"remote add x y", "stash", "stash drop", "worktree add x", "config user.name x",
 		"config --unset user.name", "reflog expire --all", "submodule update",
 		"submodule status x", "symbolic-ref HEAD refs/heads/x", "clean -n", "gc",
 		"hash-object -w f", "bisect start", "notes add -m x", "init", "clone x",
-		"frobnicate", "update-ref refs/heads/x HEAD", "branch -u origin/x", "branch -uorigin/x" };
+		"frobnicate", "update-ref refs/heads/x HEAD", "branch -u origin/x", "branch -uorigin/x",
+		"archive -o f HEAD", "archive -vof HEAD", "format-patch -o d HEAD~1",
+		"diff --output=f", "log --output f", "bugreport -o d" };
 	const char *v[MAXW];
 	char buf[256];
 	struct git_argv ga;
