@@ -40,6 +40,7 @@ fleet_make() {
 	# itself, so it only leaves a trace
 	printf '#!/bin/sh\ntouch "%s/tmp/evil-ran"\n' "$F" >"$SENT/evil.sh"
 	chmod +x "$SENT/evil.sh"
+	find "$SENT" -type f >"$F/.sentinel"
 	"$g" init -q --bare "$F/origin.git"
 	"$g" init -q "$F/repo"
 	(

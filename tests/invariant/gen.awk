@@ -6,7 +6,8 @@
 # prints K command lines, numbers I..I+K-1, one per line, tokens separated by
 # tabs: first NAME=VALUE environment assignments, then "git" and its argv.
 # Placeholders (@WT@, @REPO@, @SENT@, ...) are filled in by the runner, so a
-# line means the same in every scratch fleet. Command i depends only on
+# line means the same in every scratch fleet. The option table comes from the
+# installed git, so a seed gives the same lines for the same git version. Command i depends only on
 # (seed, i), with a generator of our own (MINSTD) rather than awk's rand(),
 # so mawk and gawk print the same lines.
 #

@@ -17,10 +17,14 @@ guarded_files() {
 	for f in HEAD index ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
 		[ -e "$g/$f" ] && echo "$g/$f"
 	done
-	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" "$SENT" \
+	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" \
 		"$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/hooks" \
 		"$ORIGIN/hooks" -type f 2>/dev/null |
 		grep -vxF "$g/info/refs" # update-server-info's list, rewritten by repack
+	# the sentinel's own files: it may gain others (the shim's events log
+	# under an agent-chosen AGENTIC_GIT_HOME; anything the agent's shell
+	# writes), what was there must stay
+	cat "$F/.sentinel"
 	ls -d "$ADM1/gitdir" "$ADM1/commondir" \
 		"$WT/.git" "$WT/.agend-managed" "$ORIGIN/config" "$ORIGIN/HEAD" \
 		"$AGENTIC_GIT_HOME/.config-integrity-key" \
@@ -117,9 +121,6 @@ check_files() {
 	cmp -s "$b/files" "$a/files" && cmp -s "$b/config.repo" "$a/config.repo" &&
 		cmp -s "$b/config.wt" "$a/config.wt" && return 0
 	while IFS= read -r line; do
-		# the sentinel dir may gain files (anything an agent writes with
-		# its own shell); what was there must stay
-		case $line in "$SENT"/*) awk -v p="${line%% *}" '{ sub(/^[0-9a-f]+  /, ""); if ($0 == p) f = 1 } END { exit !f }' "$b/files" || continue ;; esac
 		violate file "${line%% *} changed, created or deleted"
 	done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/files") <(LC_ALL=C sort "$a/files") | sed 's/^\t//' | awk '{print $2 " " $1}' | sort -u -k1,1)
 	local f kv
