@@ -297,9 +297,10 @@ static bool fetch_read(const struct git_argv *ga)
  */
 static bool writes_file(const struct git_argv *ga)
 {
-	static const char *const out[] = { "--output", "--output-directory", NULL };
+	static const char *const out[] = { "--output", "--output-directory",
+					   NULL };
 	static const char *const o_cmds[] = { "archive", "format-patch",
-		"bugreport", "diagnose", NULL };
+					      "bugreport", "diagnose", NULL };
 
 	if (has_arg(ga, out))
 		return true;

@@ -515,7 +515,8 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 		     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
 		return true;
 	}
-	if (starts_with(p[0], "main-worktree/") || starts_with(p[0], "worktrees/")) {
+	if (starts_with(p[0], "main-worktree/") ||
+	    starts_with(p[0], "worktrees/")) {
 		/* another checkout's HEAD: git 2.39 writes a symref without a
 		 * ref transaction, so the hook never sees this (invariant fuzzer) */
 		deny(v, "deny", DS_BLOCK,

@@ -111,16 +111,13 @@ static void test_read_only_forms(void **state)
 		"branch --contains HEAD", "tag", "tag -l v*", "remote -v", "remote show origin",
 		"stash list", "worktree list", "config --get user.name", "config user.name",
 		"config --list", "reflog", "reflog show", "submodule", "submodule status",
-		"symbolic-ref HEAD", "fetch origin", "hash-object f", "notes list", "archive HEAD",
-		"format-patch --stdout HEAD~1", "diff -- -o", "" };
+		"symbolic-ref HEAD", "fetch origin", "hash-object f", "notes list", "" };
 	const char *rw[] = { "commit -m x", "branch new", "branch -D x", "tag v1", "tag -d v1",
 		"remote add x y", "stash", "stash drop", "worktree add x", "config user.name x",
 		"config --unset user.name", "reflog expire --all", "submodule update",
 		"submodule status x", "symbolic-ref HEAD refs/heads/x", "clean -n", "gc",
 		"hash-object -w f", "bisect start", "notes add -m x", "init", "clone x",
-		"frobnicate", "update-ref refs/heads/x HEAD", "branch -u origin/x", "branch -uorigin/x",
-		"archive -o f HEAD", "archive -vof HEAD", "format-patch -o d HEAD~1",
-		"diff --output=f", "log --output f", "bugreport -o d" };
+		"frobnicate", "update-ref refs/heads/x HEAD", "branch -u origin/x", "branch -uorigin/x" };
 	const char *v[MAXW];
 	char buf[256];
 	struct git_argv ga;
@@ -135,6 +132,37 @@ static void test_read_only_forms(void **state)
 		git_argv_parse(&ga, v, split(rw[i], v, buf, sizeof(buf)));
 		if (git_form_read_only(&ga))
 			fail_msg("should be a write: '%s'", rw[i]);
+		git_argv_release(&ga);
+	}
+}
+
+/* a read command told to write a file is a write (invariant fuzzer, I5) */
+static void test_output_forms(void **state)
+{
+	static const struct {
+		const char *cmd;
+		bool read_only;
+	} rows[] = {
+		{ "archive HEAD", true },
+		{ "format-patch --stdout HEAD~1", true },
+		{ "diff -- -o", true },
+		{ "archive -o f HEAD", false },
+		{ "archive -vof HEAD", false },
+		{ "format-patch -o d HEAD~1", false },
+		{ "diff --output=f", false },
+		{ "log --output f", false },
+		{ "bugreport -o d", false },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		if (git_form_read_only(&ga) != rows[i].read_only)
+			fail_msg("'%s' should be %s", rows[i].cmd,
+				 rows[i].read_only ? "read-only" : "a write");
 		git_argv_release(&ga);
 	}
 }
@@ -469,11 +497,6 @@ static void test_policy_table(void **state)
 		{ BOUND, TGT_SAME, "update-ref --stdin", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/main", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/feat/a", V_ROUTE, NULL, 0, 0 },
-		/* found by the invariant fuzzer: another checkout's HEAD, the stash */
-		{ BOUND, TGT_SAME, "symbolic-ref main-worktree/HEAD refs/heads/other", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "symbolic-ref worktrees/b/HEAD refs/heads/feat/a", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "update-ref -d refs/stash", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "update-ref refs/stash HEAD", V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin main:main", V_DENY, "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*", V_DENY, "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin", V_ROUTE, NULL, 0, 0 },
@@ -491,6 +514,30 @@ static void test_policy_table(void **state)
 	};
 	struct ag_protected prot;
 
+	ag_protected_init(&prot);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		run_row(&rows[i], &prot);
+	ag_protected_release(&prot);
+}
+
+/* found by the invariant fuzzer: another checkout's HEAD, the stash (I1, I2) */
+static void test_fuzzer_findings(void **state)
+{
+	static const struct row rows[] = {
+		{ BOUND, TGT_SAME,
+		  "symbolic-ref main-worktree/HEAD refs/heads/o", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME,
+		  "symbolic-ref worktrees/b/HEAD refs/heads/feat/a", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref -d refs/stash", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/stash HEAD", V_ROUTE, NULL,
+		  0, 0 },
+	};
+	struct ag_protected prot;
+
+	(void)state;
 	ag_protected_init(&prot);
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
 		run_row(&rows[i], &prot);
@@ -562,6 +609,8 @@ int main(void)
 		cmocka_unit_test(test_argv_globals),
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_read_only_forms),
+		cmocka_unit_test(test_output_forms),
+		cmocka_unit_test(test_fuzzer_findings),
 		cmocka_unit_test(test_destructive),
 		cmocka_unit_test(test_checkout_analysis),
 		cmocka_unit_test(test_overwrite_source),
