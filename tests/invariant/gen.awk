@@ -129,6 +129,10 @@ function generate(i,   cmd, n, j, o, npos, dashes) {
 	PENDING = ""
 	if (chance(0.15))
 		environment()
+	if (chance(0.08)) {	# an agent with no binding, in the operator's checkout
+		add("AGENTIC_GIT_AGENT=ag3")
+		add("@cd=@REPO@")
+	}
 	if (chance(0.1))		# from elsewhere in the same repository
 		add("@cd=" pick("@REPO@ @REPO@/src @WT@/src"))
 	if (chance(0.1))		# pathspecs on stdin (--pathspec-from-file=-, -F -)

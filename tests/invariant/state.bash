@@ -14,7 +14,8 @@ INV_CONFIG_OK='^(user\.(name|email)|branch\..*\.(remote|merge|rebase|description
 guarded_files() {
 	local g=$REPO/.git f
 	find "$REPO" -path "$g" -prune -o -type f -print
-	for f in HEAD index ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
+	# (the index is compared by content: a read refreshes its stat data)
+	for f in HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
 		[ -e "$g/$f" ] && echo "$g/$f"
 	done
 	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" \
@@ -50,6 +51,7 @@ state_capture() {
 	"$REAL_GIT" -C "$ORIGIN" for-each-ref --format='%(refname) %(objectname)' >"$d/origin"
 	guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null | LC_ALL=C sort -k2 >"$d/files"
 	find "$REPO/.git" "$ORIGIN" -maxdepth 1 -name 'shallow' >>"$d/files"
+	"$REAL_GIT" -C "$REPO" ls-files -s -t >"$d/index.repo" 2>/dev/null
 	cp "$g/config" "$d/config.repo"
 	cp "$ADM1/config.worktree" "$d/config.wt" 2>/dev/null || : >"$d/config.wt"
 	cat "$ADM1/HEAD" >"$d/head" 2>/dev/null
@@ -119,7 +121,10 @@ check_refs() {
 check_files() {
 	local b=$1 a=$2 line
 	cmp -s "$b/files" "$a/files" && cmp -s "$b/config.repo" "$a/config.repo" &&
-		cmp -s "$b/config.wt" "$a/config.wt" && return 0
+		cmp -s "$b/config.wt" "$a/config.wt" &&
+		cmp -s "$b/index.repo" "$a/index.repo" && return 0
+	cmp -s "$b/index.repo" "$a/index.repo" ||
+		violate file "the operator's index: $(LC_ALL=C comm -3 "$b/index.repo" "$a/index.repo" 2>/dev/null | head -3 | tr '\n\t' '  ')"
 	while IFS= read -r line; do
 		violate file "${line%% *} changed, created or deleted"
 	done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/files") <(LC_ALL=C sort "$a/files") | sed 's/^\t//' | awk '{print $2 " " $1}' | sort -u -k1,1)
