@@ -302,6 +302,9 @@ static bool writes_file(const struct git_argv *ga)
 	static const char *const o_cmds[] = { "archive", "format-patch",
 					      "bugreport", "diagnose", NULL };
 
+	/* mailinfo writes its <msg> and <patch>, mailsplit into -o<dir> */
+	if (!strcmp(ga->sub, "mailinfo") || !strcmp(ga->sub, "mailsplit"))
+		return true;
 	if (has_arg(ga, out))
 		return true;
 	if (!in_list(ga->sub, o_cmds))
@@ -449,6 +452,9 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 							     : NULL;
 	if (!strcmp(sub, "rm") || !strcmp(sub, "mv"))
 		return has_arg(ga, sw) || has_short(ga, 'f') ? sub : NULL;
+	/* a file written where it is told may be the agent's unsaved work */
+	if (writes_file(ga))
+		return sub;
 	return NULL;
 }
 

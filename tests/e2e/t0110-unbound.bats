@@ -336,14 +336,15 @@ write_version() {
 	local f
 	for f in "archive -o $REPO/README.md HEAD" "archive -vo$REPO/README.md HEAD" \
 		"format-patch -o $T/patches HEAD~0" "diff --output=$REPO/README.md" \
-		"log --output $REPO/README.md -1" "bugreport -o $T/report"; do
+		"log --output $REPO/README.md -1" "bugreport -o $T/report" \
+		"mailinfo $REPO/README.md $T/patch"; do
 		# shellcheck disable=SC2086
 		run agit $f
 		[ "$status" -eq 1 ] || fail "'git $f' was not denied (status $status): $output"
 		assert_output --partial "unbound — no active task assignment"
 	done
 	cmp README.md "$T/readme.before"
-	[ ! -e "$T/patches" ] && [ ! -e "$T/report" ]
+	[ ! -e "$T/patches" ] && [ ! -e "$T/report" ] && [ ! -e "$T/patch" ]
 	# the plain read forms still pass
 	run agit archive --format=tar HEAD
 	assert_success

@@ -136,26 +136,31 @@ static void test_read_only_forms(void **state)
 	}
 }
 
-/* a read command told to write a file is a write (invariant fuzzer, I5) */
+/* a read command told to write a file is a write, snapshotted (I5, I6) */
 static void test_output_forms(void **state)
 {
 	static const struct {
 		const char *cmd;
 		bool read_only;
+		const char *slug;
 	} rows[] = {
-		{ "archive HEAD", true },
-		{ "format-patch --stdout HEAD~1", true },
-		{ "diff -- -o", true },
-		{ "archive -o f HEAD", false },
-		{ "archive -vof HEAD", false },
-		{ "format-patch -o d HEAD~1", false },
-		{ "diff --output=f", false },
-		{ "log --output f", false },
-		{ "bugreport -o d", false },
+		{ "archive HEAD", true, NULL },
+		{ "format-patch --stdout HEAD~1", true, NULL },
+		{ "diff -- -o", true, NULL },
+		{ "archive -o f HEAD", false, "archive" },
+		{ "archive -vof HEAD", false, "archive" },
+		{ "format-patch -o d HEAD~1", false, "format-patch" },
+		{ "diff --output=f", false, "diff" },
+		{ "log --output f", false, "log" },
+		{ "bugreport -o d", false, "bugreport" },
+		{ "mailinfo msg patch", false, "mailinfo" },
+		{ "mailsplit -od", false, "mailsplit" },
 	};
 	const char *v[MAXW];
 	char buf[256];
 	struct git_argv ga;
+	const char *slug;
+	bool q;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
@@ -163,6 +168,11 @@ static void test_output_forms(void **state)
 		if (git_form_read_only(&ga) != rows[i].read_only)
 			fail_msg("'%s' should be %s", rows[i].cmd,
 				 rows[i].read_only ? "read-only" : "a write");
+		slug = git_destructive_slug(&ga, &q);
+		if (!rows[i].slug != !slug ||
+		    (slug && strcmp(slug, rows[i].slug)))
+			fail_msg("'%s': snapshot slug %s", rows[i].cmd,
+				 slug ? slug : "(none)");
 		git_argv_release(&ga);
 	}
 }
