@@ -80,6 +80,8 @@ fleet_make() {
 }
 
 # fleet_reset: back to the state fleet_make left (a copy, no git).
+# STALE=1 tells invfuzz.sh that its last capture no longer holds.
+# shellcheck disable=SC2034
 fleet_reset() {
 	STALE=1
 	rm -rf "$F" && cp -a "$F.tmpl" "$F"
@@ -99,6 +101,7 @@ fleet_dirty() {
 
 # fleet_tidy: end what an earlier command left half done in ag1's worktree
 # (as the operator would; its own branch only).
+# shellcheck disable=SC2034
 fleet_tidy() {
 	local op
 	STALE=1
@@ -129,7 +132,7 @@ expand() {
 # stdout+stderr to OUT; returns git's (or the shim's) status.
 run_line() {
 	local line=$1 out=$2 tok stdin=/dev/null dir=$WT
-	local -a envs=() args=()
+	local -a envs=() args=() toks=()
 	local seen_git=0
 	IFS=$'\t' read -r -a toks <<<"$line"
 	for tok in "${toks[@]}"; do
@@ -149,7 +152,7 @@ run_line() {
 	done
 	local shim=$AGENTIC_GIT_HOME/bin/git
 	[ "${INV_UNGUARDED:-0}" = 1 ] && shim=$REAL_GIT
-	(cd "$dir" 2>/dev/null || cd "$WT"
+	(cd "$dir" 2>/dev/null || cd "$WT" || exit 127
 	exec env PATH="$AGENTIC_GIT_HOME/bin:$PATH" AGENTIC_GIT_AGENT=ag1 \
 		AGENTIC_GIT_SNAPSHOTS=1 GIT_EDITOR=true GIT_SEQUENCE_EDITOR=true \
 		GIT_PAGER=cat PAGER=cat GIT_TERMINAL_PROMPT=0 \
