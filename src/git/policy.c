@@ -545,8 +545,28 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 
 static bool check_fetch(struct verdict *v, const struct policy_input *in)
 {
+	/* the shallow file is the common dir's: every checkout would lose
+	 * its history past the cut (invariant fuzzer) */
+	static const char *const shallow[] = { "--depth", "--deepen",
+					       "--shallow-since",
+					       "--shallow-exclude", NULL };
 	const char *p[64];
 	size_t n = git_positionals(in->ga, p, 64);
+
+	for (size_t i = 0; i < in->ga->nargs; i++) {
+		const char *a = in->ga->args[i], *rest;
+		if (!strcmp(a, "--"))
+			break;
+		for (const char *const *o = shallow; *o; o++) {
+			if (!skip_prefix(a, *o, &rest) ||
+			    (*rest && *rest != '='))
+				continue;
+			deny(v, "deny", DS_BLOCK,
+			     "git %s %s would make the repository shallow for every checkout of it — fetch the full history (git %s origin)",
+			     in->ga->sub, *o, in->ga->sub);
+			return true;
+		}
+	}
 
 	for (size_t i = 1; i < n && i < 64; i++) {
 		const char *s = p[i][0] == '+' ? p[i] + 1 : p[i];

@@ -530,7 +530,8 @@ static void test_policy_table(void **state)
 	ag_protected_release(&prot);
 }
 
-/* found by the invariant fuzzer: another checkout's HEAD, the stash (I1, I2) */
+/* found by the invariant fuzzer: another checkout's HEAD, the stash, a
+ * shallow fetch (I1, I2, I7) */
 static void test_fuzzer_findings(void **state)
 {
 	static const struct row rows[] = {
@@ -544,6 +545,12 @@ static void test_fuzzer_findings(void **state)
 		  0, 0 },
 		{ BOUND, TGT_SAME, "update-ref refs/stash HEAD", V_ROUTE, NULL,
 		  0, 0 },
+		{ BOUND, TGT_SAME, "fetch --depth=1 origin", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "pull --shallow-exclude v1", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "fetch --unshallow origin", V_ROUTE, NULL, 0,
+		  0 },
 	};
 	struct ag_protected prot;
 
