@@ -49,7 +49,12 @@ function environment(   n, j, k, kind) {
 		k = cfgkey()
 		add("GIT_CONFIG_PARAMETERS='" k "'='" cfgval(k) "'")
 	} else {
-		add(pick(ENV_WORDS))
+		k = pick(ENV_WORDS)
+		# an unbound agent's bypass is honoured by design (the original
+		# contract; docs/threat-model.md), so it is not a finding
+		if (UNBOUND && k ~ /^AGENTIC_GIT_BYPASS/)
+			k = "AGENTIC_GIT_BYPASS=0"
+		add(k)
 	}
 }
 function globals(   n, j, k) {
@@ -127,9 +132,10 @@ function generate(i,   cmd, n, j, o, npos, dashes) {
 		rnd(2)
 	line = ""
 	PENDING = ""
+	UNBOUND = chance(0.08)
 	if (chance(0.15))
 		environment()
-	if (chance(0.08)) {	# an agent with no binding, in the operator's checkout
+	if (UNBOUND) {		# an agent with no binding, in the operator's checkout
 		add("AGENTIC_GIT_AGENT=ag3")
 		add("@cd=@REPO@")
 	}

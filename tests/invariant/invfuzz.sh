@@ -47,8 +47,12 @@ if [ "${INV_INSIDE:-}" != 1 ]; then
 	args=(-o "$out" -s "$seed" -n "$count" -t "$seconds")
 	[ $expect = 1 ] && args+=(--expect-violations)
 	[ $replay = 1 ] && args+=(--replay "${files[@]}")
+	# the corpus files stay readable in the cage, wherever they are
+	binds=()
+	for f in "${files[@]}"; do binds+=(--ro-bind "$(dirname "$f")" "$(dirname "$f")"); done
 	exec bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp \
 		--ro-bind "$here" "$here" --ro-bind "$(dirname "$AG_BIN")" "$(dirname "$AG_BIN")" \
+		"${binds[@]}" \
 		--bind "$out" "$out" --unshare-net --unshare-pid --unshare-ipc \
 		--die-with-parent --setenv INV_INSIDE 1 \
 		--setenv AG_BIN "$AG_BIN" \
@@ -166,6 +170,7 @@ if [ $replay = 1 ]; then
 	fails=0
 	for f in "$@"; do
 		fleet_reset
+		[ -r "$f" ] || { echo "not ok $(basename "$f") (unreadable in the cage)"; fails=$((fails + 1)); continue; }
 		i=0 bad=0
 		while IFS= read -r line; do
 			case $line in '' | '#'*) continue ;; esac

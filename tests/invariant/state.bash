@@ -50,7 +50,7 @@ state_capture() {
 	"$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname) %(symref)' >"$d/refs"
 	"$REAL_GIT" -C "$ORIGIN" for-each-ref --format='%(refname) %(objectname)' >"$d/origin"
 	guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null | LC_ALL=C sort -k2 >"$d/files"
-	find "$REPO/.git" "$ORIGIN" -maxdepth 1 -name 'shallow' >>"$d/files"
+	find "$REPO/.git" "$ORIGIN" -maxdepth 1 -name shallow | sed 's/^/exists  /' >>"$d/files"
 	"$REAL_GIT" -C "$REPO" ls-files -s -t >"$d/index.repo" 2>/dev/null
 	cp "$g/config" "$d/config.repo"
 	cp "$ADM1/config.worktree" "$d/config.wt" 2>/dev/null || : >"$d/config.wt"
