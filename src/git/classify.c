@@ -276,10 +276,14 @@ static bool submodule_read(const struct git_argv *ga)
  * FETCH_HEAD); a refspec `src:dst` with any other dst moves local refs. */
 static bool fetch_read(const struct git_argv *ga)
 {
+	/* a shallow fetch rewrites the shared shallow file (invariant fuzzer) */
+	static const char *const shallow[] = { "--depth", "--deepen",
+					       "--shallow-since",
+					       "--shallow-exclude", NULL };
 	const char *p[64];
 	size_t n = positionals(ga, NULL, p, 64, NULL);
 
-	if (n > 64)
+	if (n > 64 || has_arg(ga, shallow))
 		return false;
 	for (size_t i = 1; i < n; i++) {
 		const char *colon = strchr(p[i], ':');

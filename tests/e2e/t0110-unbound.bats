@@ -323,8 +323,10 @@ write_version() {
 	assert_success
 	run agit fetch -q origin other
 	assert_success
+	# a shallow fetch rewrites the repository's shared shallow file (I7)
 	run agit fetch -q --depth 1 origin
-	assert_success
+	assert_denied unbound
+	[ ! -e "$REPO/.git/shallow" ]
 }
 
 # found by the invariant fuzzer (docs/fuzzing.md, I5)

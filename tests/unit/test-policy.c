@@ -155,6 +155,9 @@ static void test_output_forms(void **state)
 		{ "bugreport -o d", false, "bugreport" },
 		{ "mailinfo msg patch", false, "mailinfo" },
 		{ "mailsplit -od", false, "mailsplit" },
+		{ "fetch --depth=1 origin", false, NULL },
+		{ "fetch --shallow-since 2000-01-01", false, NULL },
+		{ "fetch --unshallow origin", true, NULL },
 	};
 	const char *v[MAXW];
 	char buf[256];
