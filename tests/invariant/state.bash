@@ -18,10 +18,12 @@ guarded_files() {
 	for f in HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
 		[ -e "$g/$f" ] && echo "$g/$f"
 	done
+	# not info/refs (update-server-info's list, rewritten by repack) nor
+	# ~/.gnupg (gpg's own keyring, made when a signing fails)
 	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" \
 		"$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/hooks" \
 		"$ORIGIN/hooks" -type f 2>/dev/null |
-		grep -vxF "$g/info/refs" # update-server-info's list, rewritten by repack
+		grep -vxF "$g/info/refs" | grep -v "^$HOME/\.gnupg/"
 	# the sentinel's own files: it may gain others (the shim's events log
 	# under an agent-chosen AGENTIC_GIT_HOME; anything the agent's shell
 	# writes), what was there must stay
