@@ -688,6 +688,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	static const char *const global_w[] = { "register", "unregister",
 		"start", "stop", NULL };
 	static const char *const tag_w[] = { "-d", "--delete", "-f", "--force", NULL };
+	static const char *const stash_w[] = { "branch", NULL };
 	const char *w;
 
 	if (!sub)
@@ -747,6 +748,14 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK,
 		     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
 		     w);
+		return true;
+	}
+	/* stash branch <name> creates a branch and switches to it (invariant
+	 * fuzzer) */
+	if (!strcmp(sub, "stash") && first_positional_in(ga, stash_w)) {
+		deny(v, "deny", DS_BLOCK,
+		     "cross-branch — git stash branch switches to a new branch; you are assigned to '%s': git stash pop applies the entry here",
+		     in->bind->branch ? in->bind->branch : "<none>");
 		return true;
 	}
 	return false;

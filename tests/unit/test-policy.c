@@ -554,6 +554,8 @@ static void test_fuzzer_findings(void **state)
 		  0, 0 },
 		{ BOUND, TGT_SAME, "fetch --unshallow origin", V_ROUTE, NULL, 0,
 		  0 },
+		{ BOUND, TGT_SAME, "stash branch x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "stash list", V_ROUTE, NULL, 0, 0 },
 	};
 	struct ag_protected prot;
 
