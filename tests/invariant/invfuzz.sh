@@ -159,6 +159,7 @@ finding() {
 		sed 's/^/# /' <<<"$v"
 		[ -n "$alone" ] || echo "# (does not reproduce alone in a fresh fleet; the commands before it follow)"
 		[ -n "$alone" ] || sed 's/^/# before: /' "$out/recent"
+		sed 's/^/# output: /' "$out/finding-output" 2>/dev/null | head -40
 		echo "# original: $line"
 		printf '%s\n' "$min"
 	} >"$out/findings/$(printf '%04d' "$i")-$kind.cmds"
@@ -214,6 +215,7 @@ while :; do
 		log "$i rc=$LAST_RC denied=$LAST_DENIED ${v:+VIOLATION}	$line"
 		if [ -n "$v" ]; then
 			log "$v"
+			cp "$out/st/output" "$out/finding-output"
 			finding "$line" "$i" "$v"
 			fleet_reset
 			: >"$out/recent"
