@@ -276,10 +276,14 @@ static bool submodule_read(const struct git_argv *ga)
  * FETCH_HEAD); a refspec `src:dst` with any other dst moves local refs. */
 static bool fetch_read(const struct git_argv *ga)
 {
+	/* a shallow fetch rewrites the shared shallow file (invariant fuzzer) */
+	static const char *const shallow[] = { "--depth", "--deepen",
+					       "--shallow-since",
+					       "--shallow-exclude", NULL };
 	const char *p[64];
 	size_t n = positionals(ga, NULL, p, 64, NULL);
 
-	if (n > 64)
+	if (n > 64 || has_arg(ga, shallow))
 		return false;
 	for (size_t i = 1; i < n; i++) {
 		const char *colon = strchr(p[i], ':');
@@ -287,6 +291,37 @@ static bool fetch_read(const struct git_argv *ga)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * An option of a read command that writes a file wherever it is told
+ * (`archive -o`, `format-patch -o`, `diff --output=<file>`): such a form is
+ * not a read. Found by the invariant fuzzer: `archive -o <operator's file>`
+ * overwrote uncommitted work.
+ */
+static bool writes_file(const struct git_argv *ga)
+{
+	static const char *const out[] = { "--output", "--output-directory",
+					   NULL };
+	static const char *const o_cmds[] = { "archive", "format-patch",
+					      "bugreport", "diagnose", NULL };
+
+	/* mailinfo writes its <msg> and <patch>, mailsplit into -o<dir> */
+	if (!strcmp(ga->sub, "mailinfo") || !strcmp(ga->sub, "mailsplit"))
+		return true;
+	if (has_arg(ga, out))
+		return true;
+	if (!in_list(ga->sub, o_cmds))
+		return false;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		/* -o, -oFILE, or o clustered behind other letters */
+		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, 'o'))
+			return true;
+	}
+	return false;
 }
 
 bool git_form_read_only(const struct git_argv *ga)
@@ -312,7 +347,7 @@ bool git_form_read_only(const struct git_argv *ga)
 		return true;
 	switch (git_sub_class(sub)) {
 	case SC_READ:
-		return true;
+		return !writes_file(ga);
 	case SC_FORMS:
 		break;
 	case SC_WORKTREE:
@@ -421,6 +456,9 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 							     : NULL;
 	if (!strcmp(sub, "rm") || !strcmp(sub, "mv"))
 		return has_arg(ga, sw) || has_short(ga, 'f') ? sub : NULL;
+	/* a file written where it is told may be the agent's unsaved work */
+	if (writes_file(ga))
+		return sub;
 	return NULL;
 }
 

@@ -454,6 +454,12 @@ static bool check_update_ref(struct verdict *v, const struct policy_input *in)
 	if (!pos_with(in->ga, vals, p, 1))
 		return false; /* git prints its usage */
 	ref = p[0];
+	if (!strcmp(ref, "refs/stash") && arg_present(in->ga, d)) {
+		/* deleting the ref drops every entry with its reflog, unsnapshotted */
+		deny(v, "deny", DS_BLOCK,
+		     "update-ref -d refs/stash would drop every stash entry — use `git stash drop` or `git stash clear` (both are snapshotted)");
+		return true;
+	}
 	if (is_snapshot_ref(ref)) {
 		deny(v, "deny", DS_BLOCK,
 		     "'%s' is in the refs/agentic-git/ snapshot namespace, which agents cannot change — the safety net stays out of reach",
@@ -509,6 +515,15 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 		     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
 		return true;
 	}
+	if (starts_with(p[0], "main-worktree/") ||
+	    starts_with(p[0], "worktrees/")) {
+		/* another checkout's HEAD: git 2.39 writes a symref without a
+		 * ref transaction, so the hook never sees this (invariant fuzzer) */
+		deny(v, "deny", DS_BLOCK,
+		     "'%s' belongs to another checkout — an agent may only point its own HEAD, at refs/heads/%s",
+		     p[0], a ? a : "<none>");
+		return true;
+	}
 	if (!strcmp(p[0], "HEAD")) {
 		const char *b;
 		if (arg_present(in->ga, d) || n < 2 ||
@@ -530,8 +545,28 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 
 static bool check_fetch(struct verdict *v, const struct policy_input *in)
 {
+	/* the shallow file is the common dir's: every checkout would lose
+	 * its history past the cut (invariant fuzzer) */
+	static const char *const shallow[] = { "--depth", "--deepen",
+					       "--shallow-since",
+					       "--shallow-exclude", NULL };
 	const char *p[64];
 	size_t n = git_positionals(in->ga, p, 64);
+
+	for (size_t i = 0; i < in->ga->nargs; i++) {
+		const char *a = in->ga->args[i], *rest;
+		if (!strcmp(a, "--"))
+			break;
+		for (const char *const *o = shallow; *o; o++) {
+			if (!skip_prefix(a, *o, &rest) ||
+			    (*rest && *rest != '='))
+				continue;
+			deny(v, "deny", DS_BLOCK,
+			     "git %s %s would make the repository shallow for every checkout of it — fetch the full history (git %s origin)",
+			     in->ga->sub, *o, in->ga->sub);
+			return true;
+		}
+	}
 
 	for (size_t i = 1; i < n && i < 64; i++) {
 		const char *s = p[i][0] == '+' ? p[i] + 1 : p[i];
@@ -653,6 +688,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	static const char *const global_w[] = { "register", "unregister",
 		"start", "stop", NULL };
 	static const char *const tag_w[] = { "-d", "--delete", "-f", "--force", NULL };
+	static const char *const stash_w[] = { "branch", NULL };
 	const char *w;
 
 	if (!sub)
@@ -712,6 +748,14 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK,
 		     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
 		     w);
+		return true;
+	}
+	/* stash branch <name> creates a branch and switches to it (invariant
+	 * fuzzer) */
+	if (!strcmp(sub, "stash") && first_positional_in(ga, stash_w)) {
+		deny(v, "deny", DS_BLOCK,
+		     "cross-branch — git stash branch switches to a new branch; you are assigned to '%s': git stash pop applies the entry here",
+		     in->bind->branch ? in->bind->branch : "<none>");
 		return true;
 	}
 	return false;

@@ -323,6 +323,33 @@ write_version() {
 	assert_success
 	run agit fetch -q origin other
 	assert_success
+	# a shallow fetch rewrites the repository's shared shallow file (I7)
 	run agit fetch -q --depth 1 origin
+	assert_denied unbound
+	[ ! -e "$REPO/.git/shallow" ]
+}
+
+# found by the invariant fuzzer (docs/fuzzing.md, I5)
+@test "no binding: a read command told to write a file (archive -o, format-patch -o, diff --output) is denied and writes nothing" {
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	cd "$REPO"
+	echo "operator's unsaved work" >>README.md
+	cp README.md "$T/readme.before"
+	local f
+	for f in "archive -o $REPO/README.md HEAD" "archive -vo$REPO/README.md HEAD" \
+		"format-patch -o $T/patches HEAD~0" "diff --output=$REPO/README.md" \
+		"log --output $REPO/README.md -1" "bugreport -o $T/report" \
+		"mailinfo $REPO/README.md $T/patch"; do
+		# shellcheck disable=SC2086
+		run agit $f
+		[ "$status" -eq 1 ] || fail "'git $f' was not denied (status $status): $output"
+		assert_output --partial "unbound — no active task assignment"
+	done
+	cmp README.md "$T/readme.before"
+	[ ! -e "$T/patches" ] && [ ! -e "$T/report" ] && [ ! -e "$T/patch" ]
+	# the plain read forms still pass
+	run agit archive --format=tar HEAD
+	assert_success
+	run agit format-patch -1 --stdout
 	assert_success
 }

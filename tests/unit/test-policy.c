@@ -136,6 +136,50 @@ static void test_read_only_forms(void **state)
 	}
 }
 
+/* a read command told to write a file is a write, snapshotted (I5, I6) */
+static void test_output_forms(void **state)
+{
+	static const struct {
+		const char *cmd;
+		bool read_only;
+		const char *slug;
+	} rows[] = {
+		{ "archive HEAD", true, NULL },
+		{ "format-patch --stdout HEAD~1", true, NULL },
+		{ "diff -- -o", true, NULL },
+		{ "archive -o f HEAD", false, "archive" },
+		{ "archive -vof HEAD", false, "archive" },
+		{ "format-patch -o d HEAD~1", false, "format-patch" },
+		{ "diff --output=f", false, "diff" },
+		{ "log --output f", false, "log" },
+		{ "bugreport -o d", false, "bugreport" },
+		{ "mailinfo msg patch", false, "mailinfo" },
+		{ "mailsplit -od", false, "mailsplit" },
+		{ "fetch --depth=1 origin", false, NULL },
+		{ "fetch --shallow-since 2000-01-01", false, NULL },
+		{ "fetch --unshallow origin", true, NULL },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+	const char *slug;
+	bool q;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		if (git_form_read_only(&ga) != rows[i].read_only)
+			fail_msg("'%s' should be %s", rows[i].cmd,
+				 rows[i].read_only ? "read-only" : "a write");
+		slug = git_destructive_slug(&ga, &q);
+		if (!rows[i].slug != !slug ||
+		    (slug && strcmp(slug, rows[i].slug)))
+			fail_msg("'%s': snapshot slug %s", rows[i].cmd,
+				 slug ? slug : "(none)");
+		git_argv_release(&ga);
+	}
+}
+
 static void test_destructive(void **state)
 {
 	static const struct { const char *cmd; const char *slug; bool q; } rows[] = {
@@ -489,6 +533,39 @@ static void test_policy_table(void **state)
 	ag_protected_release(&prot);
 }
 
+/* found by the invariant fuzzer: another checkout's HEAD, the stash, a
+ * shallow fetch (I1, I2, I7) */
+static void test_fuzzer_findings(void **state)
+{
+	static const struct row rows[] = {
+		{ BOUND, TGT_SAME,
+		  "symbolic-ref main-worktree/HEAD refs/heads/o", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME,
+		  "symbolic-ref worktrees/b/HEAD refs/heads/feat/a", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref -d refs/stash", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/stash HEAD", V_ROUTE, NULL,
+		  0, 0 },
+		{ BOUND, TGT_SAME, "fetch --depth=1 origin", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "pull --shallow-exclude v1", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "fetch --unshallow origin", V_ROUTE, NULL, 0,
+		  0 },
+		{ BOUND, TGT_SAME, "stash branch x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "stash list", V_ROUTE, NULL, 0, 0 },
+	};
+	struct ag_protected prot;
+
+	(void)state;
+	ag_protected_init(&prot);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		run_row(&rows[i], &prot);
+	ag_protected_release(&prot);
+}
+
 /* Parses `cmd`, decides with `in` (whose ga is replaced), returns the verdict. */
 static void decide(struct policy_input *in, const char *cmd, struct verdict *vd)
 {
@@ -554,6 +631,8 @@ int main(void)
 		cmocka_unit_test(test_argv_globals),
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_read_only_forms),
+		cmocka_unit_test(test_output_forms),
+		cmocka_unit_test(test_fuzzer_findings),
 		cmocka_unit_test(test_destructive),
 		cmocka_unit_test(test_checkout_analysis),
 		cmocka_unit_test(test_overwrite_source),

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: Apache-2.0
+# The invariant fuzzer's checker (docs/fuzzing.md, "The invariant fuzzer"),
+# sourced by invfuzz.sh after fleet.bash. state_capture writes what must
+# not change (or must stay restorable) into a directory; state_check
+# compares two captures and prints one line per broken invariant.
+
+# Config keys a bound agent may change in the repository's and its own
+# worktree's config (docs/policy.md, `config` row, and what git itself
+# writes for branch tracking and sparse checkouts). Any other key changed
+# is a finding.
+INV_CONFIG_OK='^(user\.(name|email)|branch\..*\.(remote|merge|rebase|description)|core\.(autocrlf|eol|safecrlf|filemode|sparsecheckout|sparsecheckoutcone)|pull\..*|merge\.(ff|conflictstyle)|rebase\.(autosquash|autostash)|rerere\..*|diff\.(renames|algorithm|colormoved|context)|status\..*|log\.(date|decorate)|color\..*|column\.ui|init\.defaultbranch|fetch\.prune|push\.autosetupremote|push\.default=(simple|current|nothing)|advice\..*|commit\.(verbose|cleanup)|format\.signoff|index\.sparse)(=|$)'
+
+# guarded_files: every file that no command of ag1 may change, one a line
+guarded_files() {
+	local g=$REPO/.git f
+	find "$REPO" -path "$g" -prune -o -type f -print
+	# (the index is compared by content: a read refreshes its stat data)
+	for f in HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
+		[ -e "$g/$f" ] && echo "$g/$f"
+	done
+	# not info/refs (update-server-info's list, rewritten by repack) nor
+	# ~/.gnupg (gpg's own keyring, made when a signing fails)
+	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" \
+		"$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/hooks" \
+		"$ORIGIN/hooks" -type f 2>/dev/null |
+		grep -vxF "$g/info/refs" | grep -v "^$HOME/\.gnupg/"
+	# the sentinel's own files: it may gain others (the shim's events log
+	# under an agent-chosen AGENTIC_GIT_HOME; anything the agent's shell
+	# writes), what was there must stay
+	cat "$F/.sentinel"
+	ls -d "$ADM1/gitdir" "$ADM1/commondir" \
+		"$WT/.git" "$WT/.agend-managed" "$ORIGIN/config" "$ORIGIN/HEAD" \
+		"$AGENTIC_GIT_HOME/.config-integrity-key" \
+		"$AGENTIC_GIT_HOME"/runtime/*/binding.json* \
+		"$AGENTIC_GIT_HOME/policy.toml" 2>/dev/null
+}
+
+# worktree_blobs: "<blob> TAB <path>" for every file of ag1's worktree
+worktree_blobs() {
+	local list
+	list=$(cd "$WT" && find . \( -name .git -o -path ./.agend-managed \) -prune \
+		-o -type f -print | sed 's|^\./||' | LC_ALL=C sort)
+	[ -n "$list" ] || return 0
+	paste <(cd "$WT" && "$REAL_GIT" hash-object --no-filters --stdin-paths <<<"$list") \
+		<(printf '%s\n' "$list")
+}
+
+# state_capture DIR
+state_capture() {
+	local d=$1 g=$REPO/.git
+	mkdir -p "$d"
+	"$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname) %(symref)' >"$d/refs"
+	"$REAL_GIT" -C "$ORIGIN" for-each-ref --format='%(refname) %(objectname)' >"$d/origin"
+	guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null | LC_ALL=C sort -k2 >"$d/files"
+	find "$REPO/.git" "$ORIGIN" -maxdepth 1 -name shallow | sed 's/^/exists  /' >>"$d/files"
+	"$REAL_GIT" -C "$REPO" ls-files -s -t >"$d/index.repo" 2>/dev/null
+	cp "$g/config" "$d/config.repo"
+	cp "$ADM1/config.worktree" "$d/config.wt" 2>/dev/null || : >"$d/config.wt"
+	cat "$ADM1/HEAD" >"$d/head" 2>/dev/null
+	worktree_blobs >"$d/wt"
+	"$REAL_GIT" -C "$WT" ls-tree -r HEAD 2>/dev/null | awk -F'\t' '{split($1, a, " "); print a[3] "\t" $2}' >"$d/headtree"
+	awk '{print $2}' "$g/logs/refs/stash" >"$d/stash" 2>/dev/null || : >"$d/stash"
+	find "$AGENTIC_GIT_HOME/quarantine" -type f 2>/dev/null | LC_ALL=C sort >"$d/quarantine"
+}
+
+# refs_changed BEFORE AFTER: "<ref> <sha>" of refs new or moved
+refs_changed() {
+	LC_ALL=C comm -13 <(LC_ALL=C sort "$1/refs") <(LC_ALL=C sort "$2/refs") | awk '{print $1, $2}'
+}
+
+# violate KIND TEXT
+violate() { printf 'VIOLATION %s: %s\n' "$1" "$2"; }
+
+check_refs() {
+	local b=$1 a=$2 line ref
+	cmp -s "$b/refs" "$a/refs" && cmp -s "$b/origin" "$a/origin" &&
+		cmp -s "$b/head" "$a/head" && return 0
+	# protected, the other agent's, tags, snapshots, replace: no move, no delete
+	while IFS= read -r line; do
+		ref=${line%% *}
+		case $ref in
+		refs/heads/main | refs/heads/master) violate protected-ref "$ref changed or deleted (was $line)" ;;
+		refs/heads/feat/b) violate other-agent-ref "$ref changed or deleted" ;;
+		refs/tags/*) violate tag "$ref moved or deleted" ;;
+		refs/agentic-git/snapshots/ag2/*) violate other-snapshot "$ref moved or deleted" ;;
+		refs/agentic-git/*) violate own-snapshot "$ref moved or deleted" ;;
+		esac
+	done < <(LC_ALL=C comm -23 <(LC_ALL=C sort "$b/refs") <(LC_ALL=C sort "$a/refs"))
+	while IFS= read -r line; do
+		ref=${line%% *}
+		case $ref in
+		refs/heads/main | refs/heads/master | refs/heads/feat/b) ;; # reported above
+		refs/agentic-git/snapshots/ag1/*)
+			grep -q "^$ref " "$b/refs" && violate own-snapshot "$ref rewritten" ;;
+		refs/agentic-git/*) violate snapshot-namespace "$ref written by ag1" ;;
+		refs/replace/*) violate replace "$ref created (changes every checkout's view)" ;;
+		refs/heads/*)
+			case $line in *" refs/heads/main" | *" refs/heads/master" | *" refs/heads/feat/b")
+				violate symref "$ref is a symref to a protected or foreign branch" ;;
+			esac ;;
+		esac
+	done < <(LC_ALL=C comm -13 <(LC_ALL=C sort "$b/refs") <(LC_ALL=C sort "$a/refs"))
+	# the remote: only ag1's branch and new tags may appear or move
+	while IFS= read -r line; do
+		ref=${line%% *}
+		case $ref in
+		refs/heads/feat/a) ;;
+		refs/tags/*) grep -q "^$ref " "$b/origin" && violate remote-tag "origin $ref moved" ;;
+		*) violate remote-ref "origin $ref written (${line#* })" ;;
+		esac
+	done < <(LC_ALL=C comm -13 <(LC_ALL=C sort "$b/origin") <(LC_ALL=C sort "$a/origin"))
+	while IFS= read -r line; do
+		ref=${line%% *}
+		grep -q "^$ref " "$a/origin" || [ "$ref" = refs/heads/feat/a ] ||
+			violate remote-ref "origin $ref deleted"
+	done < <(LC_ALL=C comm -23 <(LC_ALL=C sort "$b/origin") <(LC_ALL=C sort "$a/origin"))
+	case $(cat "$a/head") in
+	"ref: refs/heads/feat/a" | [0-9a-f]*) ;;
+	*) violate fence "ag1's HEAD now $(cat "$a/head")" ;;
+	esac
+}
+
+check_files() {
+	local b=$1 a=$2 line
+	cmp -s "$b/files" "$a/files" && cmp -s "$b/config.repo" "$a/config.repo" &&
+		cmp -s "$b/config.wt" "$a/config.wt" &&
+		cmp -s "$b/index.repo" "$a/index.repo" && return 0
+	cmp -s "$b/index.repo" "$a/index.repo" ||
+		violate file "the operator's index: $(LC_ALL=C comm -3 "$b/index.repo" "$a/index.repo" 2>/dev/null | head -3 | tr '\n\t' '  ')"
+	while IFS= read -r line; do
+		violate file "${line%% *} changed, created or deleted"
+	done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/files") <(LC_ALL=C sort "$a/files") | sed 's/^\t//' | awk '{print $2 " " $1}' | sort -u -k1,1)
+	local f kv
+	for f in config.repo config.wt; do
+		cmp -s "$b/$f" "$a/$f" && continue
+		while IFS= read -r kv; do
+			printf '%s\n' "$kv" | grep -Eiq "$INV_CONFIG_OK" && continue
+			violate config "$f: '$kv' added or removed"
+		done < <(LC_ALL=C comm -3 <("$REAL_GIT" config --file "$b/$f" --list | LC_ALL=C sort) \
+			<("$REAL_GIT" config --file "$a/$f" --list | LC_ALL=C sort) | sed 's/^\t//')
+	done
+}
+
+# available BEFORE AFTER CHANGED: blob ids where lost work may be found again
+available() {
+	local b=$1 a=$2 changed=$3 sha q
+	cut -f1 "$a/wt"
+	"$REAL_GIT" -C "$WT" ls-files -s 2>/dev/null | awk '{print $2}'
+	while read -r _ sha; do
+		for q in "$sha" "$sha^2" "$sha^3"; do
+			"$REAL_GIT" -C "$WT" ls-tree -r "$q" 2>/dev/null | awk '{print $3}'
+		done
+	done <"$changed"
+	while IFS= read -r q; do
+		grep -qxF "$q" "$b/quarantine" 2>/dev/null ||
+			"$REAL_GIT" hash-object --no-filters "$q"
+	done <"$a/quarantine"
+}
+
+check_loss() {
+	local b=$1 a=$2 lost
+	cmp -s "$b/wt" "$a/wt" && cmp -s "$b/stash" "$a/stash" && return 0
+	# dirty in ag1's worktree before: not what HEAD has at that path
+	lost=$(awk -F'\t' 'FILENAME == ARGV[1] { head[$2] = $1; next }
+		FILENAME == ARGV[2] { if (head[$2] != $1) dirty[$2] = $1; next }
+		{ now[$2] = $1 }
+		END { for (p in dirty) if (now[p] != dirty[p]) print dirty[p] "\t" p }' \
+		"$b/headtree" "$b/wt" "$a/wt")
+	local gone
+	gone=$(LC_ALL=C comm -23 <(LC_ALL=C sort "$b/stash") <(LC_ALL=C sort "$a/stash"))
+	[ -n "$lost$gone" ] || return 0
+	refs_changed "$b" "$a" >"$a/changed"
+	available "$b" "$a" "$a/changed" | LC_ALL=C sort -u >"$a/avail"
+	local blob path s
+	while IFS=$'\t' read -r blob path; do
+		[ -n "$blob" ] || continue
+		grep -qxF "$blob" "$a/avail" ||
+			violate lost-work "unsaved $path ($blob) destroyed and in no snapshot, stash, commit or quarantine"
+	done <<<"$lost"
+	for s in $gone; do
+		grep -q "^refs/agentic-git/snapshots/ag1/" "$a/changed" &&
+			while read -r ref sha; do
+				case $ref in refs/agentic-git/snapshots/ag1/*)
+					"$REAL_GIT" -C "$WT" merge-base --is-ancestor "$s" "$sha" 2>/dev/null && continue 2 ;;
+				esac
+			done <"$a/changed"
+		# a popped entry is back in the work tree
+		local missing
+		missing=$(LC_ALL=C comm -23 <({ "$REAL_GIT" -C "$WT" ls-tree -r "$s"; "$REAL_GIT" -C "$WT" ls-tree -r "$s^3"; } 2>/dev/null | awk '{print $3}' | LC_ALL=C sort -u) \
+			<({ "$REAL_GIT" -C "$WT" ls-tree -r "$s^1" 2>/dev/null | awk '{print $3}'; cat "$a/avail"; } | LC_ALL=C sort -u))
+		[ -z "$missing" ] || violate lost-stash "stash entry $s dropped and in no snapshot"
+	done
+}
+
+# state_check BEFORE AFTER: print the broken invariants; status 1 if any
+state_check() {
+	local out
+	out=$(check_refs "$1" "$2"; check_files "$1" "$2"; check_loss "$1" "$2")
+	[ -z "$out" ] && return 0
+	printf '%s\n' "$out"
+	return 1
+}
