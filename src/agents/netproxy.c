@@ -314,8 +314,12 @@ static void conn_events(const struct conn *c, struct pollfd *pf)
 		netpump_events(&c->pump, &pf[0].events, &pf[1].events);
 		break;
 	}
-	if (pf[1].fd < 0)
-		pf[1].fd = -1;
+	/* a side with nothing to wait for is left out: poll reports a
+	 * hang-up whatever the events, and would wake the loop for ever
+	 * while that side's buffer waits for the other to drain */
+	for (int i = 0; i < 2; i++)
+		if (pf[i].fd < 0 || !pf[i].events)
+			pf[i].fd = -1;
 }
 
 /* One step for a connection; false when it is finished. */

@@ -95,9 +95,9 @@ static int drain(struct netpump *p, int d)
 }
 
 /*
- * NEEDSWORK: a side that hung up while its direction's buffer is full is
- * reported by every poll (POLLHUP cannot be masked) until the other side
- * drains it; the loop spins meanwhile instead of sleeping.
+ * A side that hung up is reported by every poll (POLLHUP cannot be
+ * masked): the caller leaves out of its poll a side netpump_events() asks
+ * nothing of (agents/netproxy.c), so a full buffer waits without a spin.
  */
 int netpump_io(struct netpump *p, short rev_a, short rev_b)
 {
