@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -26,6 +25,7 @@
 #include "fleet/session.h"
 #include "fleet/session-sync.h"
 #include "git/repo.h"
+#include "git/repo-probe.h"
 
 static int lock_repo(const struct session *s, struct strbuf *err)
 {
@@ -271,37 +271,15 @@ out:
 }
 
 /*
- * True when the common config plainly says `worktreeConfig = true` under
- * [extensions]. A miss only costs one `git config` run, so this scan is
- * deliberately simple: anything unusual falls back to git.
+ * True when the repository probe (git/repo-probe.h) read
+ * extensions.worktreeConfig on from the common config. A miss, or a
+ * config it could not read exactly, only costs one `git config` run.
  */
 static bool worktree_config_on(const struct session *s)
 {
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	bool in_ext = false, on = false;
+	const struct repo_probe *p = repo_probe_get(s->common_dir, NULL);
 
-	strbuf_addf(&path, "%s/config", s->common_dir);
-	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0)
-		goto out;
-	for (char *p = data.buf; *p && !on;) {
-		char *nl = strchrnul(p, '\n'), save = *nl;
-		struct strbuf line = STRBUF_INIT;
-
-		*nl = '\0';
-		strbuf_addstr(&line, p);
-		strbuf_trim(&line);
-		if (line.buf[0] == '[')
-			in_ext = !strcasecmp(line.buf, "[extensions]");
-		else if (in_ext)
-			on = !strcasecmp(line.buf, "worktreeconfig = true");
-		strbuf_release(&line);
-		*nl = save;
-		p = *nl ? nl + 1 : nl;
-	}
-out:
-	strbuf_release(&path);
-	strbuf_release(&data);
-	return on;
+	return (p->flags & PROBE_WORKTREE_CONFIG) && !(p->flags & PROBE_ODD);
 }
 
 static int wire_hooks(const struct session *s, struct strbuf *err)

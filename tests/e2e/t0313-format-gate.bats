@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# One gate for our own git-format code (issue 21, point 3;
+# docs/architecture.md, "The format gate"): in a repository of every odd
+# shape real git makes — SHA-256, a split index, a sparse index, a shared
+# repository, a reftable config, an index with an extension we do not know
+# — the commands that take our fast paths give git's result: snapshots
+# restore byte for byte, refs and files get the modes git gives them, and
+# what git refuses is not done behind its back.
+load lib
+load snapshot-lib
+
+setup() {
+	ag_setup
+	export AGENTIC_GIT_SNAPSHOTS=1
+}
+
+# sha256_repo: $REPO again, as a SHA-256 repository
+sha256_repo() {
+	rm -rf "$REPO"
+	"$REAL_GIT" init -q --object-format=sha256 "$REPO"
+	(
+		cd "$REPO"
+		echo hello >README.md
+		mkdir -p src docs
+		echo "int main(void) { return 0; }" >src/main.c
+		echo guide >docs/guide.md
+		"$REAL_GIT" add -A
+		"$REAL_GIT" commit -q -m "initial import"
+	)
+}
+
+# work: unsaved work of every kind in the current work tree
+work() {
+	echo "unstaged change" >>README.md
+	echo "/* staged */" >>src/main.c
+	"$REAL_GIT" add src/main.c
+	echo "untracked" >src/notes.txt
+	echo "SECRET=1" >.env
+	echo .env >.gitignore
+}
+
+# undone OP ARGS…: OP through the shim takes a snapshot holding the staged
+# tree git would write, and restoring it brings the work tree back
+undone() {
+	local before staged ref
+	before=$(tree_state .)
+	staged=$("$REAL_GIT" write-tree)
+	run agit "$@"
+	echo "op: $status $output"
+	assert_success
+	refute_output --partial "snapshot FAILED"
+	[ "$(tree_state .)" != "$before" ] || fail "'$*' destroyed nothing"
+	ref=$(newest_ref "$1")
+	[ -n "$ref" ] || fail "no $1 snapshot"
+	assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"
+	"$REAL_GIT" fsck --no-dangling
+	run "$AG_BIN" snapshots restore --yes "$ref"
+	assert_success
+	assert_equal "$(tree_state .)" "$before"
+}
+
+@test "a SHA-256 repository: reset --hard, checkout and clean are undone" {
+	sha256_repo
+	ag_bind ag1 feat/one
+	cd "$WT"
+	for op in "reset --hard" "checkout -- ." "clean -fdx"; do
+		work
+		# shellcheck disable=SC2086
+		undone $op
+		"$REAL_GIT" reset -q --hard
+	done
+	# the snapshot refs are 64-digit loose refs git reads
+	"$REAL_GIT" for-each-ref --format='%(objectname)' refs/agentic-git/ >"$T/ids"
+	[ "$(wc -l <"$T/ids")" -ge 3 ]
+	! grep -qv '^[0-9a-f]\{64\}$' "$T/ids"
+}
+
+@test "a split index, with and without core.splitIndex: snapshots are git's" {
+	ag_bind ag1 feat/one
+	cd "$WT"
+	"$REAL_GIT" update-index --split-index
+	ls "$("$REAL_GIT" rev-parse --git-dir)"/sharedindex.* >/dev/null
+	work
+	undone reset --hard
+	"$REAL_GIT" config core.splitIndex true
+	work
+	undone checkout -- .
+}
+
+@test "a sparse index (cone mode, index.sparse): snapshots are git's" {
+	ag_bind ag1 feat/one
+	cd "$WT"
+	mkdir -p docs/deep
+	echo guide >docs/deep/guide.md
+	"$REAL_GIT" add docs
+	"$REAL_GIT" commit -qm docs
+	"$REAL_GIT" sparse-checkout init --cone
+	"$REAL_GIT" config index.sparse true
+	"$REAL_GIT" sparse-checkout set src
+	# the index holds a sparse directory entry: the `sdir` extension
+	"$REAL_GIT" ls-files --sparse | grep -qx 'docs/'
+	work
+	undone reset --hard
+}
+
+@test "a shared repository: the snapshot ref gets the modes git gives refs" {
+	"$REAL_GIT" -C "$REPO" config core.sharedRepository group
+	ag_bind ag1 feat/one
+	cd "$WT"
+	work
+	umask 077
+	undone reset --hard
+	ref=$(newest_ref reset)
+	common=$("$REAL_GIT" rev-parse --path-format=absolute --git-common-dir)
+	# a ref git itself creates at the same depth, under the same umask
+	"$REAL_GIT" update-ref "refs/agentic-git/snapshots/git/$(basename "$ref")" HEAD
+	assert_equal "$(stat -c %a "$common/$ref")" \
+		"$(stat -c %a "$common/refs/agentic-git/snapshots/git/$(basename "$ref")")"
+	assert_equal "$(stat -c %a "$(dirname "$common/$ref")")" \
+		"$(stat -c %a "$common/refs/agentic-git/snapshots/git")"
+	# group members can read what the snapshot wrote
+	find "$common/refs/agentic-git" "$common/objects" -newer "$WT/README.md" \
+		! -perm -g+r >"$T/unreadable"
+	assert_equal "$(cat "$T/unreadable")" ""
+}
+
+# reftable_by_hand: $REPO's config says reftable (git 2.39 cannot make one)
+reftable_by_hand() {
+	"$REAL_GIT" -C "$REPO" config core.repositoryformatversion 1
+	"$REAL_GIT" -C "$REPO" config extensions.refStorage reftable
+}
+
+@test "a reftable repository is git's: nothing is written behind git's back" {
+	ag_bind ag1 feat/one
+	cd "$WT"
+	work
+	before=$(tree_state .)
+	refs_before=$(find "$REPO/.git/refs" "$REPO/.git/packed-refs" 2>/dev/null | sort)
+	reftable_by_hand
+	# the git here refuses the repository; with the shim, just the same
+	run "$REAL_GIT" status
+	git_status=$status
+	[ "$git_status" -ne 0 ] || skip "this git reads reftable repositories"
+	run agit reset --hard
+	assert_equal "$status" "$git_status"
+	assert_equal "$(tree_state .)" "$before"
+	assert_equal "$(find "$REPO/.git/refs" "$REPO/.git/packed-refs" 2>/dev/null | sort)" \
+		"$refs_before"
+}
+
+@test "a reftable repository: a ref the hook cannot see as a file counts as existing" {
+	cd "$REPO"
+	"$AG_BIN" run --agent ag1 --branch feat/a -- true 2>/dev/null
+	WT=$AGENTIC_GIT_HOME/worktrees/ag1/feat/a
+	cd "$WT"
+	z=0000000000000000000000000000000000000000
+	new=$("$REAL_GIT" rev-parse HEAD)
+	# files backend: no refs/tags/v9 file, the ref is new, its creation fine
+	echo "$z $new refs/tags/v9" |
+		env -u AGENTIC_GIT_AGENT "$AG_BIN" hook reference-transaction prepared
+	reftable_by_hand
+	# reftable: the tag may be in the table; moving a tag is refused
+	run env -u AGENTIC_GIT_AGENT "$AG_BIN" hook reference-transaction prepared \
+		<<<"$z $new refs/tags/v9"
+	assert_failure
+	assert_output --partial "tags are shared"
+}
+
+# index_with_extension SIG: the index with one more extension SIG (4 bytes)
+# before its trailing SHA-1, the checksum made again
+index_with_extension() {
+	local idx
+	idx=$("$REAL_GIT" rev-parse --git-path index)
+	python3 - "$idx" "$1" <<'EOF'
+import hashlib, struct, sys
+path, sig = sys.argv[1], sys.argv[2].encode()
+data = open(path, "rb").read()[:-20]
+data += sig + struct.pack(">I", 4) + b"data"
+open(path, "wb").write(data + hashlib.sha1(data).digest())
+EOF
+}
+
+@test "an index with a required extension we do not know: git's answer" {
+	prereq python3 python3 -c 'import hashlib'
+	ag_bind ag1 feat/one
+	cd "$WT"
+	work
+	index_with_extension zzzz
+	before=$(tree_state .)
+	run "$REAL_GIT" write-tree
+	assert_failure
+	assert_output --partial "zzzz"
+	# the snapshot fails (loudly), and reset --hard fails as git's does
+	run agit reset --hard
+	assert_failure
+	assert_output --partial "zzzz"
+	assert_equal "$(tree_state .)" "$before"
+}
+
+@test "an index with an optional extension we do not know: snapshots as usual" {
+	prereq python3 python3 -c 'import hashlib'
+	ag_bind ag1 feat/one
+	cd "$WT"
+	work
+	index_with_extension Zzzz
+	undone reset --hard
+}
+
+@test "sessions and their workspaces in SHA-256, split-index and shared repositories" {
+	"$REAL_GIT" -C "$REPO" config core.sharedRepository group
+	"$REAL_GIT" -C "$REPO" update-index --split-index
+	cd "$REPO"
+	run "$AG_BIN" run --agent ag1 --branch feat/a -- true
+	assert_success
+	wt=$AGENTIC_GIT_HOME/worktrees/ag1/feat/a
+	assert_equal "$(head_of "$wt")" "$(head_of "$REPO")"
+	sha256_repo
+	cd "$REPO"
+	run "$AG_BIN" run --agent ag2 --branch feat/b -- true
+	assert_success
+	wt=$AGENTIC_GIT_HOME/worktrees/ag2/feat/b
+	assert_equal "$(head_of "$wt")" "$(head_of "$REPO")"
+	assert_equal "$(branch_of "$wt")" feat/b
+}
