@@ -222,3 +222,25 @@ EOF
 	assert_equal "$(head_of "$wt")" "$(head_of "$REPO")"
 	assert_equal "$(branch_of "$wt")" feat/b
 }
+
+@test "an extension we do not know (git ignores it at version 0): git writes the snapshot" {
+	# git 2.39 ignores unknown extensions of a version 0 repository, so
+	# every road to git is taken here with a git that answers
+	"$REAL_GIT" -C "$REPO" config extensions.laterFeature true
+	ag_bind ag1 feat/one
+	cd "$WT"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/git.log" "$REAL_GIT" >"$T/git-logged"
+	chmod +x "$T/git-logged"
+	work
+	: >"$T/git.log"
+	AGENTIC_GIT_REAL_GIT=$T/git-logged undone reset --hard
+	# trees, commits and the ref by git, not by our own writers
+	grep -q "write-tree" "$T/git.log"
+	grep -q "commit-tree" "$T/git.log"
+	grep -q "update-ref" "$T/git.log"
+	# and a session's provisioning reads its refs through git too
+	cd "$REPO"
+	run "$AG_BIN" run --agent ag2 --branch feat/b -- true
+	assert_success
+	assert_equal "$(head_of "$AGENTIC_GIT_HOME/worktrees/ag2/feat/b")" "$(head_of "$REPO")"
+}
