@@ -179,6 +179,9 @@ static void keep(struct repo_probe *p, struct cfg *c, const char *key,
 			version(p, c, v);
 		else if (!strcmp(key, "splitindex") && !falsey(v))
 			p->flags |= PROBE_SPLIT_INDEX;
+		else if (!strcmp(key, "logallrefupdates") && v &&
+			 !strcasecmp(v, "always"))
+			p->flags |= PROBE_REFLOG_ALWAYS;
 		else if (!strcmp(key, "sharedrepository") && !falsey(v) &&
 			 !(v && !strcasecmp(v, "umask")))
 			p->flags |= PROBE_SHARED;

@@ -29,12 +29,14 @@ bool repo_probe_refs_ours(const struct repo_probe *p)
 
 bool repo_probe_ref_writes_ours(const struct repo_probe *p)
 {
-	return repo_probe_refs_ours(p) && !(p->flags & PROBE_SHARED);
+	return repo_probe_refs_ours(p) &&
+	       !(p->flags & (PROBE_SHARED | PROBE_REFLOG_ALWAYS));
 }
 
 bool repo_probe_objects_ours(const struct repo_probe *p)
 {
-	return repo_probe_ref_writes_ours(p) && p->objfmt == PROBE_SHA1;
+	return repo_probe_refs_ours(p) && !(p->flags & PROBE_SHARED) &&
+	       p->objfmt == PROBE_SHA1;
 }
 
 bool repo_probe_index_ours(const struct repo_probe *p)

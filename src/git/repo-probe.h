@@ -20,7 +20,8 @@
  *     we do not know (git's rule: version 1 with an unknown extension is
  *     refused by git; we leave the repository to git whatever the
  *     version), no split or sparse index configured, no shared repository
- *     (git gives what it writes there group permissions).
+ *     (git gives what it writes there group permissions), no reflog for
+ *     every ref where we create refs (core.logAllRefUpdates = always).
  *  3. Cheap: repo_probe_get() reads a repository's config once per process
  *     and checks it is unchanged (and reftable/ still absent or present)
  *     with an lstat(2) each per call.
@@ -45,7 +46,8 @@ enum repo_probe_flags {
 	PROBE_SPLIT_INDEX = 1 << 4,    /* core.splitIndex */
 	PROBE_SPARSE_INDEX = 1 << 5,   /* index.sparse */
 	PROBE_SHARED = 1 << 6,	       /* core.sharedRepository, setgid */
-	PROBE_WORKTREE_CONFIG = 1 << 7 /* extensions.worktreeConfig */
+	PROBE_WORKTREE_CONFIG = 1 << 7, /* extensions.worktreeConfig */
+	PROBE_REFLOG_ALWAYS = 1 << 8	/* core.logAllRefUpdates = always */
 };
 
 struct repo_probe {
@@ -63,9 +65,10 @@ void repo_probe_config(struct repo_probe *p, const char *buf, size_t len);
 
 /* Loose and packed refs may be read and created as files. */
 bool repo_probe_refs_ours(const struct repo_probe *p);
-/* Loose refs may be created with our modes: refs ours, not shared. */
+/* Loose refs may be created as we create them: refs ours, not shared
+ * (our modes), no reflog for every ref (we write none). */
 bool repo_probe_ref_writes_ours(const struct repo_probe *p);
-/* Objects may be written by packw: ref writes ours, and SHA-1. */
+/* Objects may be written by packw: refs ours, not shared, SHA-1. */
 bool repo_probe_objects_ours(const struct repo_probe *p);
 /* The index file may be read by snapshot-index (no split/sparse index). */
 bool repo_probe_index_ours(const struct repo_probe *p);

@@ -244,3 +244,15 @@ EOF
 	assert_success
 	assert_equal "$(head_of "$AGENTIC_GIT_HOME/worktrees/ag2/feat/b")" "$(head_of "$REPO")"
 }
+
+@test "core.logAllRefUpdates=always: the snapshot ref has the reflog git gives every ref" {
+	"$REAL_GIT" -C "$REPO" config core.logAllRefUpdates always
+	ag_bind ag1 feat/one
+	cd "$WT"
+	work
+	undone reset --hard
+	ref=$(newest_ref reset)
+	run "$REAL_GIT" reflog show --format=%H "$ref"
+	assert_success
+	assert_output "$("$REAL_GIT" rev-parse "$ref")"
+}

@@ -122,6 +122,13 @@ static void test_index_and_sharing(void **state)
 		assert_false(repo_probe_ref_writes_ours(&p));
 		assert_true(repo_probe_refs_ours(&p));
 	}
+	/* git logs every ref it creates: a loose ref of ours would have none */
+	p = parse("[core]\n\tlogAllRefUpdates = always\n");
+	assert_false(repo_probe_ref_writes_ours(&p));
+	assert_true(repo_probe_objects_ours(&p));
+	assert_true(repo_probe_refs_ours(&p));
+	p = parse("[core]\n\tlogAllRefUpdates = true\n");
+	assert_true(repo_probe_ref_writes_ours(&p));
 	p = parse("[core]\n\tsharedRepository = umask\n");
 	assert_false(p.flags & PROBE_SHARED);
 	p = parse("[core]\n\tsharedrepository = false\n");
