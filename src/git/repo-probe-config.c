@@ -39,7 +39,8 @@ static bool falsey(const char *v)
 
 static void skip_blank(struct cfg *c)
 {
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
+	while (c->p < c->end &&
+	       (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
 		c->p++;
 }
 
@@ -154,7 +155,8 @@ static void version(struct repo_probe *p, struct cfg *c, const char *v)
 {
 	unsigned long n = 0;
 
-	if (!v || !*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 6) {
+	if (!v || !*v || strspn(v, "0123456789") != strlen(v) ||
+	    strlen(v) > 6) {
 		c->odd = true;
 		return;
 	}
@@ -185,7 +187,8 @@ static void keep(struct repo_probe *p, struct cfg *c, const char *key,
 		else if (!strcmp(key, "sharedrepository") && !falsey(v) &&
 			 !(v && !strcasecmp(v, "umask")))
 			p->flags |= PROBE_SHARED;
-	} else if (!strcmp(s, "index") && !strcmp(key, "sparse") && !falsey(v)) {
+	} else if (!strcmp(s, "index") && !strcmp(key, "sparse") &&
+		   !falsey(v)) {
 		p->flags |= PROBE_SPARSE_INDEX;
 	}
 }
@@ -216,7 +219,7 @@ static void variable(struct repo_probe *p, struct cfg *c)
 
 void repo_probe_config(struct repo_probe *p, const char *buf, size_t len)
 {
-	struct cfg c = { .p = buf, .end = buf + len };
+	struct cfg c = {.p = buf, .end = buf + len};
 
 	/* a UTF-8 byte order mark is skipped, as git does */
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))

@@ -18,7 +18,8 @@
 
 static bool sure(const struct repo_probe *p)
 {
-	return !(p->flags & (PROBE_ODD | PROBE_FORMAT_NEWER | PROBE_UNKNOWN_EXT));
+	return !(p->flags &
+		 (PROBE_ODD | PROBE_FORMAT_NEWER | PROBE_UNKNOWN_EXT));
 }
 
 bool repo_probe_refs_ours(const struct repo_probe *p)
@@ -47,7 +48,9 @@ bool repo_probe_index_ours(const struct repo_probe *p)
 
 size_t repo_probe_hexlen(const struct repo_probe *p)
 {
-	return p->objfmt == PROBE_SHA1 ? 40 : p->objfmt == PROBE_SHA256 ? 64 : 0;
+	return p->objfmt == PROBE_SHA1	   ? 40
+	       : p->objfmt == PROBE_SHA256 ? 64
+					   : 0;
 }
 
 /* What a config file was when read: the cache is good while it is so. */
@@ -95,8 +98,7 @@ static bool stamp_holds(const char *path, const struct stamp *s)
 }
 
 /* One config file into p; a missing one is empty (git's default). */
-static void read_config(const char *path, struct repo_probe *p,
-			struct stamp *s)
+static void read_config(const char *path, struct repo_probe *p, struct stamp *s)
 {
 	struct strbuf buf = STRBUF_INIT;
 	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -172,14 +174,15 @@ static bool entry_holds(const struct entry *e)
 const struct repo_probe *repo_probe_get(const char *commondir,
 					const char *gitdir)
 {
-	static const struct repo_probe unknown = { 0, PROBE_OBJFMT_OTHER,
-						   PROBE_ODD };
+	static const struct repo_probe unknown = {0, PROBE_OBJFMT_OTHER,
+						  PROBE_ODD};
 	struct entry *e;
 
 	if (!commondir || commondir[0] != '/')
 		return &unknown;
 	for (size_t i = 0; i < PROBE_CACHE; i++) {
-		if (cache[i].commondir && !strcmp(cache[i].commondir, commondir) &&
+		if (cache[i].commondir &&
+		    !strcmp(cache[i].commondir, commondir) &&
 		    !cache[i].gitdir == !gitdir &&
 		    (!gitdir || !strcmp(cache[i].gitdir, gitdir))) {
 			e = &cache[i];

@@ -39,13 +39,13 @@
 enum repo_probe_objfmt { PROBE_SHA1 = 0, PROBE_SHA256, PROBE_OBJFMT_OTHER };
 
 enum repo_probe_flags {
-	PROBE_ODD = 1 << 0,	       /* config not read exactly (inv. 1) */
-	PROBE_FORMAT_NEWER = 1 << 1,   /* repositoryformatversion > 1 */
-	PROBE_UNKNOWN_EXT = 1 << 2,    /* an extensions.* we do not know */
-	PROBE_REFS_OTHER = 1 << 3,     /* refStorage not files; reftable/ */
-	PROBE_SPLIT_INDEX = 1 << 4,    /* core.splitIndex */
-	PROBE_SPARSE_INDEX = 1 << 5,   /* index.sparse */
-	PROBE_SHARED = 1 << 6,	       /* core.sharedRepository, setgid */
+	PROBE_ODD = 1 << 0,		/* config not read exactly (inv. 1) */
+	PROBE_FORMAT_NEWER = 1 << 1,	/* repositoryformatversion > 1 */
+	PROBE_UNKNOWN_EXT = 1 << 2,	/* an extensions.* we do not know */
+	PROBE_REFS_OTHER = 1 << 3,	/* refStorage not files; reftable/ */
+	PROBE_SPLIT_INDEX = 1 << 4,	/* core.splitIndex */
+	PROBE_SPARSE_INDEX = 1 << 5,	/* index.sparse */
+	PROBE_SHARED = 1 << 6,		/* core.sharedRepository, setgid */
 	PROBE_WORKTREE_CONFIG = 1 << 7, /* extensions.worktreeConfig */
 	PROBE_REFLOG_ALWAYS = 1 << 8	/* core.logAllRefUpdates = always */
 };
@@ -53,7 +53,7 @@ enum repo_probe_flags {
 struct repo_probe {
 	unsigned version; /* core.repositoryformatversion */
 	enum repo_probe_objfmt objfmt;
-	unsigned flags;	  /* enum repo_probe_flags */
+	unsigned flags; /* enum repo_probe_flags */
 };
 
 /* The object format named `name` (NULL is sha1). */

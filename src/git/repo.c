@@ -305,7 +305,7 @@ enum repo_ref repo_ref_state(const struct repo_loc *r, const char *refname)
 		return REPO_REF_ABSENT;
 	if (!refs_are_files(r))
 		return ask_git(r, false, (const char *const[]){ "show-ref",
-			"--verify", "--quiet", refname, NULL });
+			"--verify", "--quiet", "--end-of-options", refname, NULL });
 	strbuf_addf(&p, "%s/%s", r->commondir, refname);
 	ok = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
 	strbuf_release(&p);
@@ -353,7 +353,7 @@ bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
 		return remote_branch_in_files(r, name);
 	strbuf_addf(&pat, "refs/remotes/*/%s", name);
 	found = ask_git(r, true, (const char *const[]){ "for-each-ref", "--count=1",
-		"--format=x", pat.buf, NULL }) == REPO_REF_PRESENT;
+		"--format=x", "--end-of-options", pat.buf, NULL }) == REPO_REF_PRESENT;
 	strbuf_release(&pat);
 	return found;
 }
