@@ -256,3 +256,26 @@ EOF
 	assert_success
 	assert_output "$("$REAL_GIT" rev-parse "$ref")"
 }
+
+@test "refs git must tell (an extension we do not know): the hook asks git, exists or not" {
+	cd "$REPO"
+	"$REAL_GIT" tag v1
+	"$AG_BIN" run --agent ag1 --branch feat/a -- true 2>/dev/null
+	"$REAL_GIT" config extensions.laterFeature true
+	cd "$AGENTIC_GIT_HOME/worktrees/ag1/feat/a"
+	new=$("$REAL_GIT" rev-parse HEAD)
+	old=$("$REAL_GIT" rev-parse v1)
+	z=0000000000000000000000000000000000000000
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/git.log" "$REAL_GIT" >"$T/git-logged"
+	chmod +x "$T/git-logged"
+	# git says v1 exists: moving it is refused
+	run env -u AGENTIC_GIT_AGENT AGENTIC_GIT_REAL_GIT="$T/git-logged" \
+		"$AG_BIN" hook reference-transaction prepared <<<"$old $new refs/tags/v1"
+	assert_failure
+	assert_output --partial "tags are shared"
+	grep -q "show-ref --verify --quiet --end-of-options refs/tags/v1" "$T/git.log"
+	# git says v9 does not: creating it is fine
+	run env -u AGENTIC_GIT_AGENT "$AG_BIN" hook reference-transaction prepared \
+		<<<"$z $new refs/tags/v9"
+	assert_success
+}
