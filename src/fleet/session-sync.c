@@ -406,7 +406,8 @@ static bool head_names(const char *path, const char *ref)
 static bool checked_out_by_git(const struct sync *y)
 {
 	struct child c = CHILD_INIT;
-	struct strbuf out = STRBUF_INIT, lines = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, lines = STRBUF_INIT,
+		      want = STRBUF_INIT;
 	bool found = true;
 
 	clone_git(y, &c, false);

@@ -55,7 +55,8 @@ enum loose_ref_result loose_ref_create(const char *commondir, const char *ref,
 		goto out;
 	/* files backend, this object format, modes git would not adjust */
 	p = repo_probe_get(commondir, NULL);
-	if (!repo_probe_ref_writes_ours(p) || strlen(oid) != repo_probe_hexlen(p))
+	if (!repo_probe_ref_writes_ours(p) ||
+	    strlen(oid) != repo_probe_hexlen(p))
 		goto out;
 	strbuf_addf(&path, "%s/%s", commondir, ref);
 	strbuf_addf(&lock, "%s.lock", path.buf);

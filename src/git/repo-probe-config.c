@@ -219,7 +219,7 @@ static void variable(struct repo_probe *p, struct cfg *c)
 
 void repo_probe_config(struct repo_probe *p, const char *buf, size_t len)
 {
-	struct cfg c = {.p = buf, .end = buf + len};
+	struct cfg c = { .p = buf, .end = buf + len };
 
 	/* a UTF-8 byte order mark is skipped, as git does */
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))

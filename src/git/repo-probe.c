@@ -174,8 +174,8 @@ static bool entry_holds(const struct entry *e)
 const struct repo_probe *repo_probe_get(const char *commondir,
 					const char *gitdir)
 {
-	static const struct repo_probe unknown = {0, PROBE_OBJFMT_OTHER,
-						  PROBE_ODD};
+	static const struct repo_probe unknown = { 0, PROBE_OBJFMT_OTHER,
+						   PROBE_ODD };
 	struct entry *e;
 
 	if (!commondir || commondir[0] != '/')

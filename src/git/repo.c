@@ -98,7 +98,8 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	strbuf_addpath(&p, r->gitdir, "HEAD");
 	if (read_small(p.buf, &sb))
 		goto odd;
-	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref) && strcmp(ref, ".invalid"))
+	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref) &&
+	    strcmp(ref, ".invalid"))
 		r->head_branch = xstrdup(ref);
 	strbuf_release(&sb);
 	strbuf_release(&p);
@@ -303,9 +304,16 @@ enum repo_ref repo_ref_state(const struct repo_loc *r, const char *refname)
 
 	if (!safe_ref_component(refname))
 		return REPO_REF_ABSENT;
-	if (!refs_are_files(r))
-		return ask_git(r, false, (const char *const[]){ "show-ref",
-			"--verify", "--quiet", "--end-of-options", refname, NULL });
+	if (!refs_are_files(r)) {
+		struct strvec args = STRVEC_INIT;
+		enum repo_ref res;
+
+		strvec_pushl(&args, "show-ref", "--verify", "--quiet",
+			     "--end-of-options", refname, NULL);
+		res = ask_git(r, false, args.v);
+		strvec_clear(&args);
+		return res;
+	}
 	strbuf_addf(&p, "%s/%s", r->commondir, refname);
 	ok = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
 	strbuf_release(&p);
@@ -344,6 +352,7 @@ static bool remote_branch_in_files(const struct repo_loc *r, const char *name)
 
 bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
 {
+	struct strvec args = STRVEC_INIT;
 	struct strbuf pat = STRBUF_INIT;
 	bool found;
 
@@ -352,8 +361,10 @@ bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
 	if (refs_are_files(r))
 		return remote_branch_in_files(r, name);
 	strbuf_addf(&pat, "refs/remotes/*/%s", name);
-	found = ask_git(r, true, (const char *const[]){ "for-each-ref", "--count=1",
-		"--format=x", "--end-of-options", pat.buf, NULL }) == REPO_REF_PRESENT;
+	strvec_pushl(&args, "for-each-ref", "--count=1", "--format=x",
+		     "--end-of-options", pat.buf, NULL);
+	found = ask_git(r, true, args.v) == REPO_REF_PRESENT;
+	strvec_clear(&args);
 	strbuf_release(&pat);
 	return found;
 }

@@ -31,7 +31,11 @@ enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 				 struct repo_loc *out);
 void repo_loc_release(struct repo_loc *r);
 
-enum repo_ref { REPO_REF_ABSENT = 0, REPO_REF_PRESENT = 1, REPO_REF_UNKNOWN = -1 };
+enum repo_ref {
+	REPO_REF_ABSENT = 0,
+	REPO_REF_PRESENT = 1,
+	REPO_REF_UNKNOWN = -1
+};
 
 /*
  * Whether refname (e.g. refs/heads/x) exists: a loose or packed ref where

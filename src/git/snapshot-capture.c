@@ -90,9 +90,10 @@ static int parse_locate(struct snap *s, char *p, bool born)
  */
 static bool objects_ours(struct snap *s)
 {
-	return s->head.len == 40 &&
-	       repo_probe_objects_ours(repo_probe_get(s->commondir.buf,
-						      s->gitdir.buf));
+	const struct repo_probe *p;
+
+	p = repo_probe_get(s->commondir.buf, s->gitdir.buf);
+	return s->head.len == 40 && repo_probe_objects_ours(p);
 }
 
 int snap_flush_objects(struct snap *s)

@@ -15,7 +15,7 @@
 
 static struct repo_probe parse(const char *text)
 {
-	struct repo_probe p = {0};
+	struct repo_probe p = { 0 };
 
 	repo_probe_config(&p, text, strlen(text));
 	return p;
@@ -110,8 +110,9 @@ static void test_index_and_sharing(void **state)
 	p = parse("[index]\n\tsparse = false\n[core]\n\tsplitindex = no\n");
 	assert_true(repo_probe_index_ours(&p));
 	/* git adjusts the modes it writes: ours would differ */
-	static const char *const shared[] = {
-	    "group", "true", "all", "world", "everybody", "0660", "1"};
+	static const char *const shared[] = { "group", "true",	    "all",
+					      "world", "everybody", "0660",
+					      "1" };
 	for (size_t i = 0; i < ARRAY_SIZE(shared); i++) {
 		char cfg[64];
 		snprintf(cfg, sizeof(cfg), "[core]\n\tsharedRepository = %s\n",
@@ -139,10 +140,10 @@ static void test_syntax(void **state)
 {
 	/* comments, quotes, escapes, continuations, a key after a header */
 	struct repo_probe p =
-	    parse("# top\n; also\n[core] splitIndex = \"tr\"ue # c\n"
-		  "[extensions]\n\trefstorage = fi\\\nles ; c\n"
-		  "[core \"sub\"]\n\tsplitindex = true\n"
-		  "[index]\tsparse = \"false\"\n");
+		parse("# top\n; also\n[core] splitIndex = \"tr\"ue # c\n"
+		      "[extensions]\n\trefstorage = fi\\\nles ; c\n"
+		      "[core \"sub\"]\n\tsplitindex = true\n"
+		      "[index]\tsparse = \"false\"\n");
 
 	(void)state;
 	assert_int_equal(p.flags, PROBE_SPLIT_INDEX);
@@ -151,17 +152,17 @@ static void test_syntax(void **state)
 	assert_int_equal(p.flags, 0);
 	/* an include could set anything: not ours */
 	static const char *const odd[] = {
-	    "[include]\n\tpath = other\n",
-	    "[includeIf \"gitdir:/x/\"]\n\tpath = other\n",
-	    "[core\n",
-	    "[core \"x]\n",
-	    "[core]\n\t=x\n",
-	    "[core]\n\ta = \"x\n",
-	    "[core]\n\ta = x\\q\n",
-	    "[core]\n\trepositoryformatversion = one\n",
-	    "[core]\n\trepositoryformatversion\n",
-	    "[core]\n\ta b\n",
-	    "[core]\n\ta = x\\",
+		"[include]\n\tpath = other\n",
+		"[includeIf \"gitdir:/x/\"]\n\tpath = other\n",
+		"[core\n",
+		"[core \"x]\n",
+		"[core]\n\t=x\n",
+		"[core]\n\ta = \"x\n",
+		"[core]\n\ta = x\\q\n",
+		"[core]\n\trepositoryformatversion = one\n",
+		"[core]\n\trepositoryformatversion\n",
+		"[core]\n\ta b\n",
+		"[core]\n\ta = x\\",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(odd); i++) {
 		p = parse(odd[i]);
@@ -170,7 +171,7 @@ static void test_syntax(void **state)
 		assert_false(repo_probe_index_ours(&p));
 		assert_false(repo_probe_objects_ours(&p));
 	}
-	p = (struct repo_probe){0};
+	p = (struct repo_probe){ 0 };
 	repo_probe_config(&p, "[core]\n\0", 8);
 	assert_true(p.flags & PROBE_ODD);
 }
@@ -232,12 +233,12 @@ static void test_get_reads_and_rereads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plain_repository_is_ours),
-	    cmocka_unit_test(test_object_formats),
-	    cmocka_unit_test(test_ref_storage_and_unknown_extensions),
-	    cmocka_unit_test(test_index_and_sharing),
-	    cmocka_unit_test(test_syntax),
-	    cmocka_unit_test(test_get_reads_and_rereads),
+		cmocka_unit_test(test_plain_repository_is_ours),
+		cmocka_unit_test(test_object_formats),
+		cmocka_unit_test(test_ref_storage_and_unknown_extensions),
+		cmocka_unit_test(test_index_and_sharing),
+		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_get_reads_and_rereads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,7 +153,8 @@ static void test_valid_root(void **state)
 
 static void test_other_extensions_skipped(void **state)
 {
-	struct ext x[] = { { "UNTR", "anything\n", 0, NULL, 0 }, tree_ok,
+	struct ext x[] = { { "UNTR", "anything\n", 0, NULL, 0 },
+			   tree_ok,
 			   { "EOIE", "12345678", 0, NULL, 0 },
 			   /* unknown but optional ('A'..'Z' first): skipped */
 			   { "Zzzz", "later git", 0, NULL, 0 } };
