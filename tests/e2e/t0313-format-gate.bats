@@ -8,6 +8,7 @@
 # what git refuses is not done behind its back.
 load lib
 load snapshot-lib
+load dispatch
 
 setup() {
 	ag_setup
@@ -278,4 +279,20 @@ EOF
 	run env -u AGENTIC_GIT_AGENT "$AG_BIN" hook reference-transaction prepared \
 		<<<"$z $new refs/tags/v9"
 	assert_success
+}
+
+@test "dispatch from a shared, split-index clone with an extension we do not know" {
+	dsp_setup
+	"$REAL_GIT" -C "$REPO" config core.sharedRepository group
+	"$REAL_GIT" -C "$REPO" config extensions.laterFeature true
+	"$REAL_GIT" -C "$REPO" update-index --split-index
+	"$REAL_GIT" -C "$REPO" push -q origin main:b1
+	"$REAL_GIT" -C "$REPO" fetch -q origin
+	printf '#!/bin/sh\ncat >/dev/null\n"$REAL_GIT" commit -q --allow-empty -m "noop $AGENTIC_GIT_TARGET_KEY" && echo "RESOLVED: noop"\n' >"$T/commit.sh"
+	chmod +x "$T/commit.sh"
+	echo "do nothing" >"$T/prompt.md"
+	run dispatch --repo "$REPO" --head b1 --base main --prompt-file "$T/prompt.md" -- "$T/commit.sh"
+	assert_success
+	assert_equal "$("$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%s b1)" "noop repo-b1"
+	assert_equal "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse b1^)" "$("$REAL_GIT" -C "$REPO" rev-parse main)"
 }
