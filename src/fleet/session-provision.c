@@ -240,7 +240,9 @@ static int config_retry(const struct session *s, const char *a, const char *b,
 /*
  * core.hooksPath for this worktree only. A fresh worktree has no
  * config.worktree yet, so it is written directly (one git process fewer
- * at session start); an existing one is edited by git itself.
+ * at session start) where the format gate lets us write files in the git
+ * dir (git/repo-probe.h: not a shared repository, whose files git gives
+ * group modes); an existing one, or any other repository, is git's.
  */
 static int set_hooks_path(const struct session *s, const char *hooks)
 {
@@ -251,7 +253,8 @@ static int set_hooks_path(const struct session *s, const char *hooks)
 	if (repo_discover(s->worktree, &loc) != REPO_FOUND || !loc.gitdir)
 		goto out;
 	strbuf_addf(&path, "%s/config.worktree", loc.gitdir);
-	if (path_exists(path.buf)) {
+	if (path_exists(path.buf) ||
+	    !repo_probe_files_ours(repo_probe_get(loc.commondir, loc.gitdir))) {
 		ret = config_retry(s, "--worktree", "core.hooksPath", hooks, NULL);
 		goto out;
 	}

@@ -28,15 +28,20 @@ bool repo_probe_refs_ours(const struct repo_probe *p)
 	       p->objfmt != PROBE_OBJFMT_OTHER;
 }
 
+bool repo_probe_files_ours(const struct repo_probe *p)
+{
+	return sure(p) && !(p->flags & PROBE_SHARED);
+}
+
 bool repo_probe_ref_writes_ours(const struct repo_probe *p)
 {
-	return repo_probe_refs_ours(p) &&
-	       !(p->flags & (PROBE_SHARED | PROBE_REFLOG_ALWAYS));
+	return repo_probe_refs_ours(p) && repo_probe_files_ours(p) &&
+	       !(p->flags & PROBE_REFLOG_ALWAYS);
 }
 
 bool repo_probe_objects_ours(const struct repo_probe *p)
 {
-	return repo_probe_refs_ours(p) && !(p->flags & PROBE_SHARED) &&
+	return repo_probe_refs_ours(p) && repo_probe_files_ours(p) &&
 	       p->objfmt == PROBE_SHA1;
 }
 

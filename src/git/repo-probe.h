@@ -65,8 +65,11 @@ void repo_probe_config(struct repo_probe *p, const char *buf, size_t len);
 
 /* Loose and packed refs may be read and created as files. */
 bool repo_probe_refs_ours(const struct repo_probe *p);
-/* Loose refs may be created as we create them: refs ours, not shared
- * (our modes), no reflog for every ref (we write none). */
+/* Files in the git dir may be written with our modes: nothing in doubt,
+ * not a shared repository (git gives what it writes there group modes). */
+bool repo_probe_files_ours(const struct repo_probe *p);
+/* Loose refs may be created as we create them: refs ours, files ours, no
+ * reflog for every ref (we write none). */
 bool repo_probe_ref_writes_ours(const struct repo_probe *p);
 /* Objects may be written by packw: refs ours, not shared, SHA-1. */
 bool repo_probe_objects_ours(const struct repo_probe *p);

@@ -296,3 +296,17 @@ EOF
 	assert_equal "$("$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%s b1)" "noop repo-b1"
 	assert_equal "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse b1^)" "$("$REAL_GIT" -C "$REPO" rev-parse main)"
 }
+
+@test "a shared repository: a session's config.worktree gets the modes git gives it" {
+	"$REAL_GIT" -C "$REPO" config core.sharedRepository group
+	cd "$REPO"
+	umask 077
+	run "$AG_BIN" run --agent ag1 --branch feat/a -- true
+	assert_success
+	wt=$AGENTIC_GIT_HOME/worktrees/ag1/feat/a
+	cfg=$("$REAL_GIT" -C "$wt" rev-parse --git-path config.worktree)
+	case $cfg in /*) ;; *) cfg=$wt/$cfg ;; esac
+	[ -n "$("$REAL_GIT" -C "$wt" config --worktree core.hooksPath)" ]
+	# what git writes there: group-readable and -writable, as git makes it
+	assert_equal "$(stat -c %a "$cfg")" 660
+}

@@ -121,6 +121,7 @@ static void test_index_and_sharing(void **state)
 		assert_true(p.flags & PROBE_SHARED);
 		assert_false(repo_probe_objects_ours(&p));
 		assert_false(repo_probe_ref_writes_ours(&p));
+		assert_false(repo_probe_files_ours(&p));
 		assert_true(repo_probe_refs_ours(&p));
 	}
 	/* git logs every ref it creates: a loose ref of ours would have none */
