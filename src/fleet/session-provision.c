@@ -44,15 +44,28 @@ static int lock_repo(const struct session *s, struct strbuf *err)
 	return fd;
 }
 
+/* Appends `add` to the existing file at `path` in place: its mode, owner
+ * and inode stay (a shared repository's group modes among them). */
+static int append_in_place(const char *path, const struct strbuf *add)
+{
+	cleanup_fd int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC |
+					       O_NOFOLLOW);
+
+	return fd < 0 || write_all(fd, add->buf, add->len) < 0 ? -1 : 0;
+}
+
 /*
  * Keeps the marker out of `git add -A`: in <git_dir>/info/exclude, the
  * common dir's for a worktree (so every worktree of the repo), the
- * workspace's own for a private workspace.
+ * workspace's own for a private workspace. An existing file gets the
+ * line appended (its modes are the repository's: git gives a shared
+ * repository's files group modes); a missing one is created.
  */
 static int exclude_marker(const char *git_dir)
 {
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
 	const char *line = "/" SESSION_MARKER;
+	bool missing = false;
 	int ret = 0;
 
 	strbuf_addf(&path, "%s/info", git_dir);
@@ -61,10 +74,12 @@ static int exclude_marker(const char *git_dir)
 		goto out;
 	}
 	strbuf_addstr(&path, "/exclude");
-	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0 &&
-	    errno != ENOENT) {
-		ret = -1;
-		goto out;
+	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0) {
+		if (errno != ENOENT) {
+			ret = -1;
+			goto out;
+		}
+		missing = true;
 	}
 	for (const char *p = data.buf; *p;) {
 		const char *nl = strchrnul(p, '\n');
@@ -74,8 +89,15 @@ static int exclude_marker(const char *git_dir)
 			goto out; /* already there */
 		p = *nl ? nl + 1 : nl;
 	}
-	if (data.len && data.buf[data.len - 1] != '\n')
-		strbuf_addch(&data, '\n');
+	if (!missing) {
+		struct strbuf add = STRBUF_INIT;
+		if (data.len && data.buf[data.len - 1] != '\n')
+			strbuf_addch(&add, '\n');
+		strbuf_addf(&add, "%s\n", line);
+		ret = append_in_place(path.buf, &add);
+		strbuf_release(&add);
+		goto out;
+	}
 	strbuf_addf(&data, "%s\n", line);
 	ret = write_file_atomic(path.buf, data.buf, data.len, 0644);
 out:

@@ -310,3 +310,26 @@ EOF
 	# what git writes there: group-readable and -writable, as git makes it
 	assert_equal "$(stat -c %a "$cfg")" 660
 }
+
+@test "a shared repository: the marker's exclude line keeps info/exclude's group modes" {
+	"$REAL_GIT" -C "$REPO" config core.sharedRepository group
+	chmod 0664 "$REPO/.git/info/exclude"
+	ino=$(stat -c %i "$REPO/.git/info/exclude")
+	cd "$REPO"
+	umask 077
+	run "$AG_BIN" run --agent ag1 --branch feat/a -- true
+	assert_success
+	grep -qx '/.agend-managed' "$REPO/.git/info/exclude"
+	assert_equal "$(stat -c %a "$REPO/.git/info/exclude")" 664
+	assert_equal "$(stat -c %i "$REPO/.git/info/exclude")" "$ino"
+	# an empty one, and one without a final newline, get the line too
+	: >"$REPO/.git/info/exclude"
+	run "$AG_BIN" run --agent ag2 --branch feat/b -- true
+	assert_success
+	assert_equal "$(cat "$REPO/.git/info/exclude")" "/.agend-managed"
+	assert_equal "$(stat -c %a "$REPO/.git/info/exclude")" 664
+	printf '*.o' >"$REPO/.git/info/exclude"
+	run "$AG_BIN" run --agent ag3 --branch feat/c -- true
+	assert_success
+	assert_equal "$(cat "$REPO/.git/info/exclude")" "$(printf '*.o\n/.agend-managed')"
+}
