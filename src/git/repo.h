@@ -4,7 +4,9 @@
 
 /**
  * Repository discovery by reading .git files — no git subprocess, so the
- * shim's hot path stays one exec away from real git.
+ * shim's hot path stays one exec away from real git. The ref lookups read
+ * loose and packed refs where the format gate says refs are files
+ * (git/repo-probe.h), and ask git elsewhere.
  *
  * Every char * in struct repo_loc is owned by it (repo_loc_release()).
  */
