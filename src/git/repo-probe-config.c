@@ -15,12 +15,16 @@
 #include <string.h>
 #include <strings.h>
 #include "base/strbuf.h"
+#include "base/strvec.h"
 #include "git/repo-probe.h"
 
 struct cfg {
 	const char *p, *end;
-	char section[32]; /* lowercased; "" when a subsection is named */
+	/* lowercased; "" when a subsection is named, but for includeIf */
+	char section[32];
 	bool odd;
+	enum repo_probe_level level;
+	struct strvec *includes; /* NULL: an include is PROBE_ODD */
 };
 
 enum repo_probe_objfmt repo_probe_objfmt_of(const char *name)
@@ -67,9 +71,8 @@ static void section(struct cfg *c)
 	c->section[n < sizeof(c->section) ? n : 0] = '\0';
 	if (c->p < c->end && *c->p == ' ') {
 		/* a subsection: no key of ours lives in one, but includes do */
-		if (!strcmp(c->section, "includeif"))
-			c->odd = true;
-		c->section[0] = '\0';
+		if (strcmp(c->section, "includeif"))
+			c->section[0] = '\0';
 		skip_blank(c);
 		if (c->p >= c->end || *c->p++ != '"') {
 			c->odd = true;
@@ -172,14 +175,24 @@ static void keep(struct repo_probe *p, struct cfg *c, const char *key,
 {
 	const char *s = c->section;
 
-	if (!strcmp(s, "include")) {
-		c->odd = true; /* another file could set any of these */
+	if (!strcmp(s, "include") || !strcmp(s, "includeif")) {
+		/* another file could set any of these: the caller reads it
+		 * too (whatever an includeIf's condition: more is safe) */
+		if (strcmp(key, "path"))
+			return;
+		if (!c->includes || !v || !*v)
+			c->odd = true;
+		else
+			strvec_push(c->includes, v);
 	} else if (!strcmp(s, "extensions")) {
-		extension(p, key, v);
+		/* git reads these from the repository's config file only */
+		if (c->level == PROBE_LEVEL_REPO)
+			extension(p, key, v);
 	} else if (!strcmp(s, "core")) {
-		if (!strcmp(key, "repositoryformatversion"))
-			version(p, c, v);
-		else if (!strcmp(key, "splitindex") && !falsey(v))
+		if (!strcmp(key, "repositoryformatversion")) {
+			if (c->level == PROBE_LEVEL_REPO)
+				version(p, c, v);
+		} else if (!strcmp(key, "splitindex") && !falsey(v))
 			p->flags |= PROBE_SPLIT_INDEX;
 		else if (!strcmp(key, "logallrefupdates") && v &&
 			 !strcasecmp(v, "always"))
@@ -217,9 +230,13 @@ static void variable(struct repo_probe *p, struct cfg *c)
 	strbuf_release(&v);
 }
 
-void repo_probe_config(struct repo_probe *p, const char *buf, size_t len)
+void repo_probe_config(struct repo_probe *p, const char *buf, size_t len,
+		       enum repo_probe_level level, struct strvec *includes)
 {
-	struct cfg c = { .p = buf, .end = buf + len };
+	struct cfg c = { .p = buf,
+			 .end = buf + len,
+			 .level = level,
+			 .includes = includes };
 
 	/* a UTF-8 byte order mark is skipped, as git does */
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))

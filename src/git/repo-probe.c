@@ -7,14 +7,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/fileio.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "git/repo-probe.h"
 
 #define PROBE_CACHE 4
+#define PROBE_FILES 32	       /* config files a repository's probe reads */
+#define PROBE_INCLUDE_DEPTH 10 /* git's own limit */
 
 static bool sure(const struct repo_probe *p)
 {
@@ -69,8 +73,9 @@ struct stamp {
 
 struct entry {
 	char *commondir, *gitdir; /* owned; gitdir may be NULL */
-	struct stamp cfg, wt;
-	bool reftable; /* <commondir>/reftable was there */
+	struct strvec files;	  /* every config file read or looked for */
+	struct stamp *stamps;	  /* owned: one a file */
+	bool reftable;		  /* <commondir>/reftable was there */
 	struct repo_probe probe;
 };
 
@@ -92,8 +97,8 @@ static bool stamp_holds(const char *path, const struct stamp *s)
 {
 	struct stat st;
 
-	if (lstat(path, &st) < 0)
-		return !s->present && errno == ENOENT;
+	if (stat(path, &st) < 0)
+		return !s->present && (errno == ENOENT || errno == ENOTDIR);
 	return s->present && S_ISREG(st.st_mode) && st.st_dev == s->dev &&
 	       st.st_ino == s->ino && st.st_size == s->size &&
 	       st.st_mtim.tv_sec == s->mtime.tv_sec &&
@@ -102,43 +107,126 @@ static bool stamp_holds(const char *path, const struct stamp *s)
 	       st.st_ctim.tv_nsec == s->ctime.tv_nsec;
 }
 
-/* One config file into p; a missing one is empty (git's default). */
-static void read_config(const char *path, struct repo_probe *p, struct stamp *s)
+/* An include's path as git resolves it: `~/` from $HOME, a relative one
+ * from the including file's directory. NULL when it cannot tell. */
+static char *include_path(const char *from, const char *inc)
+{
+	const char *home = getenv("HOME"), *rest;
+	char *dir, *joined;
+
+	if (inc[0] == '/')
+		return xstrdup(inc);
+	if (skip_prefix(inc, "~/", &rest))
+		return home && home[0] == '/' ? path_join(home, rest) : NULL;
+	if (inc[0] == '~')
+		return NULL; /* ~user/: not followed, so not ours */
+	dir = path_dirname(from);
+	joined = path_join(dir, inc);
+	free(dir);
+	return joined;
+}
+
+/*
+ * One config file into e->probe, and the files it includes; a missing one
+ * is empty (git's default). The repository's own config is not followed
+ * through a symlink (PROBE_ODD); the operator's files may be links.
+ */
+static void read_config(struct entry *e, const char *path,
+			enum repo_probe_level level, unsigned depth)
 {
 	struct strbuf buf = STRBUF_INIT;
-	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct strvec inc = STRVEC_INIT;
+	struct stamp s = { 0 };
 	struct stat st;
+	int fd;
 
-	memset(s, 0, sizeof(*s));
-	if (fd < 0) {
-		if (errno != ENOENT)
-			p->flags |= PROBE_ODD;
+	if (depth > PROBE_INCLUDE_DEPTH || e->files.nr >= PROBE_FILES) {
+		e->probe.flags |= PROBE_ODD;
 		return;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    read_fd_bounded(fd, REPO_PROBE_CONFIG_MAX, &buf) < 0) {
-		p->flags |= PROBE_ODD;
+	fd = open(path, O_RDONLY | O_CLOEXEC |
+				(level == PROBE_LEVEL_REPO ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			e->probe.flags |= PROBE_ODD;
+	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		   read_fd_bounded(fd, REPO_PROBE_CONFIG_MAX, &buf) < 0) {
+		e->probe.flags |= PROBE_ODD;
 	} else {
-		stamp_of(&st, s);
-		repo_probe_config(p, buf.buf, buf.len);
+		stamp_of(&st, &s);
+		repo_probe_config(&e->probe, buf.buf, buf.len, level, &inc);
 	}
+	if (fd >= 0)
+		close(fd);
+	strvec_push(&e->files, path);
+	e->stamps =
+		xrealloc(e->stamps, st_mult(e->files.nr, sizeof(*e->stamps)));
+	e->stamps[e->files.nr - 1] = s;
+	for (size_t i = 0; i < inc.nr; i++) {
+		char *p = include_path(path, inc.v[i]);
+		if (p)
+			read_config(e, p, PROBE_LEVEL_OTHER, depth + 1);
+		else
+			e->probe.flags |= PROBE_ODD;
+		free(p);
+	}
+	strvec_clear(&inc);
 	strbuf_release(&buf);
+}
+
+/* git_env_bool's true, for GIT_CONFIG_NOSYSTEM */
+static bool env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") && strcasecmp(v, "false") &&
+	       strcasecmp(v, "no") && strcasecmp(v, "off");
+}
+
+/* The system and global config files git reads, in its order. */
+static void operator_files(struct strvec *out)
+{
+	const char *sys = getenv("GIT_CONFIG_SYSTEM"),
+		   *glob = getenv("GIT_CONFIG_GLOBAL"),
+		   *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (!env_true("GIT_CONFIG_NOSYSTEM"))
+		strvec_push(out, sys ? sys : "/etc/gitconfig");
+	if (glob) {
+		strvec_push(out, glob);
+		return;
+	}
+	if (xdg && *xdg)
+		strvec_pushf(out, "%s/git/config", xdg);
+	else if (home && *home)
+		strvec_pushf(out, "%s/.config/git/config", home);
+	if (home && *home)
+		strvec_pushf(out, "%s/.gitconfig", home);
 }
 
 static void probe_fill(struct entry *e)
 {
+	struct strvec op = STRVEC_INIT;
 	struct strbuf path = STRBUF_INIT;
 	struct stat st;
 
 	memset(&e->probe, 0, sizeof(e->probe));
+	strvec_clear(&e->files);
+	free(e->stamps);
+	e->stamps = NULL;
+	/* the operator's files set only core.* and index.* keys of ours */
+	operator_files(&op);
+	for (size_t i = 0; i < op.nr; i++)
+		if (op.v[i][0] && strcmp(op.v[i], "/dev/null"))
+			read_config(e, op.v[i], PROBE_LEVEL_OTHER, 0);
+	strvec_clear(&op);
 	strbuf_addf(&path, "%s/config", e->commondir);
-	read_config(path.buf, &e->probe, &e->cfg);
-	memset(&e->wt, 0, sizeof(e->wt));
+	read_config(e, path.buf, PROBE_LEVEL_REPO, 0);
 	if (e->probe.flags & PROBE_WORKTREE_CONFIG) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/config.worktree",
 			    e->gitdir ? e->gitdir : e->commondir);
-		read_config(path.buf, &e->probe, &e->wt);
+		read_config(e, path.buf, PROBE_LEVEL_OTHER, 0);
 	}
 	/* reftable's own directory, whatever the config says */
 	strbuf_reset(&path);
@@ -154,7 +242,7 @@ static void probe_fill(struct entry *e)
 	strbuf_release(&path);
 }
 
-/* The config files and reftable/ are as they were (one lstat each). */
+/* The config files and reftable/ are as they were (a stat each). */
 static bool entry_holds(const struct entry *e)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -163,15 +251,8 @@ static bool entry_holds(const struct entry *e)
 
 	strbuf_addf(&path, "%s/reftable", e->commondir);
 	ok = (!lstat(path.buf, &st) || errno != ENOENT) == e->reftable;
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/config", e->commondir);
-	ok = ok && stamp_holds(path.buf, &e->cfg);
-	if (ok && (e->probe.flags & PROBE_WORKTREE_CONFIG)) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/config.worktree",
-			    e->gitdir ? e->gitdir : e->commondir);
-		ok = stamp_holds(path.buf, &e->wt);
-	}
+	for (size_t i = 0; ok && i < e->files.nr; i++)
+		ok = stamp_holds(e->files.v[i], &e->stamps[i]);
 	strbuf_release(&path);
 	return ok;
 }

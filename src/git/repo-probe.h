@@ -26,13 +26,14 @@
  *     and checks it is unchanged (and reftable/ still absent or present)
  *     with an lstat(2) each per call.
  *
- * The queries are pure. Settings git takes from other levels (global or
- * system config, `-c`) are not read; for the two that change a format the
- * index file says itself (its `link` and `sdir` extensions, which the
- * index reader refuses), and a shared repository made by `git init
- * --shared` has setgid directories, which the probe checks too.
+ * The queries are pure. repo_probe_get() reads the files git reads: the
+ * system and global config, the repository's config (the only one the
+ * format version and extensions count in), config.worktree, and every
+ * included file whatever its condition. `-c` and GIT_CONFIG_PARAMETERS
+ * are not read: our own git runs without them (gitcmd.h).
  */
 #include "base/common.h"
+#include "base/strvec.h"
 
 #define REPO_PROBE_CONFIG_MAX ((size_t)1 << 20)
 
@@ -59,9 +60,22 @@ struct repo_probe {
 /* The object format named `name` (NULL is sha1). */
 enum repo_probe_objfmt repo_probe_objfmt_of(const char *name);
 
-/* Reads one config file's text into p (flags are added to, so a second
- * file such as config.worktree can follow). Pure. */
-void repo_probe_config(struct repo_probe *p, const char *buf, size_t len);
+/*
+ * Which config file a text is: the repository's own `config` (the only one
+ * git reads core.repositoryformatversion and extensions.* from), or any
+ * other (config.worktree, the global and system files, included files).
+ */
+enum repo_probe_level { PROBE_LEVEL_REPO, PROBE_LEVEL_OTHER };
+
+/*
+ * Reads one config file's text into p (flags are added to, so the other
+ * files can follow). The `path` of every include.path and includeIf.*.path
+ * is appended to `includes` as written (the caller reads those files too,
+ * whatever the condition); with `includes` NULL an include is PROBE_ODD.
+ * Pure.
+ */
+void repo_probe_config(struct repo_probe *p, const char *buf, size_t len,
+		       enum repo_probe_level level, struct strvec *includes);
 
 /* Loose and packed refs may be read and created as files. */
 bool repo_probe_refs_ours(const struct repo_probe *p);

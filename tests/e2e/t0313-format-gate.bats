@@ -333,3 +333,35 @@ EOF
 	assert_success
 	assert_equal "$(cat "$REPO/.git/info/exclude")" "$(printf '*.o\n/.agend-managed')"
 }
+
+# modes_like_git WT: the newest snapshot ref and its directory have the
+# modes git gives a ref it creates at the same depth, under the same umask
+modes_like_git() {
+	local ref common
+	ref=$(newest_ref reset)
+	common=$("$REAL_GIT" rev-parse --path-format=absolute --git-common-dir)
+	"$REAL_GIT" update-ref "refs/agentic-git/snapshots/git/$(basename "$ref")" HEAD
+	assert_equal "$(stat -c %a "$common/$ref")" \
+		"$(stat -c %a "$common/refs/agentic-git/snapshots/git/$(basename "$ref")")"
+	assert_equal "$(stat -c %a "$(dirname "$common/$ref")")" \
+		"$(stat -c %a "$common/refs/agentic-git/snapshots/git")"
+	find "$common/refs/agentic-git" "$common/objects" -newer "$WT/README.md" \
+		! -perm -g+r >"$T/unreadable"
+	assert_equal "$(cat "$T/unreadable")" ""
+}
+
+@test "core.sharedRepository in the global config, or in an included file: git's modes" {
+	ag_bind ag1 feat/one
+	cd "$WT"
+	umask 077
+	"$REAL_GIT" config --global core.sharedRepository group
+	work
+	undone reset --hard
+	modes_like_git
+	"$REAL_GIT" config --global --unset core.sharedRepository
+	printf '[core]\n\tsharedRepository = group\n' >"$T/shared.inc"
+	"$REAL_GIT" -C "$REPO" config include.path "$T/shared.inc"
+	work
+	undone reset --hard
+	modes_like_git
+}

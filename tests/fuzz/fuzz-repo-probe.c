@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
-	repo_probe_config(&a, buf, size);
-	repo_probe_config(&b, buf, size);
+	repo_probe_config(&a, buf, size, PROBE_LEVEL_REPO, NULL);
+	repo_probe_config(&b, buf, size, PROBE_LEVEL_REPO, NULL);
 	FUZZ_CHECK(!(a.flags & ~(unsigned)ALL_FLAGS), "flags 0x%x", a.flags);
 	FUZZ_CHECK(a.version <= 1 || (a.flags & PROBE_FORMAT_NEWER) ||
 			   (a.flags & PROBE_ODD),

@@ -7,9 +7,11 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/strvec.h"
 #include "git/repo-probe.h"
 #include "unit-tmpdir.h"
 
@@ -17,7 +19,7 @@ static struct repo_probe parse(const char *text)
 {
 	struct repo_probe p = { 0 };
 
-	repo_probe_config(&p, text, strlen(text));
+	repo_probe_config(&p, text, strlen(text), PROBE_LEVEL_REPO, NULL);
 	return p;
 }
 
@@ -173,7 +175,36 @@ static void test_syntax(void **state)
 		assert_false(repo_probe_objects_ours(&p));
 	}
 	p = (struct repo_probe){ 0 };
-	repo_probe_config(&p, "[core]\n\0", 8);
+	repo_probe_config(&p, "[core]\n\0", 8, PROBE_LEVEL_REPO, NULL);
+	assert_true(p.flags & PROBE_ODD);
+}
+
+static void test_levels_and_includes(void **state)
+{
+	struct strvec inc = STRVEC_INIT;
+	struct repo_probe p = { 0 };
+	const char *other = "[core]\n\trepositoryformatversion = 5\n"
+			    "\tsharedRepository = group\n"
+			    "[extensions]\n\tobjectformat = blake3\n";
+	const char *incs = "[include]\n\tpath = a.inc\n"
+			   "[includeIf \"gitdir:/x/\"]\n\tpath = ~/b.inc\n"
+			   "[includeIf \"onbranch:main\"]\n\tcondition = x\n";
+
+	(void)state;
+	/* git reads the format and extensions from the repository's config
+	 * only: elsewhere they change nothing, the other keys do */
+	repo_probe_config(&p, other, strlen(other), PROBE_LEVEL_OTHER, NULL);
+	assert_int_equal(p.flags, PROBE_SHARED);
+	assert_int_equal(p.objfmt, PROBE_SHA1);
+	/* includes are handed back, conditions or not */
+	p = (struct repo_probe){ 0 };
+	repo_probe_config(&p, incs, strlen(incs), PROBE_LEVEL_REPO, &inc);
+	assert_int_equal(p.flags, 0);
+	assert_int_equal(inc.nr, 2);
+	assert_string_equal(inc.v[0], "a.inc");
+	assert_string_equal(inc.v[1], "~/b.inc");
+	strvec_clear(&inc);
+	p = parse("[include]\n\tpath\n");
 	assert_true(p.flags & PROBE_ODD);
 }
 
@@ -196,6 +227,10 @@ static void test_get_reads_and_rereads(void **state)
 
 	(void)state;
 	assert_int_equal(unit_tmpdir_make(dir, sizeof(dir), "probe"), 0);
+	/* the operator's files: none but ours */
+	snprintf(sub, sizeof(sub), "%s/global", dir);
+	setenv("GIT_CONFIG_GLOBAL", sub, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	snprintf(sub, sizeof(sub), "%s/objects", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	/* no config at all: git's defaults */
@@ -225,6 +260,23 @@ static void test_get_reads_and_rereads(void **state)
 	put(dir, "config", "[core]\n\tbare = false\n");
 	assert_int_equal(chmod(sub, 02775), 0);
 	assert_false(repo_probe_objects_ours(repo_probe_get(dir, NULL)));
+	/* an included file is read too, and read again when it changes */
+	chmod(sub, 0755);
+	put(dir, "config", "[include]\n\tpath = more.inc\n");
+	put(dir, "more.inc", "[core]\n\tlogallrefupdates = true\n");
+	assert_true(repo_probe_ref_writes_ours(repo_probe_get(dir, NULL)));
+	put(dir, "more.inc", "[core]\n\tlogallrefupdates = always\n");
+	assert_false(repo_probe_ref_writes_ours(repo_probe_get(dir, NULL)));
+	/* an include that cannot be followed: nothing is ours */
+	put(dir, "config", "[include]\n\tpath = ~nobody/x\n");
+	assert_false(repo_probe_refs_ours(repo_probe_get(dir, NULL)));
+	/* the operator's global file */
+	put(dir, "config", "[core]\n");
+	assert_true(repo_probe_objects_ours(repo_probe_get(dir, NULL)));
+	put(dir, "global", "[core]\n\tsharedrepository = group\n");
+	assert_false(repo_probe_objects_ours(repo_probe_get(dir, NULL)));
+	put(dir, "global", "[core]\n\tsharedrepository = umask\n");
+	assert_true(repo_probe_objects_ours(repo_probe_get(dir, NULL)));
 	/* a relative or missing name: nothing is ours */
 	assert_false(repo_probe_refs_ours(repo_probe_get("relative", NULL)));
 	assert_false(repo_probe_refs_ours(repo_probe_get(NULL, NULL)));
@@ -239,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_ref_storage_and_unknown_extensions),
 		cmocka_unit_test(test_index_and_sharing),
 		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_levels_and_includes),
 		cmocka_unit_test(test_get_reads_and_rereads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
