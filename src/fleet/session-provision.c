@@ -48,8 +48,8 @@ static int lock_repo(const struct session *s, struct strbuf *err)
  * and inode stay (a shared repository's group modes among them). */
 static int append_in_place(const char *path, const struct strbuf *add)
 {
-	cleanup_fd int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC |
-					       O_NOFOLLOW);
+	cleanup_fd int fd =
+		open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
 
 	return fd < 0 || write_all(fd, add->buf, add->len) < 0 ? -1 : 0;
 }

@@ -45,8 +45,8 @@ bool repo_probe_ref_writes_ours(const struct repo_probe *p)
 
 bool repo_probe_objects_ours(const struct repo_probe *p)
 {
-	return repo_probe_refs_ours(p) && repo_probe_files_ours(p) &&
-	       p->objfmt == PROBE_SHA1;
+	/* how refs are stored does not change the objects */
+	return repo_probe_files_ours(p) && p->objfmt == PROBE_SHA1;
 }
 
 bool repo_probe_index_ours(const struct repo_probe *p)

@@ -85,7 +85,7 @@ bool repo_probe_files_ours(const struct repo_probe *p);
 /* Loose refs may be created as we create them: refs ours, files ours, no
  * reflog for every ref (we write none). */
 bool repo_probe_ref_writes_ours(const struct repo_probe *p);
-/* Objects may be written by packw: refs ours, not shared, SHA-1. */
+/* Objects may be written by packw: files ours, SHA-1 (any ref storage). */
 bool repo_probe_objects_ours(const struct repo_probe *p);
 /* The index file may be read by snapshot-index (no split/sparse index). */
 bool repo_probe_index_ours(const struct repo_probe *p);

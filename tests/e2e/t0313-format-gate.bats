@@ -104,6 +104,22 @@ undone() {
 	undone reset --hard
 }
 
+# modes_like_git: the newest snapshot ref and its directory have the
+# modes git gives a ref it creates at the same depth, under the same umask
+modes_like_git() {
+	local ref common
+	ref=$(newest_ref reset)
+	common=$("$REAL_GIT" rev-parse --path-format=absolute --git-common-dir)
+	"$REAL_GIT" update-ref "refs/agentic-git/snapshots/git/$(basename "$ref")" HEAD
+	assert_equal "$(stat -c %a "$common/$ref")" \
+		"$(stat -c %a "$common/refs/agentic-git/snapshots/git/$(basename "$ref")")"
+	assert_equal "$(stat -c %a "$(dirname "$common/$ref")")" \
+		"$(stat -c %a "$common/refs/agentic-git/snapshots/git")"
+	find "$common/refs/agentic-git" "$common/objects" -newer "$WT/README.md" \
+		! -perm -g+r >"$T/unreadable"
+	assert_equal "$(cat "$T/unreadable")" ""
+}
+
 @test "a shared repository: the snapshot ref gets the modes git gives refs" {
 	"$REAL_GIT" -C "$REPO" config core.sharedRepository group
 	ag_bind ag1 feat/one
@@ -111,18 +127,7 @@ undone() {
 	work
 	umask 077
 	undone reset --hard
-	ref=$(newest_ref reset)
-	common=$("$REAL_GIT" rev-parse --path-format=absolute --git-common-dir)
-	# a ref git itself creates at the same depth, under the same umask
-	"$REAL_GIT" update-ref "refs/agentic-git/snapshots/git/$(basename "$ref")" HEAD
-	assert_equal "$(stat -c %a "$common/$ref")" \
-		"$(stat -c %a "$common/refs/agentic-git/snapshots/git/$(basename "$ref")")"
-	assert_equal "$(stat -c %a "$(dirname "$common/$ref")")" \
-		"$(stat -c %a "$common/refs/agentic-git/snapshots/git")"
-	# group members can read what the snapshot wrote
-	find "$common/refs/agentic-git" "$common/objects" -newer "$WT/README.md" \
-		! -perm -g+r >"$T/unreadable"
-	assert_equal "$(cat "$T/unreadable")" ""
+	modes_like_git
 }
 
 # reftable_by_hand: $REPO's config says reftable (git 2.39 cannot make one)
@@ -332,22 +337,6 @@ EOF
 	run "$AG_BIN" run --agent ag3 --branch feat/c -- true
 	assert_success
 	assert_equal "$(cat "$REPO/.git/info/exclude")" "$(printf '*.o\n/.agend-managed')"
-}
-
-# modes_like_git WT: the newest snapshot ref and its directory have the
-# modes git gives a ref it creates at the same depth, under the same umask
-modes_like_git() {
-	local ref common
-	ref=$(newest_ref reset)
-	common=$("$REAL_GIT" rev-parse --path-format=absolute --git-common-dir)
-	"$REAL_GIT" update-ref "refs/agentic-git/snapshots/git/$(basename "$ref")" HEAD
-	assert_equal "$(stat -c %a "$common/$ref")" \
-		"$(stat -c %a "$common/refs/agentic-git/snapshots/git/$(basename "$ref")")"
-	assert_equal "$(stat -c %a "$(dirname "$common/$ref")")" \
-		"$(stat -c %a "$common/refs/agentic-git/snapshots/git")"
-	find "$common/refs/agentic-git" "$common/objects" -newer "$WT/README.md" \
-		! -perm -g+r >"$T/unreadable"
-	assert_equal "$(cat "$T/unreadable")" ""
 }
 
 @test "core.sharedRepository in the global config, or in an included file: git's modes" {

@@ -73,7 +73,8 @@ static void test_ref_storage_and_unknown_extensions(void **state)
 	(void)state;
 	assert_true(p.flags & PROBE_REFS_OTHER);
 	assert_false(repo_probe_refs_ours(&p));
-	assert_false(repo_probe_objects_ours(&p));
+	assert_false(repo_probe_ref_writes_ours(&p));
+	assert_true(repo_probe_objects_ours(&p)); /* objects are the same */
 	p = parse("[extensions]\n\trefstorage = files\n");
 	assert_true(repo_probe_objects_ours(&p));
 	/* one git added after us: git refuses it (v1) or ignores it (v0);
