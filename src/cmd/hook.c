@@ -208,6 +208,7 @@ static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
 		       char *line, ssize_t n, struct strbuf *why)
 {
 	char *sp1, *sp2;
+	bool exists;
 
 	if (n > HOOK_LINE_MAX) {
 		strbuf_addstr(why, "a ref name too long to judge (fail-closed)");
@@ -220,9 +221,10 @@ static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
 		return false;
 	}
 	*sp1 = *sp2 = '\0';
-	/* unknown existence counts as existing: the stricter rules apply */
-	return reftx_judge(c, !loc || repo_ref_exists(loc, sp2 + 1), sp1 + 1,
-			   sp2 + 1, why);
+	/* unknown existence counts as existing: the stricter rules apply
+	 * (no repository, or refs git could not tell: git/repo.h) */
+	exists = !loc || repo_ref_state(loc, sp2 + 1) != REPO_REF_ABSENT;
+	return reftx_judge(c, exists, sp1 + 1, sp2 + 1, why);
 }
 
 /*

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -26,6 +25,7 @@
 #include "fleet/session.h"
 #include "fleet/session-sync.h"
 #include "git/repo.h"
+#include "git/repo-probe.h"
 
 static int lock_repo(const struct session *s, struct strbuf *err)
 {
@@ -44,15 +44,28 @@ static int lock_repo(const struct session *s, struct strbuf *err)
 	return fd;
 }
 
+/* Appends `add` to the existing file at `path` in place: its mode, owner
+ * and inode stay (a shared repository's group modes among them). */
+static int append_in_place(const char *path, const struct strbuf *add)
+{
+	cleanup_fd int fd =
+		open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+
+	return fd < 0 || write_all(fd, add->buf, add->len) < 0 ? -1 : 0;
+}
+
 /*
  * Keeps the marker out of `git add -A`: in <git_dir>/info/exclude, the
  * common dir's for a worktree (so every worktree of the repo), the
- * workspace's own for a private workspace.
+ * workspace's own for a private workspace. An existing file gets the
+ * line appended (its modes are the repository's: git gives a shared
+ * repository's files group modes); a missing one is created.
  */
 static int exclude_marker(const char *git_dir)
 {
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
 	const char *line = "/" SESSION_MARKER;
+	bool missing = false;
 	int ret = 0;
 
 	strbuf_addf(&path, "%s/info", git_dir);
@@ -61,10 +74,12 @@ static int exclude_marker(const char *git_dir)
 		goto out;
 	}
 	strbuf_addstr(&path, "/exclude");
-	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0 &&
-	    errno != ENOENT) {
-		ret = -1;
-		goto out;
+	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0) {
+		if (errno != ENOENT) {
+			ret = -1;
+			goto out;
+		}
+		missing = true;
 	}
 	for (const char *p = data.buf; *p;) {
 		const char *nl = strchrnul(p, '\n');
@@ -74,8 +89,15 @@ static int exclude_marker(const char *git_dir)
 			goto out; /* already there */
 		p = *nl ? nl + 1 : nl;
 	}
-	if (data.len && data.buf[data.len - 1] != '\n')
-		strbuf_addch(&data, '\n');
+	if (!missing) {
+		struct strbuf add = STRBUF_INIT;
+		if (data.len && data.buf[data.len - 1] != '\n')
+			strbuf_addch(&add, '\n');
+		strbuf_addf(&add, "%s\n", line);
+		ret = append_in_place(path.buf, &add);
+		strbuf_release(&add);
+		goto out;
+	}
 	strbuf_addf(&data, "%s\n", line);
 	ret = write_file_atomic(path.buf, data.buf, data.len, 0644);
 out:
@@ -240,7 +262,9 @@ static int config_retry(const struct session *s, const char *a, const char *b,
 /*
  * core.hooksPath for this worktree only. A fresh worktree has no
  * config.worktree yet, so it is written directly (one git process fewer
- * at session start); an existing one is edited by git itself.
+ * at session start) where the format gate lets us write files in the git
+ * dir (git/repo-probe.h: not a shared repository, whose files git gives
+ * group modes); an existing one, or any other repository, is git's.
  */
 static int set_hooks_path(const struct session *s, const char *hooks)
 {
@@ -251,7 +275,8 @@ static int set_hooks_path(const struct session *s, const char *hooks)
 	if (repo_discover(s->worktree, &loc) != REPO_FOUND || !loc.gitdir)
 		goto out;
 	strbuf_addf(&path, "%s/config.worktree", loc.gitdir);
-	if (path_exists(path.buf)) {
+	if (path_exists(path.buf) ||
+	    !repo_probe_files_ours(repo_probe_get(loc.commondir, loc.gitdir))) {
 		ret = config_retry(s, "--worktree", "core.hooksPath", hooks, NULL);
 		goto out;
 	}
@@ -271,37 +296,15 @@ out:
 }
 
 /*
- * True when the common config plainly says `worktreeConfig = true` under
- * [extensions]. A miss only costs one `git config` run, so this scan is
- * deliberately simple: anything unusual falls back to git.
+ * True when the repository probe (git/repo-probe.h) read
+ * extensions.worktreeConfig on from the common config. A miss, or a
+ * config it could not read exactly, only costs one `git config` run.
  */
 static bool worktree_config_on(const struct session *s)
 {
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	bool in_ext = false, on = false;
+	const struct repo_probe *p = repo_probe_get(s->common_dir, NULL);
 
-	strbuf_addf(&path, "%s/config", s->common_dir);
-	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0)
-		goto out;
-	for (char *p = data.buf; *p && !on;) {
-		char *nl = strchrnul(p, '\n'), save = *nl;
-		struct strbuf line = STRBUF_INIT;
-
-		*nl = '\0';
-		strbuf_addstr(&line, p);
-		strbuf_trim(&line);
-		if (line.buf[0] == '[')
-			in_ext = !strcasecmp(line.buf, "[extensions]");
-		else if (in_ext)
-			on = !strcasecmp(line.buf, "worktreeconfig = true");
-		strbuf_release(&line);
-		*nl = save;
-		p = *nl ? nl + 1 : nl;
-	}
-out:
-	strbuf_release(&path);
-	strbuf_release(&data);
-	return on;
+	return (p->flags & PROBE_WORKTREE_CONFIG) && !(p->flags & PROBE_ODD);
 }
 
 static int wire_hooks(const struct session *s, struct strbuf *err)

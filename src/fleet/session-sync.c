@@ -20,6 +20,7 @@
 #include "fleet/workspace.h"
 #include "git/gitcmd.h"
 #include "git/refs-files.h"
+#include "git/repo-probe.h"
 
 #define CONFIG_MAX (1u << 20)
 
@@ -399,6 +400,30 @@ static bool head_names(const char *path, const char *ref)
 	return yes;
 }
 
+/* checked_out() where HEAD files are not refs (git/repo-probe.h): git's
+ * list of worktrees; a git that cannot tell counts as "checked out", so
+ * the tip is kept aside rather than moved under a worktree. */
+static bool checked_out_by_git(const struct sync *y)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT, lines = STRBUF_INIT,
+		      want = STRBUF_INIT;
+	bool found = true;
+
+	clone_git(y, &c, false);
+	strvec_pushl(&c.args, "worktree", "list", "--porcelain", NULL);
+	if (!run_git(y, &c, &out)) {
+		/* every line between newlines: "branch <ref>" is one whole */
+		strbuf_addf(&lines, "\n%s\n", out.buf);
+		strbuf_addf(&want, "\nbranch %s\n", y->branch_ref);
+		found = strstr(lines.buf, want.buf) != NULL;
+	}
+	strbuf_release(&out);
+	strbuf_release(&lines);
+	strbuf_release(&want);
+	return found;
+}
+
 /*
  * Is the branch checked out in a worktree of the clone? Moving it there
  * would leave that worktree's files behind (as `git fetch` refuses to).
@@ -410,6 +435,8 @@ static bool checked_out(const struct sync *y)
 	DIR *d;
 	bool found;
 
+	if (!repo_probe_refs_ours(repo_probe_get(y->common, NULL)))
+		return checked_out_by_git(y);
 	strbuf_addf(&path, "%s/HEAD", y->common);
 	found = head_names(path.buf, y->branch_ref);
 	strbuf_reset(&path);

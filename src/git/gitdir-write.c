@@ -8,10 +8,11 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "git/gitdir-write.h"
+#include "git/repo-probe.h"
 
 bool gitdir_objfmt_ok(const char *objfmt)
 {
-	return !objfmt || !strcmp(objfmt, "sha1") || !strcmp(objfmt, "sha256");
+	return repo_probe_objfmt_of(objfmt) != PROBE_OBJFMT_OTHER;
 }
 
 void gitdir_config_value(struct strbuf *sb, const char *key, const char *v)

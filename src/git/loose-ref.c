@@ -9,6 +9,7 @@
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "git/loose-ref.h"
+#include "git/repo-probe.h"
 
 static bool valid_oid(const char *oid)
 {
@@ -43,7 +44,8 @@ enum loose_ref_result loose_ref_create(const char *commondir, const char *ref,
 				       const char *oid)
 {
 	struct strbuf path = STRBUF_INIT, lock = STRBUF_INIT,
-		      line = STRBUF_INIT, probe = STRBUF_INIT;
+		      line = STRBUF_INIT;
+	const struct repo_probe *p;
 	enum loose_ref_result ret = LOOSE_REF_UNSUPPORTED;
 	char *dir = NULL;
 	int fd = -1;
@@ -51,8 +53,10 @@ enum loose_ref_result loose_ref_create(const char *commondir, const char *ref,
 	if (!commondir || commondir[0] != '/' || !valid_ref(ref) ||
 	    !valid_oid(oid))
 		goto out;
-	strbuf_addf(&probe, "%s/reftable", commondir);
-	if (path_exists(probe.buf))
+	/* files backend, this object format, modes git would not adjust */
+	p = repo_probe_get(commondir, NULL);
+	if (!repo_probe_ref_writes_ours(p) ||
+	    strlen(oid) != repo_probe_hexlen(p))
 		goto out;
 	strbuf_addf(&path, "%s/%s", commondir, ref);
 	strbuf_addf(&lock, "%s.lock", path.buf);
@@ -86,6 +90,5 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&lock);
 	strbuf_release(&line);
-	strbuf_release(&probe);
 	return ret;
 }

@@ -10,9 +10,11 @@
  * Invariants:
  *  1. Only creates: a ref that exists as a loose file is never replaced
  *     (the file is linked into place, which fails when the name exists).
- *  2. Only under the files backend: a repository with a reftable directory,
- *     or any doubt about the layout, returns LOOSE_REF_UNSUPPORTED so the
- *     caller runs git instead.
+ *  2. Only where the repository probe (repo-probe.h) says ref writes are
+ *     ours: the files backend, the id's object format, no shared
+ *     repository (git would adjust the modes of what it writes there);
+ *     anything else, or any doubt about the layout, returns
+ *     LOOSE_REF_UNSUPPORTED so the caller runs git instead.
  *  3. The ref name and object id are validated (refs/… with no "..", no
  *     empty or dot-leading component, hex id of 40 or 64 digits).
  *  4. The lock file `<ref>.lock` is taken with O_EXCL, like git, so a

@@ -9,12 +9,22 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "git/refs-files.h"
+#include "git/repo-probe.h"
 
 /* Above this, for-each-ref's binary search beats reading it all. */
 #define PACKED_REFS_FAST (1u << 20)
 /* A refs tree deeper or larger than this is not "a fresh workspace". */
 #define LIST_MAX_DEPTH 16
 #define LIST_MAX_REFS 4096
+
+/* The repository's refs are plain files of this hex length (repo-probe.h):
+ * else every entry point answers "ask git". */
+static bool files_backend(const char *gitdir, size_t hexlen)
+{
+	const struct repo_probe *p = repo_probe_get(gitdir, NULL);
+
+	return repo_probe_refs_ours(p) && repo_probe_hexlen(p) == hexlen;
+}
 
 /* Appends "oid ref" when packed-refs (its text) has ref; -1 on an odd line. */
 static int packed_lookup(const char *text, const char *ref, size_t hexlen,
@@ -63,7 +73,7 @@ int refs_files_lookup(const char *gitdir, size_t hexlen,
 	struct strbuf path = STRBUF_INIT, oid = STRBUF_INIT;
 	struct strbuf packed = STRBUF_INIT;
 	bool have_packed = false;
-	int rc = 0;
+	int rc = files_backend(gitdir, hexlen) ? 0 : -1;
 
 	for (size_t i = 0; i < n && !rc; i++) {
 		strbuf_reset(&path);
@@ -186,6 +196,8 @@ int refs_files_list(const char *gitdir, size_t hexlen, struct strbuf *out)
 	struct stat st;
 	int rc = 0;
 
+	if (!files_backend(gitdir, hexlen))
+		return -1;
 	strbuf_addf(&path, "%s/packed-refs", gitdir);
 	if (!lstat(path.buf, &st) || errno != ENOENT)
 		rc = -1; /* packed refs: ask git */
@@ -302,7 +314,8 @@ int refs_files_list_prefix(const char *gitdir, size_t hexlen,
 	struct strvec refs = STRVEC_INIT;
 	int rc = -1;
 
-	if (starts_with(prefix, "refs/") && ends_with(prefix, "/"))
+	if (files_backend(gitdir, hexlen) && starts_with(prefix, "refs/") &&
+	    ends_with(prefix, "/"))
 		strbuf_add(&rel, prefix, strlen(prefix) - 1);
 	if (rel.len && plain_refname(rel.buf)) {
 		rc = list_loose_under(gitdir, &rel, hexlen, &refs);

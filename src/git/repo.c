@@ -7,6 +7,11 @@
  *     (HEAD, gitdir, commondir, packed-refs, markers).
  *  2. Anything of an unexpected shape is REPO_ODD, which the policy treats
  *     fail-closed; nothing here guesses.
+ *  3. Refs are read as files only where the repository probe says the
+ *     files backend holds them (git/repo-probe.h); elsewhere git answers,
+ *     and when git cannot, the answer is "unknown". A reftable
+ *     repository's HEAD file names the placeholder branch `.invalid`
+ *     (git's files-backend guard): its branch is not known from files.
  */
 #include "base/common.h"
 #include <ctype.h>
@@ -18,7 +23,9 @@
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "git/gitcmd.h"
 #include "git/repo.h"
+#include "git/repo-probe.h"
 
 #define SMALL_FILE 4096
 #define PACKED_REFS_MAX (256u << 20)
@@ -91,7 +98,8 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	strbuf_addpath(&p, r->gitdir, "HEAD");
 	if (read_small(p.buf, &sb))
 		goto odd;
-	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref))
+	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref) &&
+	    strcmp(ref, ".invalid"))
 		r->head_branch = xstrdup(ref);
 	strbuf_release(&sb);
 	strbuf_release(&p);
@@ -256,29 +264,75 @@ static bool safe_ref_component(const char *name)
 	       !strchr(name, '\n');
 }
 
-bool repo_ref_exists(const struct repo_loc *r, const char *refname)
+static bool refs_are_files(const struct repo_loc *r)
+{
+	return repo_probe_refs_ours(repo_probe_get(r->commondir, r->gitdir));
+}
+
+/* git's answer: `args` exits 0 when the ref exists (and, for_each, prints
+ * a line), 1 or prints nothing when it does not; anything else is unknown
+ * (a git that refuses the repository). */
+static enum repo_ref ask_git(const struct repo_loc *r, bool for_each,
+			     const char *const *args)
+{
+	const char *git = gitcmd_real_git();
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	enum repo_ref res = REPO_REF_UNKNOWN;
+	int st;
+
+	if (!git)
+		return res;
+	gitcmd_init(&c, git, r->top ? r->top : r->gitdir);
+	strvec_pushf(&c.args, "--git-dir=%s", r->gitdir);
+	strvec_pushv(&c.args, args);
+	st = gitcmd_run(&c, &out, NULL);
+	if (st == 0 && (!for_each || out.len))
+		res = REPO_REF_PRESENT;
+	else if (st == 0 || st == 1)
+		res = REPO_REF_ABSENT;
+	child_release(&c);
+	strbuf_release(&out);
+	return res;
+}
+
+enum repo_ref repo_ref_state(const struct repo_loc *r, const char *refname)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct stat st;
 	bool ok;
 
 	if (!safe_ref_component(refname))
-		return false;
+		return REPO_REF_ABSENT;
+	if (!refs_are_files(r)) {
+		struct strvec args = STRVEC_INIT;
+		enum repo_ref res;
+
+		strvec_pushl(&args, "show-ref", "--verify", "--quiet",
+			     "--end-of-options", refname, NULL);
+		res = ask_git(r, false, args.v);
+		strvec_clear(&args);
+		return res;
+	}
 	strbuf_addf(&p, "%s/%s", r->commondir, refname);
 	ok = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
 	strbuf_release(&p);
-	return ok || packed_has(r->commondir, refname, false);
+	return ok || packed_has(r->commondir, refname, false) ? REPO_REF_PRESENT
+							      : REPO_REF_ABSENT;
 }
 
-bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
+bool repo_ref_exists(const struct repo_loc *r, const char *refname)
+{
+	return repo_ref_state(r, refname) == REPO_REF_PRESENT;
+}
+
+static bool remote_branch_in_files(const struct repo_loc *r, const char *name)
 {
 	struct strbuf p = STRBUF_INIT;
 	DIR *d;
 	struct dirent *de;
 	bool found = false;
 
-	if (!safe_ref_component(name))
-		return false;
 	strbuf_addf(&p, "%s/refs/remotes", r->commondir);
 	d = opendir(p.buf);
 	while (d && !found && (de = readdir(d))) {
@@ -294,6 +348,25 @@ bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
 		closedir(d);
 	strbuf_release(&p);
 	return found || packed_has(r->commondir, name, true);
+}
+
+bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
+{
+	struct strvec args = STRVEC_INIT;
+	struct strbuf pat = STRBUF_INIT;
+	bool found;
+
+	if (!safe_ref_component(name))
+		return false;
+	if (refs_are_files(r))
+		return remote_branch_in_files(r, name);
+	strbuf_addf(&pat, "refs/remotes/*/%s", name);
+	strvec_pushl(&args, "for-each-ref", "--count=1", "--format=x",
+		     "--end-of-options", pat.buf, NULL);
+	found = ask_git(r, true, args.v) == REPO_REF_PRESENT;
+	strvec_clear(&args);
+	strbuf_release(&pat);
+	return found;
 }
 
 bool repo_has_origin(const struct repo_loc *r)

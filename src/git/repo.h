@@ -4,7 +4,9 @@
 
 /**
  * Repository discovery by reading .git files — no git subprocess, so the
- * shim's hot path stays one exec away from real git.
+ * shim's hot path stays one exec away from real git. The ref lookups read
+ * loose and packed refs where the format gate says refs are files
+ * (git/repo-probe.h), and ask git elsewhere.
  *
  * Every char * in struct repo_loc is owned by it (repo_loc_release()).
  */
@@ -31,7 +33,19 @@ enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 				 struct repo_loc *out);
 void repo_loc_release(struct repo_loc *r);
 
-/* True when refname (e.g. refs/heads/x) exists as a loose or packed ref. */
+enum repo_ref {
+	REPO_REF_ABSENT = 0,
+	REPO_REF_PRESENT = 1,
+	REPO_REF_UNKNOWN = -1
+};
+
+/*
+ * Whether refname (e.g. refs/heads/x) exists: a loose or packed ref where
+ * the repository probe says refs are files (git/repo-probe.h), else git's
+ * answer, UNKNOWN when git gives none (it refuses the repository).
+ */
+enum repo_ref repo_ref_state(const struct repo_loc *r, const char *refname);
+/* repo_ref_state() == REPO_REF_PRESENT. */
 bool repo_ref_exists(const struct repo_loc *r, const char *refname);
 /* True when refs/remotes/<any remote>/<name> exists. */
 bool repo_remote_branch_exists(const struct repo_loc *r, const char *name);

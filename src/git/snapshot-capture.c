@@ -5,7 +5,6 @@
  * index). Everything here reads the work tree; nothing here records.
  */
 #include "base/common.h"
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "base/path.h"
 #include "git/gitcmd.h"
 #include "git/repo.h"
+#include "git/repo-probe.h"
 #include "git/snapshot-index.h"
 #include "git/snapshot-int.h"
 #include "git/snapshot-name.h"
@@ -80,43 +80,20 @@ static int parse_locate(struct snap *s, char *p, bool born)
 	return 0;
 }
 
-/* a repository's config larger than this is not read: git writes */
-#define SNAPSHOT_CONFIG_MAX ((size_t)1 << 20)
-
 /*
  * Whether the snapshot may format its trees and commits itself and write
  * them as one pack (git/packw.h): a SHA-1 repository (HEAD's id has 40
- * digits; unborn, we cannot tell) whose config sets no object format (a
- * SHA-256 or compat-format one needs git's own bookkeeping) and whose
- * objects are not shared with a group (git adjusts the permissions of what
- * it writes there: core.sharedRepository, or the setgid bit git gives a
- * shared repository's directories). Anything else: git write-tree and
- * commit-tree.
+ * digits; unborn, we cannot tell) that the repository probe says is ours
+ * to write (git/repo-probe.h: no other object format, no shared
+ * repository, nothing it does not know). Anything else: git write-tree
+ * and commit-tree.
  */
 static bool objects_ours(struct snap *s)
 {
-	struct strbuf cfg = STRBUF_INIT, path = STRBUF_INIT;
-	struct stat st;
-	bool ok = false;
+	const struct repo_probe *p;
 
-	if (s->head.len != 40)
-		return false;
-	strbuf_addpath(&path, s->commondir.buf, "objects");
-	if (stat(path.buf, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    (st.st_mode & S_ISGID))
-		goto out;
-	strbuf_reset(&path);
-	strbuf_addpath(&path, s->commondir.buf, "config");
-	if (read_file_bounded(path.buf, SNAPSHOT_CONFIG_MAX, RF_REGULAR, &cfg) < 0)
-		goto out;
-	for (size_t i = 0; i < cfg.len; i++)
-		cfg.buf[i] = (char)tolower((unsigned char)cfg.buf[i]);
-	ok = !strstr(cfg.buf, "objectformat") &&
-	     !strstr(cfg.buf, "sharedrepository");
-out:
-	strbuf_release(&cfg);
-	strbuf_release(&path);
-	return ok;
+	p = repo_probe_get(s->commondir.buf, s->gitdir.buf);
+	return s->head.len == 40 && repo_probe_objects_ours(p);
 }
 
 int snap_flush_objects(struct snap *s)
@@ -267,11 +244,13 @@ static int copy_index(struct snap *s)
  * trees built from the entries. The bytes are mapped, not read: no copy.
  * The file is ours and git replaces it by rename, never truncates it, so
  * the mapping stays whole while we read it. 1: `tree` holds it; 0: git
- * must tell; -1: the file cannot be read.
+ * must tell; -1: the file cannot be read. Only in a repository whose index
+ * the probe says is ours (git/repo-probe.h), of HEAD's object format.
  */
 static int index_tree(struct snap *s, const char *path, struct strbuf *tree)
 {
 	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	const struct repo_probe *p;
 	struct stat st;
 	size_t len;
 	void *map;
@@ -280,7 +259,9 @@ static int index_tree(struct snap *s, const char *path, struct strbuf *tree)
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return -1;
 	len = (size_t)st.st_size;
-	if (!s->head.len || st.st_size <= 0 ||
+	p = repo_probe_get(s->commondir.buf, s->gitdir.buf);
+	if (!s->head.len || !repo_probe_index_ours(p) ||
+	    s->head.len != repo_probe_hexlen(p) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > SNAPSHOT_INDEX_MAX)
 		return 0;
 	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);

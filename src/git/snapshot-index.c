@@ -180,8 +180,10 @@ static int read_entry(struct view *v, const unsigned char **p,
 	return 0;
 }
 
-/* The extensions after the entries: remembers TREE; -1 on a split or
- * sparse index (git reads those) or a malformed one. */
+/* The extensions after the entries: remembers TREE; -1 on a malformed
+ * one or on any required extension (gitformat-index: a signature whose
+ * first byte is not 'A'..'Z' must be understood): a split index (`link`),
+ * a sparse one (`sdir`), or one we do not know. git reads those. */
 static int read_extensions(struct view *v, const unsigned char *p,
 			   const unsigned char *end)
 {
@@ -193,7 +195,7 @@ static int read_extensions(struct view *v, const unsigned char *p,
 		size = get_be32(p + 4);
 		if ((size_t)(end - p - 8) < size)
 			return -1;
-		if (!memcmp(p, "link", 4) || !memcmp(p, "sdir", 4))
+		if (p[0] < 'A' || p[0] > 'Z')
 			return -1;
 		if (!memcmp(p, "TREE", 4)) {
 			v->tree = p + 8;

@@ -11,8 +11,9 @@
  * has not cached are built too, so the engine runs no write-tree at all.
  *
  * Only the cases we can read with certainty answer "valid": index versions
- * 2, 3 and 4, no split index (`link`), no sparse directory entries, no
- * unmerged entry, a root TREE entry with a non-negative entry count. Every
+ * 2, 3 and 4, no required extension (one whose signature does not start
+ * with 'A'..'Z': a split index's `link`, a sparse index's `sdir`, or one
+ * git added after us), no unmerged entry, a root TREE entry with a non-negative entry count. Every
  * other case, and every malformed or truncated buffer, answers "unknown"
  * and the caller runs `git write-tree` as before. The trailing checksum is
  * not verified here: the staged index's bytes are the very file `add -A`

@@ -340,6 +340,14 @@ case_plants_never_run() {
 	case_diverged
 }
 
+@test "bwrap: a clone with an extension we do not know: its refs and worktrees come from git" {
+	# the format gate (docs/architecture.md) leaves such a clone's refs
+	# and HEAD files to git; git 2.39 ignores the extension at version 0
+	use_backend bwrap
+	"$REAL_GIT" -C "$REPO" config extensions.laterFeature true
+	case_diverged
+}
+
 @test "bwrap: run prints nothing on stdout" {
 	use_backend bwrap
 	case_quiet_stdout

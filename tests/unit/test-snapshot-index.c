@@ -153,11 +153,14 @@ static void test_valid_root(void **state)
 
 static void test_other_extensions_skipped(void **state)
 {
-	struct ext x[] = { { "UNTR", "anything\n", 0, NULL, 0 }, tree_ok,
-			   { "EOIE", "12345678", 0, NULL, 0 } };
+	struct ext x[] = { { "UNTR", "anything\n", 0, NULL, 0 },
+			   tree_ok,
+			   { "EOIE", "12345678", 0, NULL, 0 },
+			   /* unknown but optional ('A'..'Z' first): skipped */
+			   { "Zzzz", "later git", 0, NULL, 0 } };
 	struct strbuf hex = STRBUF_INIT;
 
-	assert_int_equal(run(2, 20, two, 2, x, 3, &hex),
+	assert_int_equal(run(2, 20, two, 2, x, 4, &hex),
 			 SNAPSHOT_INDEX_TREE_VALID);
 	assert_int_equal(hex.len, 40);
 	strbuf_release(&hex);
@@ -171,6 +174,9 @@ static void test_unknown_cases(void **state)
 	struct ext link[] = { { "link", "xxxxxxxxxxxxxxxxxxxx", 0, NULL, 0 },
 			      tree_ok };
 	struct ext sdir[] = { tree_ok, { "sdir", "", 0, NULL, 0 } };
+	/* required (not 'A'..'Z' first): git must understand it, so must we */
+	struct ext required[] = { tree_ok, { "zzzz", "data", 0, NULL, 0 } };
+	struct ext digit[] = { { "4bit", "", 0, NULL, 0 }, tree_ok };
 	struct ext junk[] = { { "TREE", "\0x 1\n", 5, NULL, 0 },
 			      { "TREE", "\0" "2\n", 3, NULL, 0 },
 			      { "TREE", "\0" "2 1\n", 5, NULL, 0 },
@@ -188,6 +194,9 @@ static void test_unknown_cases(void **state)
 	/* split and sparse indexes are left to git */
 	assert_int_equal(run(2, 20, two, 2, link, 2, &hex), 0);
 	assert_int_equal(run(2, 20, two, 2, sdir, 2, &hex), 0);
+	/* an unknown required extension is left to git (which refuses it) */
+	assert_int_equal(run(2, 20, two, 2, required, 2, &hex), 0);
+	assert_int_equal(run(2, 20, two, 2, digit, 2, &hex), 0);
 	/* malformed TREE data, a root without its oid, a non-root first */
 	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
 		assert_int_equal(run(2, 20, two, 2, &junk[i], 1, &hex), 0);
