@@ -72,7 +72,10 @@ static const struct agent_preset presets[] = {
 	 * `-c`); its tool shell is a login shell, whose /etc/profile resets
 	 * PATH past the shim, unless `allow_login_shell=false`; its state is in
 	 * CODEX_HOME (default ~/.codex); its workspace-write sandbox keeps a
-	 * linked worktree's git dir read-only unless it is a writable root.
+	 * linked worktree's git dir read-only unless it is a writable root:
+	 * an explicit `sandbox_workspace_write.writable_roots` entry for that
+	 * dir overrides codex's own read-only `.git` carve-out (observed with
+	 * 0.171.0 in t0536, 2026-12-02), so a plain session names it there.
 	 */
 	{
 		.name = "codex",
@@ -91,6 +94,7 @@ static const struct agent_preset presets[] = {
 		.config_dir = ".codex",
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
+		.writable_roots_config = "sandbox_workspace_write.writable_roots",
 		.needs_network = true,
 		/*
 		 * fs+api, checked 2026-12-02: api.openai.com with an API key;

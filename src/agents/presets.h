@@ -68,6 +68,13 @@ struct agent_preset {
 	const char *endpoint_env;
 	const char *endpoint_config;
 	/*
+	 * The config key where the agent's own sandbox, when ours does not
+	 * wrap it (`agent_sandbox_bare`), takes extra writable roots (codex:
+	 * sandbox_workspace_write.writable_roots), or NULL: a plain session
+	 * adds the session's git dirs there (fleet/agent-roots.h).
+	 */
+	const char *writable_roots_config;
+	/*
 	 * The agent cannot work without its vendor's API: under a sandbox
 	 * with no network it hangs or fails to connect, so a launch warns
 	 * (preset_network_warning()).
