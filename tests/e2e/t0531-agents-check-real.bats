@@ -23,8 +23,10 @@ real_check() {
 @test "agents check claude passes against the real claude CLI" { real_check claude claude; }
 @test "agents check codex passes against the real codex CLI" { real_check codex codex; }
 @test "agents check gemini passes against the real gemini CLI" {
-	# gemini-cli 0.61 declares node >= 20; Debian 12's nodejs is 18.
-	prereq "node>=20 (gemini-cli needs it)" node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'
+	# gemini-cli 0.61 declares node >= 20; Debian 12's nodejs is 18, and
+	# ci/install-agent-clis.sh then puts a node 20 beside the CLIs
+	PATH="$CLIS:$PATH" prereq "node>=20 (gemini-cli needs it; run ci/install-agent-clis.sh)" \
+		node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'
 	real_check gemini gemini
 }
 @test "agents check copilot passes against the real copilot CLI" { real_check copilot copilot; }
