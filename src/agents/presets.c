@@ -48,6 +48,8 @@ static const struct agent_preset presets[] = {
 		.root_refused_flag = "--dangerously-skip-permissions",
 		.config_env = "CLAUDE_CONFIG_DIR",
 		.config_dir = ".claude",
+		/* its Bash tool: `bash -c` with Claude's own PATH (t0535) */
+		.tool_shell = V("/bin/bash", "-c"),
 		.needs_network = true,
 		/*
 		 * fs+api, checked 2026-12-02 against Claude Code's "network
@@ -95,6 +97,9 @@ static const struct agent_preset presets[] = {
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
 		.writable_roots_config = "sandbox_workspace_write.writable_roots",
+		.tool_shell = V("/bin/bash", "-lc"),
+		.tool_shell_plain_arg = "allow_login_shell=false",
+		.tool_shell_plain = V("/bin/bash", "-c"),
 		.needs_network = true,
 		/*
 		 * fs+api, checked 2026-12-02: api.openai.com with an API key;
@@ -218,6 +223,20 @@ bool preset_network_warning(const struct agent_preset *pr, const char *profile,
 		profile, sandbox_policy_name(policy),
 		sandbox_policy_name(SANDBOX_FS_API));
 	return true;
+}
+
+const char *const *preset_tool_shell(const struct agent_preset *pr,
+				     const char *const *command)
+{
+	if (!pr)
+		return NULL;
+	for (size_t i = 1; pr->tool_shell_plain_arg && command && command[0] &&
+			   command[i];
+	     i++)
+		if (!strcmp(command[i], pr->tool_shell_plain_arg) &&
+		    !strcmp(command[i - 1], "-c"))
+			return pr->tool_shell_plain;
+	return pr->tool_shell;
 }
 
 const char *prompt_via_name(enum prompt_via v)

@@ -543,6 +543,28 @@ static void test_writable_roots_arg(void **state)
 	strbuf_release(&err);
 }
 
+/* agents check runs the tool shell the way the agent runs it. */
+static void test_tool_shell(void **state)
+{
+	const struct agent_preset *codex = preset_find("codex");
+	const char *const *sh = preset_tool_shell(codex, codex->command);
+	const char *const login[] = { "codex", "exec", "--sandbox", "x", NULL };
+	/* the value alone, not after -c, is no config */
+	const char *const odd[] = { "codex", "allow_login_shell=false", NULL };
+	const char *const empty[] = { NULL };
+
+	assert_string_equal(sh[0], "/bin/bash");
+	assert_string_equal(sh[1], "-c");
+	assert_null(sh[2]);
+	assert_string_equal(preset_tool_shell(codex, login)[1], "-lc");
+	assert_string_equal(preset_tool_shell(codex, odd)[1], "-lc");
+	assert_string_equal(preset_tool_shell(codex, empty)[1], "-lc");
+	assert_string_equal(preset_tool_shell(preset_find("claude"),
+					      login)[1], "-c");
+	assert_null(preset_tool_shell(preset_find("cursor"), login));
+	assert_null(preset_tool_shell(NULL, login));
+}
+
 static void test_to_child_empty_env(void **state)
 {
 	struct agent_profile p;
@@ -658,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_claude_root),
 		cmocka_unit_test(test_codex_endpoint),
 		cmocka_unit_test(test_writable_roots_arg),
+		cmocka_unit_test(test_tool_shell),
 		cmocka_unit_test(test_to_child_empty_env),
 		cmocka_unit_test(test_timeout_and_errors),
 		cmocka_unit_test(test_redaction),
