@@ -115,7 +115,12 @@ static const struct agent_preset presets[] = {
 	 * `gemini --help`: `-p, --prompt` (headless; appended to stdin input),
 	 * `-y, --yolo`, `-m, --model`, `--skip-trust` (without it gemini
 	 * overrides yolo back to "default" approval in an untrusted folder,
-	 * observed with 0.61.0).
+	 * observed with 0.61.0). Driven end to end with 0.61.0 in t0537
+	 * (2026-12-02): GOOGLE_GEMINI_BASE_URL moves its API (http only to
+	 * loopback), and then headless mode refuses to start ("Invalid auth
+	 * method selected.") unless its settings say
+	 * security.auth.selectedType "gemini-api-key"; its state is in
+	 * GEMINI_CLI_HOME/.gemini (default ~/.gemini).
 	 */
 	{
 		.name = "gemini",
@@ -123,10 +128,13 @@ static const struct agent_preset presets[] = {
 			     "--prompt={prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("GEMINI_API_KEY", "GOOGLE_API_KEY",
-			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"),
+			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
+			 "GOOGLE_GEMINI_BASE_URL", "GEMINI_CLI_HOME"),
 		.help_args = V("--help"),
 		.check_flags =
 			V("--yolo", "--skip-trust", "--prompt", "--model"),
+		/* its run_shell_command: "as `bash -c <command>`" (0.61.0) */
+		.tool_shell = V("/bin/bash", "-c"),
 		.needs_network = true,
 		/*
 		 * fs+api, 2026-12-02: Google publishes no list for gemini-cli
@@ -143,6 +151,11 @@ static const struct agent_preset presets[] = {
 	 * `copilot --help`: `-p, --prompt <text>`, `--allow-all-tools`,
 	 * `--model <model>`; `copilot help environment` names the tokens
 	 * COPILOT_GITHUB_TOKEN, GH_TOKEN, GITHUB_TOKEN (prefer a scoped one).
+	 * Driven end to end with 1.0.102 in t0538 (2026-12-02): a model
+	 * provider of one's own (BYOK) is COPILOT_PROVIDER_BASE_URL with
+	 * COPILOT_PROVIDER_TYPE (openai | azure | anthropic) and
+	 * COPILOT_PROVIDER_API_KEY; COPILOT_OFFLINE=true keeps it off GitHub.
+	 * Not passed: COPILOT_PROVIDER_API_KEY_COMMAND (a shell command).
 	 */
 	{
 		.name = "copilot",
@@ -150,7 +163,9 @@ static const struct agent_preset presets[] = {
 			V("copilot", "--allow-all-tools", "--prompt={prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN",
-			 "COPILOT_HOME"),
+			 "COPILOT_HOME", "COPILOT_MODEL", "COPILOT_OFFLINE",
+			 "COPILOT_PROVIDER_BASE_URL", "COPILOT_PROVIDER_TYPE",
+			 "COPILOT_PROVIDER_API_KEY"),
 		.help_args = V("--help"),
 		.check_flags = V("--allow-all-tools", "--prompt", "--model"),
 		.needs_network = true,
