@@ -18,9 +18,9 @@ real_check() {
 	PATH="$CLIS:/usr/bin:/bin" run "$AG_BIN" agents check "$name"
 	assert_success
 	assert_line --index 0 --regexp "^$name: ok: $CLIS/$bin accepts [0-9]+ flags \(checked 2026-11-29 against .*\)$"
-	# claude and codex: git in their tool shell, run as they run it
+	# claude, codex, gemini: git in their tool shell, run as they run it
 	case $name in
-	claude|codex) assert_line --index 1 "$name: ok: git in its tool shell ('/bin/bash -c') is the shim" ;;
+	claude|codex|gemini) assert_line --index 1 "$name: ok: git in its tool shell ('/bin/bash -c') is the shim" ;;
 	*) assert_equal "${#lines[@]}" 1 ;;
 	esac
 }
