@@ -137,3 +137,33 @@ codex_in() {
 	# the shim's events came through the spool, as the agent's
 	events | jq -e -s 'map(select(.agent == "x3" and .event == "snapshot_taken" and .via == "sandbox")) | length == 1'
 }
+
+@test "codex dispatched without a sandbox: its own sandbox lets it commit, and the commit is pushed" {
+	dsp_setup
+	dsp_branch feat/a
+	local extra='    model: gpt-4.1'
+	if grep -q __asan_init "$AG_BIN"; then
+		# as above: no LeakSanitizer under codex's seccomp filter
+		export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		extra+=$'\n    env: [OPENAI_API_KEY, OPENAI_BASE_URL, ASAN_OPTIONS]'
+	fi
+	write_config codex none auto "$extra"
+	mkdir -p "$T/tmp" "$HOME/.codex"
+	export TMPDIR=$T/tmp
+	printf '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n' \
+		>"$HOME/.codex/config.toml"
+	start_codex_model
+	echo "do the scripted task" >"$T/task.md"
+	PATH="$CLIS:$PATH" run timeout -k 5 100 "$AG_BIN" dispatch --grace 1 --repo "$REPO" \
+		--head feat/a --base main --profile codex --prompt-file "$T/task.md"
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	# the shim denied leaving the branch, and the model read why
+	run tool_result 1
+	assert_output --partial "agentic-git: ERROR git checkout denied"
+	run tool_result 2
+	assert_output --partial "COMMITTED"
+	run "$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%B feat/a
+	assert_output --partial "agent: add agent.txt"
+	grep -q 'sandbox_workspace_write.writable_roots=' "$(run_dir)/repo-feat-a.meta.yaml"
+}
