@@ -247,8 +247,10 @@ int agent_writable_roots_arg(const struct agent_preset *pr,
 		if (i)
 			strbuf_addch(out, ',');
 		if (roots[i][0] != '/' || toml_string(out, roots[i]) < 0) {
-			strbuf_addf(err, "agent '%s': the writable root '%s' is not an absolute path without quotes, backslashes or control characters",
-				    pr->name, roots[i]);
+			strbuf_addf(
+				err,
+				"agent '%s': the writable root '%s' is not an absolute path without quotes, backslashes or control characters",
+				pr->name, roots[i]);
 			return -1;
 		}
 	}

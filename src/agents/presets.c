@@ -96,7 +96,8 @@ static const struct agent_preset presets[] = {
 		.config_dir = ".codex",
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
-		.writable_roots_config = "sandbox_workspace_write.writable_roots",
+		.writable_roots_config =
+			"sandbox_workspace_write.writable_roots",
 		.tool_shell = V("/bin/bash", "-lc"),
 		.tool_shell_plain_arg = "allow_login_shell=false",
 		.tool_shell_plain = V("/bin/bash", "-c"),
@@ -245,8 +246,8 @@ const char *const *preset_tool_shell(const struct agent_preset *pr,
 {
 	if (!pr)
 		return NULL;
-	for (size_t i = 1; pr->tool_shell_plain_arg && command && command[0] &&
-			   command[i];
+	for (size_t i = 1;
+	     pr->tool_shell_plain_arg && command && command[0] && command[i];
 	     i++)
 		if (!strcmp(command[i], pr->tool_shell_plain_arg) &&
 		    !strcmp(command[i - 1], "-c"))

@@ -79,8 +79,8 @@ static int run_shell(const char *const *shell, const char *dir,
 	struct child c = CHILD_INIT;
 	struct strvec none = STRVEC_INIT;
 	const char *path = getenv("PATH");
-	char *lead = xstrfmt("%s/bin:%s", dir, path && *path ? path
-							    : "/usr/bin:/bin");
+	char *lead = xstrfmt("%s/bin:%s", dir,
+			     path && *path ? path : "/usr/bin:/bin");
 	bool timed_out;
 	int ret = 0;
 
@@ -110,7 +110,7 @@ int agents_check_shell(const struct agent_profile *p)
 {
 	const struct agent_preset *pr = p->preset;
 	const char *const *shell =
-	    preset_tool_shell(pr, (const char *const *)p->command.v);
+		preset_tool_shell(pr, (const char *const *)p->command.v);
 	struct strbuf how = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	char *dir, *want = NULL;
 	int ret = 0;
@@ -124,11 +124,16 @@ int agents_check_shell(const struct agent_profile *p)
 		want = xstrfmt("%s/bin/git", dir);
 		if (run_shell(shell, dir, &out, &err) == 0 &&
 		    strcmp(out.buf, want))
-			strbuf_addf(&err, "git there is '%s', not the shim: its start-up files reset PATH%s%s%s",
-				    out.len ? out.buf : "(none)",
-				    pr->tool_shell_plain_arg ? "; keep '-c " : "",
-				    pr->tool_shell_plain_arg ? pr->tool_shell_plain_arg : "",
-				    pr->tool_shell_plain_arg ? "' in its command" : "");
+			strbuf_addf(
+				&err,
+				"git there is '%s', not the shim: its start-up files reset PATH%s%s%s",
+				out.len ? out.buf : "(none)",
+				pr->tool_shell_plain_arg ? "; keep '-c " : "",
+				pr->tool_shell_plain_arg
+					? pr->tool_shell_plain_arg
+					: "",
+				pr->tool_shell_plain_arg ? "' in its command"
+							 : "");
 		shim_dir_remove(dir);
 	}
 	if (err.len) {

@@ -29,8 +29,9 @@ static int collect(const struct agent_sandbox *as, struct strvec *roots,
 		return -1;
 	}
 	strvec_push(roots, loc.gitdir);
-	for (size_t i = 0; strcmp(loc.commondir, loc.gitdir) &&
-			   i < ARRAY_SIZE(common_parts); i++) {
+	for (size_t i = 0;
+	     strcmp(loc.commondir, loc.gitdir) && i < ARRAY_SIZE(common_parts);
+	     i++) {
 		p = xstrfmt("%s/%s", loc.commondir, common_parts[i]);
 		if (is_dir(p))
 			strvec_push(roots, p);

@@ -321,9 +321,10 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	d->have_ws = true;
 	if (dws_create(&src, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
-	    agent_sandbox_mkdirs(&d->box, &err) < 0 ||
-	    (d->launch.prof &&
-	     agent_own_sandbox_roots(&d->box, d->launch.prof->preset, &err) < 0))
+	    agent_sandbox_mkdirs(&d->box, &err) < 0)
+		goto fail;
+	if (d->launch.prof &&
+	    agent_own_sandbox_roots(&d->box, d->launch.prof->preset, &err) < 0)
 		goto fail;
 	d->rec.workspace = xstrdup(d->ws.path);
 	agent_sandbox_downgrade_record(&d->box, "dispatch");

@@ -304,7 +304,8 @@ static bool value_restricts(const char *key, const char *value)
 	if (!strcmp(key, "credential.helper") || !strcmp(key, "core.askpass"))
 		return !*value;
 	if (!strcmp(key, "credential.interactive"))
-		return !strcasecmp(value, "never") || !strcasecmp(value, "false");
+		return !strcasecmp(value, "never") ||
+		       !strcasecmp(value, "false");
 	return false;
 }
 

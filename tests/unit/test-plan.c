@@ -521,24 +521,34 @@ static void test_writable_roots_arg(void **state)
 	const char *const none[] = { NULL };
 
 	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), roots,
-						  &out, &err), 0);
-	assert_string_equal(out.buf, "sandbox_workspace_write.writable_roots=[\"/r/.git/worktrees/a\",\"/r/.git/refs\"]");
+						  &out, &err),
+			 0);
+	assert_string_equal(
+		out.buf,
+		"sandbox_workspace_write.writable_roots=[\"/r/.git/worktrees/a\",\"/r/.git/refs\"]");
 	/* nothing to add: no key, no preset, no roots */
 	assert_int_equal(agent_writable_roots_arg(preset_find("claude"), roots,
-						  &out, &err), 1);
+						  &out, &err),
+			 1);
 	assert_int_equal(agent_writable_roots_arg(NULL, roots, &out, &err), 1);
 	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), none,
-						  &out, &err), 1);
+						  &out, &err),
+			 1);
 	assert_int_equal(err.len, 0);
 	strbuf_reset(&out);
 	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), quote,
-						  &out, &err), -1);
-	assert_non_null(strstr(err.buf, "is not an absolute path without quotes"));
+						  &out, &err),
+			 -1);
+	assert_non_null(
+		strstr(err.buf, "is not an absolute path without quotes"));
 	strbuf_reset(&err);
 	strbuf_reset(&out);
-	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), rel,
-						  &out, &err), -1);
-	assert_string_equal(err.buf, "agent 'codex': the writable root 'r/.git' is not an absolute path without quotes, backslashes or control characters");
+	assert_int_equal(
+		agent_writable_roots_arg(preset_find("codex"), rel, &out, &err),
+		-1);
+	assert_string_equal(
+		err.buf,
+		"agent 'codex': the writable root 'r/.git' is not an absolute path without quotes, backslashes or control characters");
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
@@ -559,8 +569,8 @@ static void test_tool_shell(void **state)
 	assert_string_equal(preset_tool_shell(codex, login)[1], "-lc");
 	assert_string_equal(preset_tool_shell(codex, odd)[1], "-lc");
 	assert_string_equal(preset_tool_shell(codex, empty)[1], "-lc");
-	assert_string_equal(preset_tool_shell(preset_find("claude"),
-					      login)[1], "-c");
+	assert_string_equal(preset_tool_shell(preset_find("claude"), login)[1],
+			    "-c");
 	assert_null(preset_tool_shell(preset_find("cursor"), login));
 	assert_null(preset_tool_shell(NULL, login));
 }
