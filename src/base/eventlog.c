@@ -145,7 +145,7 @@ int event_append_line(const char *home, const char *line, size_t len)
 
 	if (!home || !*home)
 		return 0;
-	strbuf_addf(&path, "%s/" EVENT_LOG_NAME, home);
+	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
 	fd = open_log(path.buf);
 	if (fd >= 0) {
 		/* flock serialises writers that share the file over NFS-less

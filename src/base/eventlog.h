@@ -21,9 +21,6 @@
 #include "base/common.h"
 #include "base/strbuf.h"
 
-/* The log's file name under the home. */
-#define EVENT_LOG_NAME "fleet_events.jsonl"
-
 struct event {
 	const char *event;	/* not owned */
 	const char *agent;	/* not owned; NULL means "" */

@@ -71,7 +71,7 @@ int agent_own_sandbox_roots(struct agent_sandbox *as,
 		rc = -1;
 	} else if (rc == 0) {
 		strvec_pushl(&as->plan.argv, "-c", arg.buf, NULL);
-		strvec_pushf(&as->plan.env, EVENTS_SPOOL_ENV "=%s", as->spool);
+		strvec_setenv(&as->plan.env, EVENTS_SPOOL_ENV, as->spool);
 		as->own_roots = true;
 	}
 	strvec_clear(&roots);
