@@ -97,7 +97,8 @@ codex_in() {
 	fi
 }
 
-@test "codex without a sandbox: its own sandbox lets git commit, and git is the shim in its tool shell" {
+# codex_plain: the preset without our sandbox, codex's own around it
+codex_plain() {
 	local extra='    model: gpt-4.1'
 	if grep -q __asan_init "$AG_BIN"; then
 		# LeakSanitizer stops the world with ptrace, which codex's
@@ -114,6 +115,10 @@ codex_in() {
 	# so everything git and the shim write comes from the preset's roots
 	printf '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n' \
 		>"$HOME/.codex/config.toml"
+}
+
+@test "codex without a sandbox: its own sandbox lets git commit, and git is the shim in its tool shell" {
+	codex_plain
 	echo 'command -v git' >>"$T/model.script"
 	start_codex_model
 	run_agent codex x3
@@ -141,17 +146,7 @@ codex_in() {
 @test "codex dispatched without a sandbox: its own sandbox lets it commit, and the commit is pushed" {
 	dsp_setup
 	dsp_branch feat/a
-	local extra='    model: gpt-4.1'
-	if grep -q __asan_init "$AG_BIN"; then
-		# as above: no LeakSanitizer under codex's seccomp filter
-		export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-		extra+=$'\n    env: [OPENAI_API_KEY, OPENAI_BASE_URL, ASAN_OPTIONS]'
-	fi
-	write_config codex none auto "$extra"
-	mkdir -p "$T/tmp" "$HOME/.codex"
-	export TMPDIR=$T/tmp
-	printf '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n' \
-		>"$HOME/.codex/config.toml"
+	codex_plain
 	start_codex_model
 	echo "do the scripted task" >"$T/task.md"
 	PATH="$CLIS:$PATH" run timeout -k 5 100 "$AG_BIN" dispatch --grace 1 --repo "$REPO" \
