@@ -160,5 +160,6 @@ codex_plain() {
 	assert_output --partial "COMMITTED"
 	run "$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%B feat/a
 	assert_output --partial "agent: add agent.txt"
+	assert_output --partial "Agentic-Agent: "
 	grep -q 'sandbox_workspace_write.writable_roots=' "$(run_dir)/repo-feat-a.meta.yaml"
 }
