@@ -236,6 +236,28 @@ static int toml_string(struct strbuf *sb, const char *v)
 	return 0;
 }
 
+int agent_writable_roots_arg(const struct agent_preset *pr,
+			     const char *const *roots, struct strbuf *out,
+			     struct strbuf *err)
+{
+	if (!pr || !pr->writable_roots_config || !roots || !roots[0])
+		return 1;
+	strbuf_addf(out, "%s=[", pr->writable_roots_config);
+	for (size_t i = 0; roots[i]; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		if (roots[i][0] != '/' || toml_string(out, roots[i]) < 0) {
+			strbuf_addf(
+				err,
+				"agent '%s': the writable root '%s' is not an absolute path without quotes, backslashes or control characters",
+				pr->name, roots[i]);
+			return -1;
+		}
+	}
+	strbuf_addch(out, ']');
+	return 0;
+}
+
 /* Invariant 7: the endpoint where the CLI really reads it. */
 static int plan_endpoint(const struct plan_request *rq, struct agent_plan *out,
 			 struct strbuf *err)

@@ -44,6 +44,9 @@
  *     read as a TOML string).
  *  8. A preset's `api_env` is in the child's environment only when the
  *     profile's sandbox is fs+api and our sandbox wraps it.
+ *  9. Writable roots given to an agent's own sandbox are absolute paths
+ *     written as plain TOML strings or refused whole
+ *     (agent_writable_roots_arg()).
  *
  * Ownership: the plan owns every string in it; the request's pointers are
  * borrowed and not kept.
@@ -126,6 +129,19 @@ void agent_plan_redact_argv(const struct agent_plan *plan, const char *prompt,
 /* Sorted variable names of the plan's env; when inheriting, only the
  * extra_env names (the audit records "inherit" separately). */
 void agent_plan_env_keys(const struct agent_plan *plan, struct strvec *out);
+
+/*
+ * Pure: `KEY=["R1","R2",…]` in `out` for a preset's own sandbox that takes
+ * extra writable roots in config KEY (`writable_roots_config`, codex), the
+ * value of one `-c` (invariant 9). `roots` are absolute paths,
+ * NULL-terminated. Returns 0; 1 when there is nothing to add (no preset,
+ * no such key, no roots); -1 with the reason in `err` when a root is not
+ * absolute or cannot be a plain TOML string (quote, backslash, control
+ * character), so a path can never inject config.
+ */
+int agent_writable_roots_arg(const struct agent_preset *pr,
+			     const char *const *roots, struct strbuf *out,
+			     struct strbuf *err);
 
 struct child;
 /*

@@ -48,6 +48,8 @@ static const struct agent_preset presets[] = {
 		.root_refused_flag = "--dangerously-skip-permissions",
 		.config_env = "CLAUDE_CONFIG_DIR",
 		.config_dir = ".claude",
+		/* its Bash tool: `bash -c` with Claude's own PATH (t0535) */
+		.tool_shell = V("/bin/bash", "-c"),
 		.needs_network = true,
 		/*
 		 * fs+api, checked 2026-12-02 against Claude Code's "network
@@ -72,7 +74,10 @@ static const struct agent_preset presets[] = {
 	 * `-c`); its tool shell is a login shell, whose /etc/profile resets
 	 * PATH past the shim, unless `allow_login_shell=false`; its state is in
 	 * CODEX_HOME (default ~/.codex); its workspace-write sandbox keeps a
-	 * linked worktree's git dir read-only unless it is a writable root.
+	 * linked worktree's git dir read-only unless it is a writable root:
+	 * an explicit `sandbox_workspace_write.writable_roots` entry for that
+	 * dir overrides codex's own read-only `.git` carve-out (observed with
+	 * 0.171.0 in t0536, 2026-12-02), so a plain session names it there.
 	 */
 	{
 		.name = "codex",
@@ -91,6 +96,11 @@ static const struct agent_preset presets[] = {
 		.config_dir = ".codex",
 		.endpoint_env = "OPENAI_BASE_URL",
 		.endpoint_config = "openai_base_url",
+		.writable_roots_config =
+			"sandbox_workspace_write.writable_roots",
+		.tool_shell = V("/bin/bash", "-lc"),
+		.tool_shell_plain_arg = "allow_login_shell=false",
+		.tool_shell_plain = V("/bin/bash", "-c"),
 		.needs_network = true,
 		/*
 		 * fs+api, checked 2026-12-02: api.openai.com with an API key;
@@ -106,7 +116,12 @@ static const struct agent_preset presets[] = {
 	 * `gemini --help`: `-p, --prompt` (headless; appended to stdin input),
 	 * `-y, --yolo`, `-m, --model`, `--skip-trust` (without it gemini
 	 * overrides yolo back to "default" approval in an untrusted folder,
-	 * observed with 0.61.0).
+	 * observed with 0.61.0). Driven end to end with 0.61.0 in t0537
+	 * (2026-12-02): GOOGLE_GEMINI_BASE_URL moves its API (http only to
+	 * loopback), and then headless mode refuses to start ("Invalid auth
+	 * method selected.") unless its settings say
+	 * security.auth.selectedType "gemini-api-key"; its state is in
+	 * GEMINI_CLI_HOME/.gemini (default ~/.gemini).
 	 */
 	{
 		.name = "gemini",
@@ -114,10 +129,13 @@ static const struct agent_preset presets[] = {
 			     "--prompt={prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("GEMINI_API_KEY", "GOOGLE_API_KEY",
-			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"),
+			 "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
+			 "GOOGLE_GEMINI_BASE_URL", "GEMINI_CLI_HOME"),
 		.help_args = V("--help"),
 		.check_flags =
 			V("--yolo", "--skip-trust", "--prompt", "--model"),
+		/* its run_shell_command: "as `bash -c <command>`" (0.61.0) */
+		.tool_shell = V("/bin/bash", "-c"),
 		.needs_network = true,
 		/*
 		 * fs+api, 2026-12-02: Google publishes no list for gemini-cli
@@ -134,6 +152,11 @@ static const struct agent_preset presets[] = {
 	 * `copilot --help`: `-p, --prompt <text>`, `--allow-all-tools`,
 	 * `--model <model>`; `copilot help environment` names the tokens
 	 * COPILOT_GITHUB_TOKEN, GH_TOKEN, GITHUB_TOKEN (prefer a scoped one).
+	 * Driven end to end with 1.0.102 in t0538 (2026-12-02): a model
+	 * provider of one's own (BYOK) is COPILOT_PROVIDER_BASE_URL with
+	 * COPILOT_PROVIDER_TYPE (openai | azure | anthropic) and
+	 * COPILOT_PROVIDER_API_KEY; COPILOT_OFFLINE=true keeps it off GitHub.
+	 * Not passed: COPILOT_PROVIDER_API_KEY_COMMAND (a shell command).
 	 */
 	{
 		.name = "copilot",
@@ -141,7 +164,9 @@ static const struct agent_preset presets[] = {
 			V("copilot", "--allow-all-tools", "--prompt={prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN",
-			 "COPILOT_HOME"),
+			 "COPILOT_HOME", "COPILOT_MODEL", "COPILOT_OFFLINE",
+			 "COPILOT_PROVIDER_BASE_URL", "COPILOT_PROVIDER_TYPE",
+			 "COPILOT_PROVIDER_API_KEY"),
 		.help_args = V("--help"),
 		.check_flags = V("--allow-all-tools", "--prompt", "--model"),
 		.needs_network = true,
@@ -214,6 +239,20 @@ bool preset_network_warning(const struct agent_preset *pr, const char *profile,
 		profile, sandbox_policy_name(policy),
 		sandbox_policy_name(SANDBOX_FS_API));
 	return true;
+}
+
+const char *const *preset_tool_shell(const struct agent_preset *pr,
+				     const char *const *command)
+{
+	if (!pr)
+		return NULL;
+	for (size_t i = 1;
+	     pr->tool_shell_plain_arg && command && command[0] && command[i];
+	     i++)
+		if (!strcmp(command[i], pr->tool_shell_plain_arg) &&
+		    !strcmp(command[i - 1], "-c"))
+			return pr->tool_shell_plain;
+	return pr->tool_shell;
 }
 
 const char *prompt_via_name(enum prompt_via v)

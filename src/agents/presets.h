@@ -68,6 +68,24 @@ struct agent_preset {
 	const char *endpoint_env;
 	const char *endpoint_config;
 	/*
+	 * The config key where the agent's own sandbox, when ours does not
+	 * wrap it (`agent_sandbox_bare`), takes extra writable roots (codex:
+	 * sandbox_workspace_write.writable_roots), or NULL: a plain session
+	 * adds the session's git dirs there (fleet/agent-roots.h).
+	 */
+	const char *writable_roots_config;
+	/*
+	 * How the agent's tool shell runs each command (argv before the
+	 * command text), and, when the command holds `tool_shell_plain_arg`,
+	 * how it runs them then: `agents check` runs it the same way to see
+	 * that `git` is the shim there (codex: `bash -lc`, a login shell whose
+	 * /etc/profile resets PATH, but `bash -c` with
+	 * `allow_login_shell=false`). NULL: not known.
+	 */
+	const char *const *tool_shell;
+	const char *tool_shell_plain_arg;
+	const char *const *tool_shell_plain;
+	/*
 	 * The agent cannot work without its vendor's API: under a sandbox
 	 * with no network it hangs or fails to connect, so a launch warns
 	 * (preset_network_warning()).
@@ -100,6 +118,13 @@ void preset_names(struct strbuf *out);
  */
 bool preset_network_warning(const struct agent_preset *pr, const char *profile,
 			    enum sandbox_policy policy, struct strbuf *out);
+
+/*
+ * Pure: the tool shell (tool_shell above) of preset `pr` launched with the
+ * argv template `command` (NULL-terminated), or NULL when it is not known.
+ */
+const char *const *preset_tool_shell(const struct agent_preset *pr,
+				     const char *const *command);
 
 /* "none", "fs-only", "fs+no-net"; and back (returns -1 when unknown). */
 const char *prompt_via_name(enum prompt_via v);

@@ -172,6 +172,8 @@ static int check_one(const struct agent_profile *p, bool required)
 		printf("%s: ok: %s accepts %zu flag%s (%s)\n", p->name,
 		       p->command.v[0], flags.nr, flags.nr == 1 ? "" : "s",
 		       p->preset ? p->preset->verified : "custom profile");
+	if (agents_check_shell(p) < 0)
+		ret = -1;
 out:
 	strvec_clear(&flags);
 	strbuf_release(&help);

@@ -22,9 +22,10 @@ static const char usage[] =
 	"\n"
 	"List the agent profiles (built-in presets and config.yaml's agents:),\n"
 	"show how one is launched, or check that its binary exists and accepts\n"
-	"the flags it is given. exec plans and runs one profile outside a\n"
-	"session and without its profile's sandbox (a check of the launch, used\n"
-	"by tests; summarize and dispatch run profiles in their sandbox).\n"
+	"the flags it is given, and that git in its tool shell is the shim.\n"
+	"exec plans and runs one profile outside a session and without its\n"
+	"profile's sandbox (a check of the launch, used by tests; summarize\n"
+	"and dispatch run profiles in their sandbox).\n"
 	"The config is $AGENTIC_GIT_HOME/config.yaml unless --config is given;\n"
 	"see docs/configuration.md.\n";
 

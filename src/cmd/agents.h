@@ -30,6 +30,13 @@ int agents_load_config(const struct agents_opts *o, struct agent_config *cfg);
  */
 int agents_run_child(struct child *c, double timeout, bool *timed_out);
 
+/*
+ * agents check's second half (agents-shell.c): runs the preset's tool
+ * shell as the agent does, in a session's environment, and prints whether
+ * `git` there is the shim. 0 (also when the shell is not known), or -1.
+ */
+int agents_check_shell(const struct agent_profile *p);
+
 int agents_check(const struct agents_opts *o);
 int agents_exec(const struct agents_opts *o);
 

@@ -11,6 +11,7 @@
 #include "base/xalloc.h"
 #include "cmd/run-profile.h"
 #include "git/gitcmd.h"
+#include "fleet/agent-roots.h"
 #include "fleet/session-sync.h"
 
 #define PROMPT_MAX (1024 * 1024)
@@ -276,7 +277,8 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 {
 	int code;
 
-	if (agent_sandbox_mkdirs(&rp->box, err) < 0)
+	if (agent_sandbox_mkdirs(&rp->box, err) < 0 ||
+	    agent_own_sandbox_roots(&rp->box, rp->p->preset, err) < 0)
 		return 1;
 	agent_sandbox_downgrade_record(&rp->box, "run");
 	if (write_stdin(s, rp, err))

@@ -319,7 +319,7 @@ void agent_sandbox_import_spool(const struct agent_sandbox *as)
 {
 	size_t rejected = 0;
 
-	if (!as->sandboxed)
+	if (!as->sandboxed && !as->own_roots)
 		return;
 	if (spool_import(as->home, as->spool, as->agent, &rejected) < 0)
 		warning("cannot import the sandbox's event spool '%s': %s",

@@ -99,6 +99,8 @@ struct agent_sandbox {
 	struct strvec allow_hosts; /* the profile's, copied */
 	bool sandboxed; /* plan.verdict == SANDBOX_WRAPPED */
 	bool session;	/* a guarded session inside (not `bare`) */
+	bool own_roots; /* unwrapped, the agent's own sandbox writes the
+			   spool (fleet/agent-roots.h) */
 	char *real_git;	/* bwrap: bound at SANDBOX_REAL_GIT, or NULL */
 	struct strvec git_paths; /* bwrap: the shim is bound over these */
 };

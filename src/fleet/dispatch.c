@@ -11,6 +11,7 @@
 #include "base/path.h"
 #include "base/timefmt.h"
 #include "base/xalloc.h"
+#include "fleet/agent-roots.h"
 #include "fleet/dispatch.h"
 #include "git/gitcmd.h"
 #include "git/hooks.h"
@@ -321,6 +322,9 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	if (dws_create(&src, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
 	    agent_sandbox_mkdirs(&d->box, &err) < 0)
+		goto fail;
+	if (d->launch.prof &&
+	    agent_own_sandbox_roots(&d->box, d->launch.prof->preset, &err) < 0)
 		goto fail;
 	d->rec.workspace = xstrdup(d->ws.path);
 	agent_sandbox_downgrade_record(&d->box, "dispatch");

@@ -282,18 +282,30 @@ bool git_config_key_persistable(const char *key)
 
 bool git_config_value_disables(const char *key, const char *value)
 {
+	return value && !strcmp(key, "core.hookspath") &&
+	       !strcmp(value, "/dev/null");
+}
+
+/*
+ * Values that only take something away from git, with the session's hooks
+ * untouched: no fsmonitor, no credential helper, prompt or askpass. The
+ * CLIs put them in their tool shells' environment (Copilot CLI 1.0.102:
+ * core.fsmonitor=false, credential.interactive=never, beside
+ * safe.bareRepository=explicit, which is no dangerous key).
+ */
+static bool value_restricts(const char *key, const char *value)
+{
 	static const char *const off[] = { "", "false", "0", "no", "off", NULL };
 
-	if (!value)
-		return false;
-	if (!strcmp(key, "core.hookspath"))
-		return !strcmp(value, "/dev/null");
 	if (!strcmp(key, "core.fsmonitor"))
 		for (const char *const *o = off; *o; o++)
 			if (!strcasecmp(value, *o))
 				return true;
 	if (!strcmp(key, "credential.helper") || !strcmp(key, "core.askpass"))
 		return !*value;
+	if (!strcmp(key, "credential.interactive"))
+		return !strcasecmp(value, "never") ||
+		       !strcasecmp(value, "false");
 	return false;
 }
 
@@ -309,6 +321,8 @@ bool git_config_value_inert(const char *key, const char *value)
 
 	if (!value)
 		return false;
+	if (value_restricts(key, value))
+		return true;
 	if (!strcmp(key, "push.default")) {
 		/* matching and upstream push branches that are not the agent's */
 		for (size_t i = 0; i < ARRAY_SIZE(push_defaults); i++)

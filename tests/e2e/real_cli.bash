@@ -60,14 +60,18 @@ run_agent() {
 }
 
 # tool_result N: what the CLI sent its model as the result of step N (an
-# Anthropic tool_result block or an OpenAI function_call_output item).
+# Anthropic tool_result block, an OpenAI function_call_output item or a
+# Gemini functionResponse part).
 tool_result() {
 	jq -rs --arg n "$1" '[.[] | .body | objects |
 		((.messages // [])[] | select(.role == "user" and (.content | type) == "array") |
 		 .content[] | select(.type == "tool_result" and .tool_use_id == "toolu_step" + $n) |
 		 if (.content | type) == "string" then .content else ([.content[].text] | join("")) end),
 		((.input // [])[] | objects | select(.type == "function_call_output" and .call_id == "call_step" + $n) |
-		 .output | if type == "string" then . else tostring end)] |
+		 .output | if type == "string" then . else tostring end),
+		((.contents // [])[] | objects | (.parts // [])[] |
+		 select(.functionResponse.id? == "call_step" + $n) |
+		 .functionResponse.response | (.output // tostring))] |
 		first // ""' "$T/model.log"
 }
 

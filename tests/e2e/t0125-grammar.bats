@@ -151,6 +151,32 @@ unchanged() {
 	assert_failure
 }
 
+@test "values that only take something away pass on writing commands too; turning hooks off does not" {
+	# what Copilot CLI's tool shell puts in every command's environment
+	GIT_CONFIG_COUNT=3 GIT_CONFIG_KEY_0=safe.bareRepository GIT_CONFIG_VALUE_0=explicit \
+		GIT_CONFIG_KEY_1=credential.interactive GIT_CONFIG_VALUE_1=never \
+		GIT_CONFIG_KEY_2=core.fsmonitor GIT_CONFIG_VALUE_2=false \
+		run agit commit --allow-empty -qm hardened
+	assert_success
+	run agit -c credential.helper= -c core.askPass= -c core.fsmonitor= commit --allow-empty -qm also
+	assert_success
+	[ "$(events | jq -s '[.[] | select(.disposition == "deny")] | length')" -eq 0 ]
+	[ "$("$REAL_GIT" -C "$WT" log -2 --format=%s | tr '\n' ' ')" = "also hardened " ]
+	# what turns the hooks off, or names a program, stays denied
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0= \
+		run agit commit --allow-empty -qm silent
+	assert_failure
+	assert_output --partial "GIT_CONFIG_KEY_0 'core.hookspath'"
+	run agit -c credential.interactive=always commit --allow-empty -qm x
+	assert_failure
+	assert_output --partial "'credential.interactive'"
+	run agit -c credential.helper="!$T/evil" commit --allow-empty -qm x
+	assert_failure
+	assert_output --partial "'credential.helper'"
+	run agit -c core.askPass="$T/evil" commit --allow-empty -qm x
+	assert_failure
+}
+
 @test "plumbing that moves refs outside the guarded paths is denied" {
 	REFS=$(refs_now)
 	run agit send-pack "$ORIGIN" feat/a:refs/heads/main

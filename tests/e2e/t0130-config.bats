@@ -34,8 +34,9 @@ assert_config_denied() {
 	assert_events 40
 	assert_last_event deny status
 	# a value that only switches hooks off is still denied where hooks
-	# are the audit: on any command that writes
-	for kv in core.hooksPath=/dev/null Core.HooksPath=/dev/null core.fsmonitor=; do
+	# are the audit: on any command that writes (an empty core.fsmonitor,
+	# which leaves the hooks alone, passes there: t0125)
+	for kv in core.hooksPath=/dev/null Core.HooksPath=/dev/null core.hooksPath=; do
 		run agit -c "$kv" commit --allow-empty -q -m x
 		assert_config_denied
 	done

@@ -94,8 +94,8 @@ cfg() {
 	run jq -r '.[] | "\(.name) \(.source) \(.default) \(.sandbox) \(.env|length)"' <<<"$output"
 	assert_output "claude preset true none 8
 codex preset false none 4
-gemini preset false none 4
-copilot preset false none 4
+gemini preset false none 6
+copilot preset false none 9
 cursor preset false none 1"
 }
 
@@ -154,7 +154,7 @@ EOF
 	run "$AG_BIN" agents show gemini --json --config "$T/cfg/over.yaml"
 	assert_success
 	run jq -r '.profile | "\(.source) \(.model) \(.timeout) \(.sandbox) \(.env|join(",")) \(.ro_binds|join(",")) \(.cache_dir) \(.default)"' <<<"$output"
-	assert_output "preset+config gemini-2.5-flash 600 fs+no-net GEMINI_API_KEY,GOOGLE_API_KEY,GOOGLE_GENAI_USE_VERTEXAI,GOOGLE_CLOUD_PROJECT $HOME/.nvm,/opt/node $HOME/.cache/agent-gemini true"
+	assert_output "preset+config gemini-2.5-flash 600 fs+no-net GEMINI_API_KEY,GOOGLE_API_KEY,GOOGLE_GENAI_USE_VERTEXAI,GOOGLE_CLOUD_PROJECT,GOOGLE_GEMINI_BASE_URL,GEMINI_CLI_HOME $HOME/.nvm,/opt/node $HOME/.cache/agent-gemini true"
 }
 
 @test "the shipped example config loads" {

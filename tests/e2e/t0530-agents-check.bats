@@ -22,7 +22,7 @@ fake() {
   --model <m>   model"
 	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
 	assert_failure
-	assert_output "claude: FAIL: flag '--dangerously-skip-permissions' is not in the output of 'claude --help'"
+	assert_line --index 0 "claude: FAIL: flag '--dangerously-skip-permissions' is not in the output of 'claude --help'"
 	fake claude "  -p, --print
   --dangerously-skip-permissions-later  (a longer flag is not the flag)
   --model <m>"
@@ -48,7 +48,46 @@ EOF
 	chmod 755 "$T/bin/codex"
 	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check codex
 	assert_failure
-	assert_output "codex: FAIL: flag 'danger-full-access' is not in the output of 'codex exec --help'"
+	assert_line --index 0 "codex: FAIL: flag 'danger-full-access' is not in the output of 'codex exec --help'"
+}
+
+# fake_codex: a codex whose `exec --help` lists every flag of the preset.
+fake_codex() {
+	fake codex "  -s, --sandbox <SANDBOX_MODE>  [possible values: read-only, workspace-write, danger-full-access]
+  -m, --model <MODEL>
+  -c, --config <key=value>"
+}
+
+@test "git in the agent's tool shell, run as the agent runs it, is the shim" {
+	fake_codex
+	fake claude "-p --print --dangerously-skip-permissions --model"
+	# the preset's `-c allow_login_shell=false`: codex runs `bash -c`
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check codex
+	assert_success
+	assert_line --index 1 "codex: ok: git in its tool shell ('/bin/bash -c') is the shim"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_success
+	assert_line --index 1 "claude: ok: git in its tool shell ('/bin/bash -c') is the shim"
+	# ~/.bashrc and ~/.profile are no start-up files of `bash -c`, and a
+	# BASH_ENV of the caller's is not passed on
+	printf 'PATH=/usr/bin:/bin\n' | tee "$HOME/.bashrc" >"$HOME/.profile"
+	PATH="$T/bin:/usr/bin:/bin" BASH_ENV=$HOME/.bashrc run "$AG_BIN" agents check claude
+	assert_success
+	assert_line --index 1 "claude: ok: git in its tool shell ('/bin/bash -c') is the shim"
+}
+
+@test "a codex command without allow_login_shell=false fails the shell check: its login shell resets PATH" {
+	# Debian's /etc/profile sets PATH whatever the caller's was
+	prereq "a login shell that resets PATH" sh -c \
+		'PATH=/nonexistent:$PATH /bin/bash -lc "echo \$PATH" | grep -vq nonexistent'
+	fake_codex
+	printf 'agents:\n  codex:\n    command: [codex, exec, --sandbox, "{agent_sandbox}"]\n' >"$AGENTIC_GIT_HOME/config.yaml"
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check codex
+	assert_failure
+	assert_line --index 0 --regexp "^codex: ok: $T/bin/codex accepts"
+	assert_line --index 1 --regexp "^codex: FAIL: in its tool shell \('/bin/bash -lc'\) git there is '[^']*', not the shim: its start-up files reset PATH; keep '-c allow_login_shell=false' in its command$"
+	refute_output --partial "$T/bin/git"
 }
 
 @test "a custom profile is checked for the options of its own template" {

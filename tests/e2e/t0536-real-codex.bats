@@ -7,9 +7,10 @@
 # Codex ignores OPENAI_BASE_URL: the preset passes it as `-c
 # openai_base_url=…`. Its tool shell would be a login shell whose
 # /etc/profile resets PATH past the shim: the preset says
-# `allow_login_shell=false`. NEEDSWORK: no test without our sandbox yet:
-# there codex's own workspace-write sandbox keeps the clone's git dir
-# read-only, so its commits fail (docs/configuration.md).
+# `allow_login_shell=false`. Without our sandbox codex's own
+# workspace-write sandbox would keep the clone's git dir read-only: the
+# preset names the session's git dirs as its writable roots
+# (fleet/agent-roots.h).
 # Each test skips, saying why, when codex or node is absent;
 # AG_MUST_WORK=1 makes that a failure.
 load lib
@@ -94,4 +95,71 @@ codex_in() {
 	if [ "$n" -gt 0 ]; then
 		grep -q "refused (\`[a-z.]*:443\`" "$(run_dir)/summary.md"
 	fi
+}
+
+# codex_plain: the preset without our sandbox, codex's own around it
+codex_plain() {
+	local extra='    model: gpt-4.1'
+	if grep -q __asan_init "$AG_BIN"; then
+		# LeakSanitizer stops the world with ptrace, which codex's
+		# seccomp filter denies: the ASan shim would abort at exit
+		export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		extra+=$'\n    env: [OPENAI_API_KEY, OPENAI_BASE_URL, ASAN_OPTIONS]'
+	fi
+	write_config codex none auto "$extra"
+	# codex sets up its sandbox helper only when CODEX_HOME is not under
+	# the temp dir, and the tests' HOME is under /tmp
+	mkdir -p "$T/tmp" "$HOME/.codex"
+	export TMPDIR=$T/tmp
+	# the operator's own codex config: /tmp and $TMPDIR are not writable,
+	# so everything git and the shim write comes from the preset's roots
+	printf '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n' \
+		>"$HOME/.codex/config.toml"
+}
+
+@test "codex without a sandbox: its own sandbox lets git commit, and git is the shim in its tool shell" {
+	codex_plain
+	echo 'command -v git' >>"$T/model.script"
+	start_codex_model
+	run_agent codex x3
+	wt=$AGENTIC_GIT_HOME/worktrees/x3/feat/x3
+	assert_guarded_work x3 "$wt"
+	# 4: the tool shell's git is the shim (allow_login_shell=false keeps
+	# the session's PATH)
+	run tool_result 4
+	assert_output --partial "$AGENTIC_GIT_HOME/bin/git"
+	launch=$(launch_event)
+	echo "$launch" | jq -e '.sandbox_backend == "none"'
+	echo "$launch" | jq -e '.agent_argv | index("workspace-write") != null'
+	gitdir=$("$REAL_GIT" -C "$wt" rev-parse --path-format=absolute --git-dir)
+	common=$("$REAL_GIT" -C "$wt" rev-parse --path-format=absolute --git-common-dir)
+	roots=$(echo "$launch" | jq -r '.agent_argv[] | select(startswith("sandbox_workspace_write.writable_roots="))')
+	[[ $roots == *"\"$gitdir\""* ]]
+	[[ $roots == *"\"$common/objects\""* ]]
+	[[ $roots == *"\"$common/refs\""* ]]
+	# never the common dir itself: its config and hooks stay read-only
+	[[ $roots != *"\"$common\""* ]]
+	# the shim's events came through the spool, as the agent's
+	events | jq -e -s 'map(select(.agent == "x3" and .event == "snapshot_taken" and .via == "sandbox")) | length == 1'
+}
+
+@test "codex dispatched without a sandbox: its own sandbox lets it commit, and the commit is pushed" {
+	dsp_setup
+	dsp_branch feat/a
+	codex_plain
+	start_codex_model
+	echo "do the scripted task" >"$T/task.md"
+	PATH="$CLIS:$PATH" run timeout -k 5 100 "$AG_BIN" dispatch --grace 1 --repo "$REPO" \
+		--head feat/a --base main --profile codex --prompt-file "$T/task.md"
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	# the shim denied leaving the branch, and the model read why
+	run tool_result 1
+	assert_output --partial "agentic-git: ERROR git checkout denied"
+	run tool_result 2
+	assert_output --partial "COMMITTED"
+	run "$REAL_GIT" --git-dir="$ORIGIN" log -1 --format=%B feat/a
+	assert_output --partial "agent: add agent.txt"
+	assert_output --partial "Agentic-Agent: "
+	grep -q 'sandbox_workspace_write.writable_roots=' "$(run_dir)/repo-feat-a.meta.yaml"
 }

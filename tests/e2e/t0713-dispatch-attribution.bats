@@ -122,7 +122,8 @@ boxed_case() {
 	[ "$(meta x sandbox)" = "none (warn-run)" ]
 	# claude's preset says IS_SANDBOX=1 only inside ours; codex keeps its own
 	grep -qx "IS_SANDBOX=unset ARGS=" "$(run_dir)/c.stdout.log"
-	grep -qx "IS_SANDBOX=unset ARGS=--sandbox workspace-write" "$(run_dir)/x.stdout.log"
+	# (and, unwrapped, the workspace's git dir among its writable roots)
+	grep -q "^IS_SANDBOX=unset ARGS=--sandbox workspace-write -c sandbox_workspace_write.writable_roots=\[\"$(run_dir)/work/x/.git\"," "$(run_dir)/x.stdout.log"
 	# summarize plans its agent as dispatch does
 	echo "some input" >"$T/in.txt"
 	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run "$AG_BIN" summarize --profile claude --input "$T/in.txt"

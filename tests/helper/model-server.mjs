@@ -27,7 +27,8 @@
 //
 // Protocols spoken. The Anthropic Messages API as Claude Code uses it:
 //  - POST /v1/messages (any query, e.g. ?beta=true) with a tool named
-//    "Bash": the next step. With "stream": true it is server-sent events
+//    "Bash" (Copilot CLI's, through its "anthropic" provider: "bash"):
+//    the next step. With "stream": true it is server-sent events
 //    message_start, content_block_start / content_block_delta /
 //    content_block_stop (a text block, then for a command a tool_use block
 //    {"name": "Bash"} whose input {"command": …} comes as input_json_delta),
@@ -51,6 +52,18 @@
 //  - GET /v1/responses (Codex's WebSocket attempt): 404, after which
 //    Codex falls back to HTTPS by itself.
 //
+// And the Gemini API as Gemini CLI uses it (GOOGLE_GEMINI_BASE_URL):
+//  - POST /v1beta/models/MODEL:streamGenerateContent (?alt=sse) offering
+//    the function "run_shell_command": server-sent events, one
+//    GenerateContentResponse per `data:` line: a candidate whose parts
+//    hold a functionCall {"name": "run_shell_command", "args":
+//    {"command": …}, "id": "call_stepN"} for a command, or the final text.
+//    The step is the number of such functionCall parts in the request's
+//    contents (each result comes back as a functionResponse part).
+//  - POST …:generateContent and requests without that function (routing,
+//    summaries): a short text answer, "{}" so that a JSON-expecting caller
+//    parses it.
+//
 // Anything else: 404 with an Anthropic-style error object.
 import { createServer } from 'node:http';
 import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
@@ -71,24 +84,27 @@ if (!opt.script || !opt.log || !opt['port-file']) {
 }
 const steps = readFileSync(opt.script, 'utf8').split('\n')
 	.filter((l) => l.trim() && !l.startsWith('#'));
-const TOOL = 'Bash';
+// Claude Code's shell tool, and Copilot CLI's (its BYOK "anthropic"
+// provider, 1.0.102): the first of these a request offers is used
+const SHELL_TOOL_NAMES = ['Bash', 'bash'];
 const MAX_BODY = 16 * 1024 * 1024;
 
 // the tool calls of ours already in the conversation
-function stepsDone(body) {
+function stepsDone(body, tool) {
 	let n = 0;
 	for (const m of body.messages || [])
 		if (m.role === 'assistant' && Array.isArray(m.content))
-			n += m.content.filter((b) => b.type === 'tool_use' && b.name === TOOL).length;
+			n += m.content.filter((b) => b.type === 'tool_use' && b.name === tool).length;
 	return n;
 }
 
 // the answer to a Messages request: { blocks, stop }
 function answer(body) {
-	const tools = Array.isArray(body.tools) ? body.tools : [];
-	if (!tools.some((t) => t.name === TOOL))
+	const tools = (Array.isArray(body.tools) ? body.tools : []).map((t) => t.name);
+	const TOOL = SHELL_TOOL_NAMES.find((n) => tools.includes(n));
+	if (!TOOL)
 		return { blocks: [{ type: 'text', text: 'Scripted session' }], stop: 'end_turn' };
-	const n = stepsDone(body);
+	const n = stepsDone(body, TOOL);
 	if (n >= steps.length)
 		return { blocks: [{ type: 'text', text: opt.final }], stop: 'end_turn' };
 	return {
@@ -177,6 +193,42 @@ function responsesStream(res, items) {
 	res.end();
 }
 
+// The Gemini API as Gemini CLI 0.61.0 uses it: run_shell_command {command}.
+const GEMINI_SHELL = 'run_shell_command';
+
+function geminiAnswer(body) {
+	const tools = (Array.isArray(body.tools) ? body.tools : [])
+		.flatMap((t) => t.functionDeclarations || []).map((f) => f.name);
+	const text = (t) => [{ text: t }];
+	if (!tools.includes(GEMINI_SHELL))
+		return text('{}');
+	const n = (Array.isArray(body.contents) ? body.contents : [])
+		.filter((c) => c.role === 'model')
+		.flatMap((c) => c.parts || [])
+		.filter((p) => p.functionCall && p.functionCall.name === GEMINI_SHELL).length;
+	if (n >= steps.length)
+		return text(opt.final);
+	return [{ functionCall: { id: `call_step${n + 1}`, name: GEMINI_SHELL,
+		args: { command: steps[n], description: `step ${n + 1}` } } }];
+}
+
+function geminiResponse(parts) {
+	return {
+		candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+		usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
+		modelVersion: 'scripted',
+	};
+}
+
+function gemini(res, body, streamed) {
+	const r = geminiResponse(geminiAnswer(body));
+	if (!streamed)
+		return json(res, 200, r);
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	res.write(`data: ${JSON.stringify(r)}\n\n`);
+	res.end();
+}
+
 function json(res, code, obj) {
 	res.writeHead(code, { 'content-type': 'application/json' });
 	res.end(JSON.stringify(obj));
@@ -189,6 +241,9 @@ function handle(req, res, raw) {
 	appendFileSync(opt.log, JSON.stringify({ method: req.method, path, body }) + '\n');
 	if (req.method === 'POST' && path === '/v1/messages/count_tokens')
 		return json(res, 200, { input_tokens: 10 });
+	const g = path.match(/^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/);
+	if (req.method === 'POST' && g && body && typeof body === 'object')
+		return gemini(res, body, g[1] === 'streamGenerateContent');
 	if (req.method === 'POST' && path === '/v1/responses' && body && typeof body === 'object')
 		return responsesStream(res, responsesAnswer(body));
 	if (req.method === 'POST' && path === '/v1/messages' && body && typeof body === 'object') {

@@ -510,6 +510,71 @@ static void test_codex_endpoint(void **state)
 	strbuf_release(&err);
 }
 
+/* 8: writable roots for codex's own sandbox, as TOML strings or refused. */
+static void test_writable_roots_arg(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *const roots[] = { "/r/.git/worktrees/a", "/r/.git/refs",
+				      NULL };
+	const char *const quote[] = { "/r/a\"]\nx=[\"", NULL };
+	const char *const rel[] = { "r/.git", NULL };
+	const char *const none[] = { NULL };
+
+	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), roots,
+						  &out, &err),
+			 0);
+	assert_string_equal(
+		out.buf,
+		"sandbox_workspace_write.writable_roots=[\"/r/.git/worktrees/a\",\"/r/.git/refs\"]");
+	/* nothing to add: no key, no preset, no roots */
+	assert_int_equal(agent_writable_roots_arg(preset_find("claude"), roots,
+						  &out, &err),
+			 1);
+	assert_int_equal(agent_writable_roots_arg(NULL, roots, &out, &err), 1);
+	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), none,
+						  &out, &err),
+			 1);
+	assert_int_equal(err.len, 0);
+	strbuf_reset(&out);
+	assert_int_equal(agent_writable_roots_arg(preset_find("codex"), quote,
+						  &out, &err),
+			 -1);
+	assert_non_null(
+		strstr(err.buf, "is not an absolute path without quotes"));
+	strbuf_reset(&err);
+	strbuf_reset(&out);
+	assert_int_equal(
+		agent_writable_roots_arg(preset_find("codex"), rel, &out, &err),
+		-1);
+	assert_string_equal(
+		err.buf,
+		"agent 'codex': the writable root 'r/.git' is not an absolute path without quotes, backslashes or control characters");
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* agents check runs the tool shell the way the agent runs it. */
+static void test_tool_shell(void **state)
+{
+	const struct agent_preset *codex = preset_find("codex");
+	const char *const *sh = preset_tool_shell(codex, codex->command);
+	const char *const login[] = { "codex", "exec", "--sandbox", "x", NULL };
+	/* the value alone, not after -c, is no config */
+	const char *const odd[] = { "codex", "allow_login_shell=false", NULL };
+	const char *const empty[] = { NULL };
+
+	assert_string_equal(sh[0], "/bin/bash");
+	assert_string_equal(sh[1], "-c");
+	assert_null(sh[2]);
+	assert_string_equal(preset_tool_shell(codex, login)[1], "-lc");
+	assert_string_equal(preset_tool_shell(codex, odd)[1], "-lc");
+	assert_string_equal(preset_tool_shell(codex, empty)[1], "-lc");
+	assert_string_equal(preset_tool_shell(preset_find("claude"), login)[1],
+			    "-c");
+	assert_null(preset_tool_shell(preset_find("cursor"), login));
+	assert_null(preset_tool_shell(NULL, login));
+}
+
 static void test_to_child_empty_env(void **state)
 {
 	struct agent_profile p;
@@ -624,6 +689,8 @@ int main(void)
 		cmocka_unit_test(test_extra_env),
 		cmocka_unit_test(test_claude_root),
 		cmocka_unit_test(test_codex_endpoint),
+		cmocka_unit_test(test_writable_roots_arg),
+		cmocka_unit_test(test_tool_shell),
 		cmocka_unit_test(test_to_child_empty_env),
 		cmocka_unit_test(test_timeout_and_errors),
 		cmocka_unit_test(test_redaction),
