@@ -279,7 +279,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		strbuf_init(&d->prompt, 0);
 		agent_launch_init(&d->launch);
 		run_record_init(&d->rec);
-		d->ws = (struct dws)DWS_INIT;
+		d->ws = (struct dispatch_ws)DWS_INIT;
 		d->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
 		strbuf_init(&d->sandbox_desc, 0);
 		d->rec.key = t->key, d->rec.repo = t->repo;
@@ -287,7 +287,8 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		if (probe_from_earlier(&p->run, i)) {
 			strbuf_addstr(&url, d->url);
 		} else {
-			if (dws_probe_repo(t->repo, &url, &objs, &ident, &fmt, &err) < 0)
+			if (dispatch_ws_probe_repo(t->repo, &url, &objs, &ident,
+						   &fmt, &err) < 0)
 				bad = error("target '%s': %s", t->key, err.buf);
 			d->url = xstrdup(url.buf);
 			d->objects = xstrdup(objs.buf);
@@ -408,7 +409,7 @@ static char *prepare_home(void)
 	/* The shim the agent finds first on PATH (an existing one is kept). */
 	if (!path_exists(bin.buf) && shim_exe() && symlink(shim_exe(), bin.buf) < 0)
 		warning("cannot install the shim at '%s': %s", bin.buf, strerror(errno));
-	/* The session hooks every workspace names (fleet/dws.h). */
+	/* The session hooks every workspace names (fleet/dispatch-workspace.h). */
 	hooks = hooks_dir(abs);
 	if (hooks_install(hooks, self_exe()) < 0) {
 		error_errno("cannot write hooks in '%s'", hooks);

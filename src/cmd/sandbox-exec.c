@@ -49,7 +49,7 @@ int cmd_sandbox_exec(int argc, const char **argv)
 	const char *policy = NULL;
 	enum sandbox_policy p;
 	bool net = false, no_net = false;
-	const struct sbx_opt opts[] = {
+	const struct sandbox_cli_opt opts[] = {
 		{ "--policy", OPT_STRING, &policy },
 		{ "--ro", OPT_LIST, &ro },
 		{ "--rw", OPT_LIST, &rw },
@@ -58,7 +58,7 @@ int cmd_sandbox_exec(int argc, const char **argv)
 		{ "--no-net", OPT_FLAG, &no_net },
 		{ NULL, 0, NULL },
 	};
-	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox exec");
+	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox exec");
 
 	if (pos.nr || idx >= argc || argv[idx][0] != '/')
 		die_code(AG_EXIT_USAGE, "sandbox exec: internal helper; needs '-- /absolute/command' (see docs/sandbox.md)");

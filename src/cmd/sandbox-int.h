@@ -4,7 +4,7 @@
 
 /**
  * Shared by the `sandbox` subcommand's files (sandbox.c, sandbox-run.c,
- * sandbox-exec.c). Functions named sbx_* die on bad input (command layer).
+ * sandbox-exec.c). Functions named sandbox_cli_* die on bad input (command layer).
  * Returned strings are owned by the caller unless noted.
  */
 #include "base/common.h"
@@ -16,12 +16,12 @@
 /* The Landlock helper could not confine the command; it did not run. */
 #define SANDBOX_EXIT_SETUP 126
 
-extern const char sbx_usage[];
+extern const char sandbox_cli_usage[];
 
-enum sbx_opt_kind { OPT_FLAG, OPT_STRING, OPT_LIST };
-struct sbx_opt {
+enum sandbox_cli_opt_kind { OPT_FLAG, OPT_STRING, OPT_LIST };
+struct sandbox_cli_opt {
 	const char *name;
-	enum sbx_opt_kind kind;
+	enum sandbox_cli_opt_kind kind;
 	void *dest; /* bool *, const char ** or struct strvec * */
 };
 
@@ -30,18 +30,19 @@ struct sbx_opt {
  * positional. Stops after "--" and returns the index after it (or argc).
  * Dies with a usage error on an unknown option or a missing value.
  */
-int sbx_parse(int argc, const char **argv, const struct sbx_opt *opts,
-	      struct strvec *positional, const char *cmdname);
+int sandbox_cli_parse(int argc, const char **argv,
+		      const struct sandbox_cli_opt *opts,
+		      struct strvec *positional, const char *cmdname);
 
 /* The real git (not owned). */
-const char *sbx_real_git(void);
+const char *sandbox_cli_real_git(void);
 /* Absolute path of cmd, looked up in env's PATH when it has no '/'. */
-char *sbx_resolve_command(const char *cmd, const struct strvec *env);
+char *sandbox_cli_resolve_command(const char *cmd, const struct strvec *env);
 /* The safe base environment plus --env NAME / NAME=VALUE entries. */
-void sbx_build_env(const struct strvec *names, struct strvec *env);
-char *sbx_canonical_existing(const char *what, const char *p);
+void sandbox_cli_build_env(const struct strvec *names, struct strvec *env);
+char *sandbox_cli_canonical_existing(const char *what, const char *p);
 /* Absolute, lexically normalised (the path need not exist). */
-char *sbx_canonical_new(const char *p);
+char *sandbox_cli_canonical_new(const char *p);
 
 int cmd_sandbox_run(int argc, const char **argv);
 int cmd_sandbox_exec(int argc, const char **argv);

@@ -123,7 +123,7 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT;
 	const char *sock = NULL, *home = NULL, *agent = NULL, *hint = NULL,
 		   *stats = NULL;
-	const struct sbx_opt opts[] = {
+	const struct sandbox_cli_opt opts[] = {
 		{ "--socket", OPT_STRING, &sock },
 		{ "--allow", OPT_LIST, &allow },
 		{ "--home", OPT_STRING, &home },
@@ -132,8 +132,8 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 		{ "--stats", OPT_STRING, &stats },
 		{ NULL, 0, NULL },
 	};
-	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox proxy"), pidfd,
-	    sigfd, status = 0;
+	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox proxy"),
+	    pidfd, sigfd, status = 0;
 	struct child c = CHILD_INIT;
 	sigset_t set;
 
@@ -272,13 +272,13 @@ int cmd_sandbox_relay(int argc, const char **argv)
 {
 	struct strvec pos = STRVEC_INIT;
 	const char *port_s = NULL, *sock = NULL;
-	const struct sbx_opt opts[] = {
+	const struct sandbox_cli_opt opts[] = {
 		{ "--port", OPT_STRING, &port_s },
 		{ "--socket", OPT_STRING, &sock },
 		{ NULL, 0, NULL },
 	};
-	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox relay"), lfd,
-	    status;
+	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox relay"),
+	    lfd, status;
 	unsigned long port;
 	pid_t pid;
 

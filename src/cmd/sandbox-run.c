@@ -63,22 +63,22 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 		die("sandbox run: HOME is not set; the sandbox hides it, so it must be known");
 	st->home = real_path(home);
 	if (!st->home)
-		st->home = sbx_canonical_new(home);
+		st->home = sandbox_cli_canonical_new(home);
 	if (o->from) {
 		if (!o->workspace || !o->head)
 			die_code(AG_EXIT_USAGE, "sandbox run: --from needs --workspace DIR and --head BRANCH");
-		st->workspace = sbx_canonical_new(o->workspace);
+		st->workspace = sandbox_cli_canonical_new(o->workspace);
 	} else {
-		st->workspace = sbx_canonical_existing("workspace",
-						       o->workspace ? o->workspace : ".");
+		st->workspace = sandbox_cli_canonical_existing(
+			"workspace", o->workspace ? o->workspace : ".");
 	}
 	for (size_t i = 0; i < o->ro.nr; i++) {
-		char *p = sbx_canonical_existing("ro bind", o->ro.v[i]);
+		char *p = sandbox_cli_canonical_existing("ro bind", o->ro.v[i]);
 		strvec_push(&st->ro, p);
 		free(p);
 	}
 	if (o->cache) {
-		st->cache = sbx_canonical_new(o->cache);
+		st->cache = sandbox_cli_canonical_new(o->cache);
 		st->tmp = xstrfmt("%s/tmp", st->cache);
 		st->scratch_home = xstrfmt("%s/home", st->cache);
 	}
@@ -90,7 +90,7 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 		st->proxy_sock =
 			xstrfmt("%s/run-%ld.sock", st->net_dir, (long)getpid());
 	}
-	strvec_pushl(&st->extra_ro, self_exe(), sbx_real_git(), NULL);
+	strvec_pushl(&st->extra_ro, self_exe(), sandbox_cli_real_git(), NULL);
 	if (strcmp(shim_exe(), self_exe()))
 		strvec_push(&st->extra_ro, shim_exe());
 }
@@ -143,7 +143,7 @@ static void provision(const struct run_opts *o, struct run_state *st)
 	struct workspace_request wr = { 0 };
 
 	if (o->from) {
-		wr.git = sbx_real_git();
+		wr.git = sandbox_cli_real_git();
 		wr.from = o->from;
 		wr.dir = st->workspace;
 		wr.head = o->head;
@@ -213,7 +213,7 @@ int cmd_sandbox_run(int argc, const char **argv)
 				.ws = WORKSPACE_INIT };
 	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
 	struct strvec pos = STRVEC_INIT;
-	const struct sbx_opt opts[] = {
+	const struct sandbox_cli_opt opts[] = {
 		{ "--policy", OPT_STRING, &o.policy },
 		{ "--backend", OPT_STRING, &o.backend },
 		{ "--fallback", OPT_STRING, &o.fallback },
@@ -228,15 +228,15 @@ int cmd_sandbox_run(int argc, const char **argv)
 		{ "--allow", OPT_LIST, &o.allow },
 		{ NULL, 0, NULL },
 	};
-	int idx = sbx_parse(argc, argv, opts, &pos, "sandbox run"), rc;
+	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox run"), rc;
 	char *cmd;
 
 	if (pos.nr || idx >= argc)
 		die_code(AG_EXIT_USAGE, "sandbox run: give the command after '--' (see --help)");
 	parse_enums(&o, &st);
 	st.agent = o.agent ? o.agent : ag_getenv_str(AGE_AGENT);
-	sbx_build_env(&o.env_names, &st.env);
-	cmd = sbx_resolve_command(argv[idx], &st.env);
+	sandbox_cli_build_env(&o.env_names, &st.env);
+	cmd = sandbox_cli_resolve_command(argv[idx], &st.env);
 	strvec_push(&st.argv, cmd);
 	free(cmd);
 	strvec_pushn(&st.argv, argv + idx + 1, (size_t)(argc - idx - 1));

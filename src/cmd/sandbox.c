@@ -23,7 +23,7 @@
 #include "git/realgit.h"
 #include "fleet/workspace.h"
 
-const char sbx_usage[] =
+const char sandbox_cli_usage[] =
 	"usage: agentic-git sandbox probe [--json]\n"
 	"   or: agentic-git sandbox run [--policy P] [--backend B] [--fallback F]\n"
 	"                             [--workspace DIR] [--from REPO --head BRANCH [--base BRANCH]]\n"
@@ -135,7 +135,7 @@ static int cmd_probe(int argc, const char **argv)
 }
 
 /* The real git (git/realgit.h), found once; dies when there is none. */
-const char *sbx_real_git(void)
+const char *sandbox_cli_real_git(void)
 {
 	static char *git; /* owned */
 	char *home;
@@ -151,7 +151,7 @@ const char *sbx_real_git(void)
 }
 
 /* Resolves cmd through PATH from the child's environment. */
-char *sbx_resolve_command(const char *cmd, const struct strvec *env)
+char *sandbox_cli_resolve_command(const char *cmd, const struct strvec *env)
 {
 	const char *path = "/usr/local/bin:/usr/bin:/bin";
 
@@ -175,7 +175,7 @@ char *sbx_resolve_command(const char *cmd, const struct strvec *env)
 	die_code(AG_EXIT_EXEC, "sandbox: '%s' not found in the sandbox's PATH", cmd);
 }
 
-void sbx_build_env(const struct strvec *names, struct strvec *env)
+void sandbox_cli_build_env(const struct strvec *names, struct strvec *env)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(base_env); i++) {
 		const char *v = getenv(base_env[i]);
@@ -199,7 +199,7 @@ void sbx_build_env(const struct strvec *names, struct strvec *env)
 	}
 }
 
-char *sbx_canonical_existing(const char *what, const char *p)
+char *sandbox_cli_canonical_existing(const char *what, const char *p)
 {
 	char *r = real_path(p);
 	if (!r)
@@ -207,7 +207,7 @@ char *sbx_canonical_existing(const char *what, const char *p)
 	return r;
 }
 
-char *sbx_canonical_new(const char *p)
+char *sandbox_cli_canonical_new(const char *p)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *cwd;
@@ -224,14 +224,15 @@ char *sbx_canonical_new(const char *p)
 	return strbuf_detach(&sb, NULL);
 }
 
-int sbx_parse(int argc, const char **argv, const struct sbx_opt *opts,
-	      struct strvec *positional, const char *cmdname)
+int sandbox_cli_parse(int argc, const char **argv,
+		      const struct sandbox_cli_opt *opts,
+		      struct strvec *positional, const char *cmdname)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
-		const struct sbx_opt *o;
+		const struct sandbox_cli_opt *o;
 		size_t n;
 
 		if (!strcmp(a, "--"))
@@ -273,7 +274,7 @@ static int cmd_workspace(int argc, const char **argv)
 	struct strvec pos = STRVEC_INIT;
 	const char *from = NULL;
 	char *dir;
-	const struct sbx_opt opts[] = {
+	const struct sandbox_cli_opt opts[] = {
 		{ "--from", OPT_STRING, &from },
 		{ "--head", OPT_STRING, &rq.head },
 		{ "--base", OPT_STRING, &rq.base },
@@ -281,12 +282,12 @@ static int cmd_workspace(int argc, const char **argv)
 		{ NULL, 0, NULL },
 	};
 
-	sbx_parse(argc, argv, opts, &pos, "sandbox workspace");
+	sandbox_cli_parse(argc, argv, opts, &pos, "sandbox workspace");
 	if (pos.nr != 1 || !from || !rq.head)
 		die_code(AG_EXIT_USAGE, "sandbox workspace: need --from REPO --head BRANCH and one DIR");
-	rq.git = sbx_real_git();
+	rq.git = sandbox_cli_real_git();
 	rq.from = from;
-	dir = sbx_canonical_new(pos.v[0]);
+	dir = sandbox_cli_canonical_new(pos.v[0]);
 	rq.dir = dir;
 	if (workspace_create(&rq, &ws) < 0)
 		return AG_EXIT_DENY;
@@ -304,7 +305,7 @@ static int cmd_workspace(int argc, const char **argv)
 int cmd_sandbox(int argc, const char **argv)
 {
 	if (argc < 2) {
-		fputs(sbx_usage, stderr);
+		fputs(sandbox_cli_usage, stderr);
 		return AG_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "exec"))
@@ -313,7 +314,7 @@ int cmd_sandbox(int argc, const char **argv)
 		return cmd_sandbox_proxy(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "relay"))
 		return cmd_sandbox_relay(argc - 1, argv + 1);
-	if (cmd_wants_help(argc, argv, sbx_usage))
+	if (cmd_wants_help(argc, argv, sandbox_cli_usage))
 		return 0;
 	if (!strcmp(argv[1], "probe"))
 		return cmd_probe(argc - 1, argv + 1);

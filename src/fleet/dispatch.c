@@ -58,7 +58,7 @@ void dispatch_target_release(struct dispatch_target *d)
 {
 	strbuf_release(&d->prompt);
 	agent_launch_release(&d->launch);
-	dws_release(&d->ws);
+	dispatch_ws_release(&d->ws);
 	agent_sandbox_release(&d->box);
 	strbuf_release(&d->sandbox_desc);
 	free(d->scratch);
@@ -160,7 +160,7 @@ static void remove_session(const struct dispatch_run *run,
 	struct strbuf dir = STRBUF_INIT;
 
 	strbuf_addf(&dir, "%s/runtime/%s", run->home, d->agent);
-	if (dws_remove(dir.buf) < 0)
+	if (dispatch_ws_remove(dir.buf) < 0)
 		warning("cannot remove the session binding '%s': %s", dir.buf,
 			strerror(errno));
 	strbuf_release(&dir);
@@ -168,7 +168,7 @@ static void remove_session(const struct dispatch_run *run,
 
 static void remove_scratch(const struct dispatch_target *d)
 {
-	if (d->scratch && dws_remove(d->scratch) < 0)
+	if (d->scratch && dispatch_ws_remove(d->scratch) < 0)
 		warning("cannot remove '%s': %s", d->scratch, strerror(errno));
 }
 
@@ -294,10 +294,10 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
-	/* the session's hooks, as a session's workspace has them (dws.h) */
+	/* the session's hooks, as a session's workspace has them (dispatch-workspace.h) */
 	char *hooks = hooks_dir(run->home);
-	struct dws_source src = { d->url, d->objects, d->ident, d->objfmt,
-				  hooks };
+	struct dispatch_ws_source src = { d->url, d->objects, d->ident,
+					  d->objfmt, hooks };
 
 	agent_name(run, i, d->agent, sizeof(d->agent));
 	d->rec.sandbox = "none";
@@ -319,7 +319,8 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	d->rec.sandbox = d->sandbox_desc.buf;
 	network_warning(run, i);
 	d->have_ws = true;
-	if (dws_create(&src, path.buf, d->t->base, d->t->head, &d->ws, &err) < 0 ||
+	if (dispatch_ws_create(&src, path.buf, d->t->base, d->t->head, &d->ws,
+			       &err) < 0 ||
 	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
 	    agent_sandbox_mkdirs(&d->box, &err) < 0)
 		goto fail;
@@ -340,7 +341,7 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 fail:
 	d->rec.status = RS_ERROR;
 	strbuf_addbuf(&d->rec.note, &err);
-	if (d->have_ws && dws_remove(path.buf) < 0)
+	if (d->have_ws && dispatch_ws_remove(path.buf) < 0)
 		warning("cannot remove '%s'", path.buf);
 	d->have_ws = false;
 	remove_session(run, d);
@@ -362,11 +363,11 @@ void dispatch_started(void *data, size_t i)
 		run->on_start(run, i);
 }
 
-static enum verdict read_verdict(const struct dispatch_run *run,
-				 struct dispatch_target *d)
+static enum agent_verdict read_verdict(const struct dispatch_run *run,
+				       struct dispatch_target *d)
 {
 	struct strbuf p = STRBUF_INIT, buf = STRBUF_INIT;
-	enum verdict v = VERDICT_NONE;
+	enum agent_verdict v = AGENT_VERDICT_NONE;
 	struct stat st;
 	int fd;
 
@@ -376,7 +377,8 @@ static enum verdict read_verdict(const struct dispatch_run *run,
 		if (st.st_size > VERDICT_TAIL)
 			lseek(fd, st.st_size - VERDICT_TAIL, SEEK_SET);
 		if (read_fd_bounded(fd, VERDICT_TAIL, &buf) == 0)
-			v = verdict_parse(buf.buf, buf.len, &d->rec.verdict_line);
+			v = agent_verdict_parse(buf.buf, buf.len,
+						&d->rec.verdict_line);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -490,14 +492,14 @@ static void judge(const struct dispatch_run *run, struct dispatch_target *d,
 		break;
 	}
 	d->rec.verdict = read_verdict(run, d);
-	if (d->rec.verdict == VERDICT_RESOLVED) {
+	if (d->rec.verdict == AGENT_VERDICT_RESOLVED) {
 		verify_and_push(run, d);
 		return;
 	}
 	if (d->rec.exit_code != 0) {
 		d->rec.status = RS_FAILED;
 		strbuf_addf(&d->rec.note, "the agent exited %d", d->rec.exit_code);
-	} else if (d->rec.verdict == VERDICT_ESCALATED) {
+	} else if (d->rec.verdict == AGENT_VERDICT_ESCALATED) {
 		d->rec.status = RS_ESCALATED;
 	} else {
 		d->rec.status = RS_NO_VERDICT;
@@ -517,7 +519,7 @@ static void teardown(const struct dispatch_run *run, struct dispatch_target *d)
 		strbuf_addstr(&why, "the workspace is in conflict (unmerged paths or an operation in progress)");
 	else if (d->rec.status == RS_LEASE_REFUSED || d->rec.status == RS_PUSH_FAILED)
 		strbuf_addf(&why, "the push failed: %s", d->rec.push_detail.buf);
-	else if (dws_remove(d->ws.path) < 0)
+	else if (dispatch_ws_remove(d->ws.path) < 0)
 		strbuf_addf(&why, "removing it failed: %s", strerror(errno));
 	if (why.len) {
 		d->rec.kept = true;

@@ -38,7 +38,7 @@
 #include "base/strvec.h"
 #include "agents/config.h"
 #include "fleet/agent-sandbox.h"
-#include "fleet/dws.h"
+#include "fleet/dispatch-workspace.h"
 #include "fleet/pool.h"
 #include "fleet/rundir.h"
 #include "fleet/targets.h"
@@ -74,9 +74,10 @@ struct dispatch_target {
 	struct target *t;	  /* not owned */
 	struct strbuf prompt;	  /* the prompt text */
 	struct agent_launch launch;
-	char *url, *objects, *ident; /* from dws_probe_repo() at planning */
+	char *url, *objects,
+		*ident; /* from dispatch_ws_probe_repo() at planning */
 	char *objfmt;		  /* the clone's object format, NULL for sha1 */
-	struct dws ws;
+	struct dispatch_ws ws;
 	struct agent_sandbox box;     /* the agent's sandbox (profiles) */
 	struct strbuf sandbox_desc;   /* meta.yaml `sandbox:` */
 	char *scratch;		      /* Landlock tmp/ and home/, or NULL */

@@ -162,7 +162,8 @@ void run_record_meta_yaml(const struct run_record *r, struct strbuf *o)
 	y_time(o, "finished_at", &r->finished);
 	strbuf_addf(o, "duration_seconds: %.6f\n", r->duration);
 	strbuf_addf(o, "timed_out: %s\n", r->timed_out ? "true" : "false");
-	y_str(o, "verdict", r->verdict ? verdict_str(r->verdict) : NULL, 0);
+	y_str(o, "verdict", r->verdict ? agent_verdict_str(r->verdict) : NULL,
+	      0);
 	y_str(o, "verdict_line", r->verdict_line.len ? r->verdict_line.buf : NULL, 0);
 	if (!r->verified) {
 		strbuf_addstr(o, "verification: null\n");
@@ -222,7 +223,8 @@ void run_record_json(const struct run_record *r, struct strbuf *o)
 		strbuf_addstr(o, "\"exit_code\":null,");
 	strbuf_addf(o, "\"duration_seconds\":%.6f,\"timed_out\":%s,", r->duration,
 		    r->timed_out ? "true" : "false");
-	j_kv(o, "verdict", r->verdict ? verdict_str(r->verdict) : NULL, true);
+	j_kv(o, "verdict", r->verdict ? agent_verdict_str(r->verdict) : NULL,
+	     true);
 	j_kv(o, "verdict_line", r->verdict_line.len ? r->verdict_line.buf : NULL, true);
 	strbuf_addstr(o, "\"verification\":");
 	if (!r->verified) {

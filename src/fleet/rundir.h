@@ -18,7 +18,7 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 #include "fleet/push.h"
-#include "fleet/verdict.h"
+#include "fleet/agent-verdict.h"
 #include "fleet/verify.h"
 
 struct rundir {
@@ -44,7 +44,7 @@ struct run_record {
 	struct timespec started, finished;
 	double duration;
 	bool timed_out, ran;
-	enum verdict verdict;
+	enum agent_verdict verdict;
 	struct strbuf verdict_line;
 	bool verified;
 	struct verify_report verify;

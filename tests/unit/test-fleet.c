@@ -12,7 +12,7 @@
 #include "base/spawn.h"
 #include "fleet/rundir.h"
 #include "fleet/targets.h"
-#include "fleet/verdict.h"
+#include "fleet/agent-verdict.h"
 #include "fleet/verify.h"
 #include "git/pushscan.h"
 
@@ -21,17 +21,21 @@ static void verdict_last_wins_and_strips(void **state)
 	struct strbuf l = STRBUF_INIT;
 	const char *s = "RESOLVED: early\nnoise\n  `ESCALATED: final call`  \n\nbye\n";
 
-	assert_int_equal(verdict_parse(s, strlen(s), &l), VERDICT_ESCALATED);
+	assert_int_equal(agent_verdict_parse(s, strlen(s), &l),
+			 AGENT_VERDICT_ESCALATED);
 	assert_string_equal(l.buf, "ESCALATED: final call");
 	strbuf_reset(&l);
 	s = "RESOLVED:\n";
-	assert_int_equal(verdict_parse(s, strlen(s), &l), VERDICT_RESOLVED);
+	assert_int_equal(agent_verdict_parse(s, strlen(s), &l),
+			 AGENT_VERDICT_RESOLVED);
 	assert_string_equal(l.buf, "RESOLVED");
 	s = "resolved: lower case\nRESOLVED without colon\nXRESOLVED: no\n";
-	assert_int_equal(verdict_parse(s, strlen(s), NULL), VERDICT_NONE);
-	assert_int_equal(verdict_parse("", 0, NULL), VERDICT_NONE);
+	assert_int_equal(agent_verdict_parse(s, strlen(s), NULL),
+			 AGENT_VERDICT_NONE);
+	assert_int_equal(agent_verdict_parse("", 0, NULL), AGENT_VERDICT_NONE);
 	s = "RESOLVED: no newline at end";
-	assert_int_equal(verdict_parse(s, strlen(s), NULL), VERDICT_RESOLVED);
+	assert_int_equal(agent_verdict_parse(s, strlen(s), NULL),
+			 AGENT_VERDICT_RESOLVED);
 	strbuf_release(&l);
 }
 

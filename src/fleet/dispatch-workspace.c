@@ -9,7 +9,7 @@
 #include "base/fileio.h"
 #include "base/path.h"
 #include "base/xalloc.h"
-#include "fleet/dws.h"
+#include "fleet/dispatch-workspace.h"
 #include "git/gitcmd.h"
 #include "fleet/verify.h"
 #include "git/gitdir-write.h"
@@ -48,7 +48,8 @@ static int git_line(const char *dir, struct strbuf *out, struct strbuf *err,
 static int absolute_local_url(const char *repo, struct strbuf *url,
 			      struct strbuf *err)
 {
-	const char *colon = strchr(url->buf, ':'), *slash = strchr(url->buf, '/');
+	const char *colon = strchr(url->buf, ':'),
+		   *slash = strchr(url->buf, '/');
 	char *joined, *abs;
 
 	if (url->buf[0] == '/' || strstr(url->buf, "://") ||
@@ -75,9 +76,10 @@ static int absolute_local_url(const char *repo, struct strbuf *url,
 static void probe_config(const char *repo, struct strbuf *ident,
 			 struct strbuf *objfmt)
 {
-	const char *args[] = { "config", "--get-regexp",
-			       "^(user\\.(name|email)|extensions\\.objectformat)$",
-			       NULL };
+	const char *args[] = {
+		"config", "--get-regexp",
+		"^(user\\.(name|email)|extensions\\.objectformat)$", NULL
+	};
 	struct strbuf out = STRBUF_INIT;
 
 	if (gitcmd(GIT_OPERATOR, repo, &out, NULL, args) != 0)
@@ -96,19 +98,25 @@ static void probe_config(const char *repo, struct strbuf *ident,
 	strbuf_release(&out);
 }
 
-int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
-		   struct strbuf *ident, struct strbuf *objfmt, struct strbuf *err)
+int dispatch_ws_probe_repo(const char *repo, struct strbuf *url,
+			   struct strbuf *objects, struct strbuf *ident,
+			   struct strbuf *objfmt, struct strbuf *err)
 {
 	struct repo_loc loc;
 
 	if (!is_dir(repo)) {
-		strbuf_addf(err, "'%s' is not a directory (repo must be a local clone)", repo);
+		strbuf_addf(
+			err,
+			"'%s' is not a directory (repo must be a local clone)",
+			repo);
 		return -1;
 	}
 	if (repo_discover(repo, &loc) == REPO_FOUND && loc.commondir) {
-		strbuf_addstr(objects, loc.commondir); /* read from .git files */
+		strbuf_addstr(objects,
+			      loc.commondir); /* read from .git files */
 	} else if (git_line(repo, objects, err, "not a git clone", "rev-parse",
-			    "--path-format=absolute", "--git-common-dir", NULL) < 0) {
+			    "--path-format=absolute", "--git-common-dir",
+			    NULL) < 0) {
 		repo_loc_release(&loc);
 		return -1;
 	}
@@ -129,12 +137,16 @@ int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
 static void ident_config(const char *ident, struct strbuf *cfg)
 {
 	for (const char *l = ident; l && *l;) {
-		const char *e = strchrnul(l, '\n'), *sp = memchr(l, ' ', (size_t)(e - l));
+		const char *e = strchrnul(l, '\n'),
+			   *sp = memchr(l, ' ', (size_t)(e - l));
 		if (sp) {
 			char *v = xstrndup(sp + 1, (size_t)(e - sp - 1));
 			if (!cfg->len)
 				strbuf_addstr(cfg, "[user]\n");
-			gitdir_config_value(cfg, starts_with(l, "user.name ") ? "name" : "email", v);
+			gitdir_config_value(
+				cfg,
+				starts_with(l, "user.name ") ? "name" : "email",
+				v);
 			free(v);
 		}
 		l = *e ? e + 1 : e;
@@ -146,7 +158,7 @@ static void ident_config(const char *ident, struct strbuf *cfg)
  * decides (and refuses what it does not know), then the identity is
  * appended to its config and the alternates file added.
  */
-static int init_with_git(const struct dws_source *src, const char *path,
+static int init_with_git(const struct dispatch_ws_source *src, const char *path,
 			 const char *head, const char *cfg, struct strbuf *err)
 {
 	struct strbuf b = STRBUF_INIT, f = STRBUF_INIT, gd = STRBUF_INIT;
@@ -165,7 +177,8 @@ static int init_with_git(const struct dws_source *src, const char *path,
 	if (!rc && *cfg) {
 		fd = open(gd.buf, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0 || write_all(fd, cfg, strlen(cfg)) < 0) {
-			strbuf_addf(err, "cannot write %s: %s", gd.buf, strerror(errno));
+			strbuf_addf(err, "cannot write %s: %s", gd.buf,
+				    strerror(errno));
 			rc = -1;
 		}
 		if (fd >= 0)
@@ -184,13 +197,16 @@ static int init_with_git(const struct dws_source *src, const char *path,
  * `git init -q --template= --initial-branch=<head>` writes, in the clone's
  * object format, plus the alternates file and the identity.
  */
-static int init_workspace(const struct dws_source *src, const char *path,
-			  const char *head, struct strbuf *err)
+static int init_workspace(const struct dispatch_ws_source *src,
+			  const char *path, const char *head,
+			  struct strbuf *err)
 {
 	struct strbuf cfg = STRBUF_INIT;
 	char *gd = path_join(path, ".git");
 	struct gitdir_spec spec = {
-		.git_dir = gd, .objfmt = src->objfmt, .head = head,
+		.git_dir = gd,
+		.objfmt = src->objfmt,
+		.head = head,
 		.alternates = src->objects,
 	};
 	int rc;
@@ -201,7 +217,8 @@ static int init_workspace(const struct dws_source *src, const char *path,
 	 * it (a process after every agent commit, and a detached gc that
 	 * could outlive the agent) buys nothing.
 	 */
-	strbuf_addstr(&cfg, "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
+	strbuf_addstr(&cfg,
+		      "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
 	spec.hooks_path = src->hooks_path;
 	if (!gitdir_objfmt_ok(src->objfmt) && src->hooks_path) {
 		strbuf_addstr(&cfg, "[core]\n"); /* `git init` wrote none */
@@ -211,7 +228,8 @@ static int init_workspace(const struct dws_source *src, const char *path,
 	if (!gitdir_objfmt_ok(src->objfmt))
 		rc = init_with_git(src, path, head, cfg.buf, err);
 	else if ((rc = mkdir(path, 0755)) < 0)
-		strbuf_addf(err, "cannot create '%s': %s", path, strerror(errno));
+		strbuf_addf(err, "cannot create '%s': %s", path,
+			    strerror(errno));
 	else
 		rc = gitdir_write(&spec);
 	if (rc && !err->len)
@@ -221,7 +239,7 @@ static int init_workspace(const struct dws_source *src, const char *path,
 	return rc ? -1 : 0;
 }
 
-static size_t hexlen_of(const struct dws *w)
+static size_t hexlen_of(const struct dispatch_ws *w)
 {
 	return w->objfmt && !strcmp(w->objfmt, "sha256") ? 64 : 40;
 }
@@ -238,7 +256,8 @@ static void take_oid(char *dst, const char *line, size_t hexlen)
  * loose ref files (the fetch into our fresh repository wrote them there;
  * git/refs-files.h), in that order. 0, or -1 to ask git.
  */
-static int fetched_from_files(struct dws *w, const char *base, const char *head)
+static int fetched_from_files(struct dispatch_ws *w, const char *base,
+			      const char *head)
 {
 	char *gd = path_join(w->path, ".git");
 	char *r[2] = { xstrfmt("refs/remotes/origin/%s", base),
@@ -262,8 +281,8 @@ static int fetched_from_files(struct dws *w, const char *base, const char *head)
 }
 
 /* The same with `git rev-parse`, peeled to commits. */
-static int fetched_from_git(struct dws *w, const char *base, const char *head,
-			    struct strbuf *err)
+static int fetched_from_git(struct dispatch_ws *w, const char *base,
+			    const char *head, struct strbuf *err)
 {
 	struct strbuf rb = STRBUF_INIT, rh = STRBUF_INIT, sha = STRBUF_INIT;
 	const char *nl;
@@ -272,8 +291,9 @@ static int fetched_from_git(struct dws *w, const char *base, const char *head,
 
 	strbuf_addf(&rb, "refs/remotes/origin/%s^{commit}", base);
 	strbuf_addf(&rh, "refs/remotes/origin/%s^{commit}", head);
-	if (git_line(w->path, &sha, err, "cannot resolve the fetched base and head",
-		     "rev-parse", rb.buf, rh.buf, NULL) < 0)
+	if (git_line(w->path, &sha, err,
+		     "cannot resolve the fetched base and head", "rev-parse",
+		     rb.buf, rh.buf, NULL) < 0)
 		goto out;
 	nl = strchr(sha.buf, '\n');
 	bl = nl ? (size_t)(nl - sha.buf) : 0;
@@ -296,12 +316,14 @@ out:
  * is a commit (checkout -B peels anything else), so the file read gave
  * what rev-parse's ^{commit} would have.
  */
-static bool checkout_confirms(const struct dws *w, const char *head)
+static bool checkout_confirms(const struct dispatch_ws *w, const char *head)
 {
-	char *gd = path_join(w->path, ".git"), *ref = xstrfmt("refs/heads/%s", head);
+	char *gd = path_join(w->path, ".git"),
+	     *ref = xstrfmt("refs/heads/%s", head);
 	struct strbuf out = STRBUF_INIT;
 	size_t hl = hexlen_of(w);
-	bool ok = !refs_files_lookup(gd, hl, (const char *const *)&ref, 1, &out) &&
+	bool ok = !refs_files_lookup(gd, hl, (const char *const *)&ref, 1,
+				     &out) &&
 		  out.len > hl && !memcmp(out.buf, w->head_sha, hl);
 
 	free(gd);
@@ -310,8 +332,8 @@ static bool checkout_confirms(const struct dws *w, const char *head)
 	return ok;
 }
 
-static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
-			      struct strbuf *err)
+static int fetch_and_checkout(struct dispatch_ws *w, const char *base,
+			      const char *head, struct strbuf *err)
 {
 	struct strbuf rb = STRBUF_INIT, rh = STRBUF_INIT;
 	bool from_files;
@@ -319,9 +341,9 @@ static int fetch_and_checkout(struct dws *w, const char *base, const char *head,
 
 	strbuf_addf(&rb, "+refs/heads/%s:refs/remotes/origin/%s", base, base);
 	strbuf_addf(&rh, "+refs/heads/%s:refs/remotes/origin/%s", head, head);
-	if (git_line(w->path, NULL, err, "fetch of base and head failed", "fetch",
-		     "-q", "--no-tags", "--no-write-fetch-head", "--", w->url,
-		     rb.buf, rh.buf, NULL) < 0)
+	if (git_line(w->path, NULL, err, "fetch of base and head failed",
+		     "fetch", "-q", "--no-tags", "--no-write-fetch-head", "--",
+		     w->url, rb.buf, rh.buf, NULL) < 0)
 		goto out;
 	from_files = !fetched_from_files(w, base, head);
 	if (!from_files && fetched_from_git(w, base, head, err) < 0)
@@ -346,7 +368,7 @@ out:
  * refs directory gives what for-each-ref prints (refs-files.h, invariant
  * 3); anything else asks git.
  */
-static int refs_before(struct dws *w)
+static int refs_before(struct dispatch_ws *w)
 {
 	struct strbuf raw = STRBUF_INIT;
 	char *gd = path_join(w->path, ".git");
@@ -361,9 +383,9 @@ static int refs_before(struct dws *w)
 	return rc;
 }
 
-int dws_create(const struct dws_source *src, const char *path,
-	       const char *base, const char *head, struct dws *w,
-	       struct strbuf *err)
+int dispatch_ws_create(const struct dispatch_ws_source *src, const char *path,
+		       const char *base, const char *head,
+		       struct dispatch_ws *w, struct strbuf *err)
 {
 	w->path = xstrdup(path);
 	w->url = xstrdup(src->url);
@@ -386,14 +408,14 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 	return unlink(p) < 0 ? -1 : 0;
 }
 
-int dws_remove(const char *path)
+int dispatch_ws_remove(const char *path)
 {
 	if (!path_exists(path))
 		return 0;
 	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
 }
 
-void dws_release(struct dws *w)
+void dispatch_ws_release(struct dispatch_ws *w)
 {
 	free(w->path);
 	free(w->objects);

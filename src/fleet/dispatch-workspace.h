@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#ifndef AG_FLEET_DWS_H
-#define AG_FLEET_DWS_H
+#ifndef AG_FLEET_DISPATCH_WORKSPACE_H
+#define AG_FLEET_DISPATCH_WORKSPACE_H
 
 /**
  * A dispatch target's workspace: a fresh repository of its own whose
@@ -25,22 +25,25 @@
  *
  * The fetch runs with the operator's credentials, in a repository created
  * a moment earlier by us (no agent has touched its config yet), with hooks
- * disabled. Everything returned is owned by the struct; dws_release()
+ * disabled. Everything returned is owned by the struct; dispatch_ws_release()
  * frees it. Functions return 0 or -1 with a message in `err`.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
 
-struct dws {
-	char *path;	/* the workspace (the agent's cwd) */
-	char *objects;	/* <path>/.git/objects */
-	char *url;	/* origin's URL, read from the operator clone */
-	char *objfmt;	/* the clone's extensions.objectformat, or NULL */
+struct dispatch_ws {
+	char *path;    /* the workspace (the agent's cwd) */
+	char *objects; /* <path>/.git/objects */
+	char *url;     /* origin's URL, read from the operator clone */
+	char *objfmt;  /* the clone's extensions.objectformat, or NULL */
 	char head_sha[65], base_sha[65];
 	struct strbuf refs_before; /* verify_refs_snapshot() at creation */
 };
 
-#define DWS_INIT { NULL, NULL, NULL, NULL, "", "", STRBUF_INIT }
+#define DWS_INIT                                            \
+	{                                                   \
+		NULL, NULL, NULL, NULL, "", "", STRBUF_INIT \
+	}
 
 /*
  * Reads the clone's origin URL, object store, object format (empty for
@@ -49,15 +52,16 @@ struct dws {
  * The common dir is read from the .git files when they are the plain
  * layout (git/repo.h), else from `git rev-parse`.
  */
-int dws_probe_repo(const char *repo, struct strbuf *url, struct strbuf *objects,
-		   struct strbuf *ident, struct strbuf *objfmt, struct strbuf *err);
+int dispatch_ws_probe_repo(const char *repo, struct strbuf *url,
+			   struct strbuf *objects, struct strbuf *ident,
+			   struct strbuf *objfmt, struct strbuf *err);
 
 /*
- * What dws_probe_repo() found (borrowed; objfmt NULL for sha1), and the
+ * What dispatch_ws_probe_repo() found (borrowed; objfmt NULL for sha1), and the
  * workspace's core.hooksPath (NULL: none), as a session's private
  * workspace gets it (fleet/workspace.h `hooks_path`).
  */
-struct dws_source {
+struct dispatch_ws_source {
 	const char *url, *objects, *ident, *objfmt;
 	const char *hooks_path;
 };
@@ -69,15 +73,15 @@ struct dws_source {
  * and checkout. The identity goes into the workspace's config: a
  * sandboxed agent's $HOME is empty, so it would otherwise have none to
  * commit with. On failure `w` holds what was set; the caller removes
- * the directory and calls dws_release().
+ * the directory and calls dispatch_ws_release().
  */
-int dws_create(const struct dws_source *src, const char *path,
-	       const char *base, const char *head, struct dws *w,
-	       struct strbuf *err);
+int dispatch_ws_create(const struct dispatch_ws_source *src, const char *path,
+		       const char *base, const char *head,
+		       struct dispatch_ws *w, struct strbuf *err);
 
 /* rm -rf without following symlinks. 0 or -1 (errno). */
-int dws_remove(const char *path);
+int dispatch_ws_remove(const char *path);
 
-void dws_release(struct dws *w);
+void dispatch_ws_release(struct dispatch_ws *w);
 
 #endif

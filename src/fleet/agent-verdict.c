@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/common.h"
 #include <string.h>
-#include "fleet/verdict.h"
+#include "fleet/agent-verdict.h"
 
-const char *verdict_str(enum verdict v)
+const char *agent_verdict_str(enum agent_verdict v)
 {
 	switch (v) {
-	case VERDICT_RESOLVED:
+	case AGENT_VERDICT_RESOLVED:
 		return "RESOLVED";
-	case VERDICT_ESCALATED:
+	case AGENT_VERDICT_ESCALATED:
 		return "ESCALATED";
 	default:
 		return "none";
@@ -38,14 +38,14 @@ static void trim(const char **s, const char **e)
 		(*e)--;
 }
 
-static enum verdict match_line(const char *s, const char *e,
-			       struct strbuf *line)
+static enum agent_verdict match_line(const char *s, const char *e,
+				     struct strbuf *line)
 {
 	static const struct {
 		const char *word;
-		enum verdict v;
-	} words[] = { { "RESOLVED", VERDICT_RESOLVED },
-		      { "ESCALATED", VERDICT_ESCALATED } };
+		enum agent_verdict v;
+	} words[] = { { "RESOLVED", AGENT_VERDICT_RESOLVED },
+		      { "ESCALATED", AGENT_VERDICT_ESCALATED } };
 
 	trim(&s, &e);
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
@@ -67,23 +67,24 @@ static enum verdict match_line(const char *s, const char *e,
 		}
 		return words[i].v;
 	}
-	return VERDICT_NONE;
+	return AGENT_VERDICT_NONE;
 }
 
-enum verdict verdict_parse(const char *buf, size_t len, struct strbuf *line)
+enum agent_verdict agent_verdict_parse(const char *buf, size_t len,
+				       struct strbuf *line)
 {
 	const char *end = buf + len;
 
 	while (end > buf) {
 		const char *start = end;
-		enum verdict v;
+		enum agent_verdict v;
 
 		while (start > buf && start[-1] != '\n')
 			start--;
 		v = match_line(start, end, line);
-		if (v != VERDICT_NONE)
+		if (v != AGENT_VERDICT_NONE)
 			return v;
 		end = start > buf ? start - 1 : buf;
 	}
-	return VERDICT_NONE;
+	return AGENT_VERDICT_NONE;
 }
