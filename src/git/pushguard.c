@@ -13,6 +13,7 @@
  */
 #include "base/common.h"
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,13 +28,14 @@
 #include "git/pushscan.h"
 
 /* Our options last: the agent's own cannot undo them (invariant 1). */
-static const char *const dry_opts[] = { "--dry-run",
-					"--porcelain",
-					"--no-quiet",
-					"--no-verify",
+static const char *const dry_opts[] = { "--dry-run", "--porcelain",
+					"--no-quiet", "--no-verify",
 					"--no-recurse-submodules",
 					"--no-signed",
-					NULL };
+					/* push options change no ref, and
+					 * sent in a dry run they race the
+					 * remote's hang-up (SIGPIPE) */
+					"--no-push-option", NULL };
 
 static int trace_fd_open(struct strbuf *env)
 {
@@ -186,6 +188,18 @@ const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why)
 	size_t blocks = 0;
 	int rc = dry_run(in, &out, &trace, &err);
 
+	/* a dry run writes into a connection the remote may already have
+	 * closed (nothing is sent): git then dies of SIGPIPE, silent, now
+	 * and then; its answer is the same the next time */
+	for (int again = 0; rc == 128 + SIGPIPE && again < 2; again++) {
+		strbuf_reset(&out);
+		strbuf_reset(&trace);
+		strbuf_reset(&err);
+		rc = dry_run(in, &out, &trace, &err);
+	}
+
+	if (rc > 0 && !err.len)
+		strbuf_addf(&err, "(no message, exit status %d)", rc);
 	first_line(&err);
 	if (rc < 0 || push_plan_parse(&plan, out.buf, out.len) < 0 ||
 	    (rc && !plan.nr)) {
