@@ -102,7 +102,7 @@ enum sub_class git_sub_class(const char *sub)
 	return SC_UNKNOWN;
 }
 
-static bool in_list(const char *s, const char *const *list)
+bool git_word_in(const char *s, const char *const *list)
 {
 	for (; *list; list++)
 		if (!strcmp(s, *list))
@@ -133,7 +133,7 @@ static size_t positionals(const struct git_argv *ga,
 			continue;
 		}
 		if (!after && a[0] == '-' && a[1]) {
-			if (takes_value && in_list(a, takes_value))
+			if (takes_value && git_word_in(a, takes_value))
 				i++;
 			continue;
 		}
@@ -238,9 +238,9 @@ static bool config_read(const struct git_argv *ga)
 	if (has_arg(ga, w))
 		return false;
 	n = positionals(ga, v, p, 3, NULL);
-	if (n && in_list(p[0], wsub))
+	if (n && git_word_in(p[0], wsub))
 		return false;
-	if (n && in_list(p[0], rsub))
+	if (n && git_word_in(p[0], rsub))
 		return true;
 	if (has_arg(ga, r))
 		return true;
@@ -251,7 +251,7 @@ static bool first_word_in(const struct git_argv *ga, const char *const *ok,
 			  bool empty_ok, const char *const *takes_value)
 {
 	const char *p = first_pos(ga, takes_value);
-	return p ? in_list(p, ok) : empty_ok;
+	return p ? git_word_in(p, ok) : empty_ok;
 }
 
 /* reference §3.3.8: [opts] [status|summary] [opts] with opts in -q --quiet --cached */
@@ -261,7 +261,7 @@ static bool submodule_read(const struct git_argv *ga)
 	bool word = false;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (in_list(a, opts))
+		if (git_word_in(a, opts))
 			continue;
 		if (!word && (!strcmp(a, "status") || !strcmp(a, "summary"))) {
 			word = true;
@@ -311,7 +311,7 @@ static bool writes_file(const struct git_argv *ga)
 		return true;
 	if (has_arg(ga, out))
 		return true;
-	if (!in_list(ga->sub, o_cmds))
+	if (!git_word_in(ga->sub, o_cmds))
 		return false;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
@@ -400,10 +400,10 @@ static const char *checkout_slug(const struct git_argv *ga)
 	if (!ga->nargs)
 		return NULL;
 	for (size_t i = 0; i < ga->nargs; i++)
-		if (in_list(ga->args[i], dd))
+		if (git_word_in(ga->args[i], dd))
 			return "checkout";
 	for (size_t i = 0; i < ga->nargs; i++)
-		if (in_list(ga->args[i], create))
+		if (git_word_in(ga->args[i], create))
 			return NULL;
 	return "checkout";
 }
@@ -426,7 +426,7 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	*quarantine = false;
 	if (!sub)
 		return NULL;
-	if (in_list(sub, always))
+	if (git_word_in(sub, always))
 		return sub;
 	if (!strcmp(sub, "reset"))
 		return has_arg(ga, hard) ? "reset" : NULL;
@@ -466,7 +466,7 @@ bool git_conflict_capable(const char *sub)
 {
 	static const char *const c[] = { "rebase", "merge", "pull",
 		"cherry-pick", "revert", "am", NULL };
-	return sub && in_list(sub, c);
+	return sub && git_word_in(sub, c);
 }
 
 static enum co_kind classify_token(const char *tok, unsigned f)
@@ -517,7 +517,7 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 		const char *a = ga->args[i];
 		if (!strcmp(a, "--"))
 			break;
-		if (in_list(a, vals) && strcmp(a, "--conflict") &&
+		if (git_word_in(a, vals) && strcmp(a, "--conflict") &&
 		    strcmp(a, "--pathspec-from-file")) {
 			out->kind = CO_CREATE;
 			out->target = i + 1 < ga->nargs ? ga->args[i + 1] : "";

@@ -85,6 +85,9 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 const char *git_overwrite_source(const struct git_argv *ga,
 				 const unsigned *facts, struct strvec *paths);
 
+/* Whether `s` is one of the NULL-terminated `list`. */
+bool git_word_in(const char *s, const char *const *list);
+
 /* Arguments of a subcommand that are positional (not options or their values). */
 size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);
 

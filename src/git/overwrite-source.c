@@ -10,14 +10,6 @@
 #include <string.h>
 #include "git/classify.h"
 
-static bool in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
-
 /*
  * The positionals before `--` (without a `--`: the first `skip` ones)
  * into `before` (at most `max`; their count is returned), the others onto
@@ -41,7 +33,7 @@ static size_t split_positionals(const struct git_argv *ga,
 			continue;
 		}
 		if (!after && a[0] == '-' && a[1]) {
-			if (in_list(a, vals))
+			if (git_word_in(a, vals))
 				i++;
 			continue;
 		}

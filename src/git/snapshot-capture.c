@@ -317,8 +317,8 @@ void snap_git_init(struct snap *s, struct child *c)
  * rev-parse has answered (the overlapped scan), found from `top` by git's
  * own discovery, which also keeps git's safe.directory check.
  */
-static void index_child(struct snap *s, struct child *c, const char *top,
-			const char *index, const char *const *args)
+void snap_index_child(struct snap *s, struct child *c, const char *top,
+		      const char *index, const char *const *args)
 {
 	if (s->gitdir.len)
 		snap_git_init(s, c);
@@ -336,7 +336,7 @@ static int git_index(struct snap *s, const char *index, struct strbuf *out,
 	struct child c = CHILD_INIT;
 	int st;
 
-	index_child(s, &c, s->top.buf, index, args);
+	snap_index_child(s, &c, s->top.buf, index, args);
 	st = gitcmd_run(&c, out, gerr);
 	child_release(&c);
 	gitcmd_chomp(out);
@@ -464,7 +464,7 @@ static int capture_overlapped(struct snap *s)
 	}
 	locate_child(s, &rp, true);
 	rp.capture_out = rp.capture_err = true;
-	index_child(s, &add, loc.top, s->tmp_index.buf, add_all);
+	snap_index_child(s, &add, loc.top, s->tmp_index.buf, add_all);
 	add.capture_out = add.capture_err = true;
 	if (child_start(&rp) < 0)
 		goto out;

@@ -20,9 +20,9 @@
 /* git on the private index, in the located repository */
 static void private_index_child(struct snap *s, struct child *c)
 {
-	snap_git_init(s, c);
-	gitcmd_keep_heap(c);
-	strvec_pushf(&c->env_set, "GIT_INDEX_FILE=%s", s->tmp_index.buf);
+	static const char *const none[] = { NULL };
+
+	snap_index_child(s, c, s->top.buf, s->tmp_index.buf, none);
 }
 
 /*

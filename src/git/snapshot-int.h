@@ -52,6 +52,14 @@ int snap_fail(struct snap *s, const char *what, struct strbuf *gerr);
 int snap_capture(struct snap *s);
 
 /*
+ * git with `index` as its index and `args` (NULL-terminated) after it: in
+ * the located repository, or, before rev-parse has answered, found from
+ * `top` by git's own discovery.
+ */
+void snap_index_child(struct snap *s, struct child *c, const char *top,
+		      const char *index, const char *const *args);
+
+/*
  * Adds to the private index, and so to s->wtree, the ignored files that
  * the operation's `overwrite_from` would overwrite (git/snapshot-ignored.c).
  * 0, or -1 with the reason in s->err.
