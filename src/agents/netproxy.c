@@ -14,11 +14,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "agents/allowhosts.h"
+#include "agents/netlistener.h"
 #include "agents/netproxy.h"
 #include "agents/proxyreq.h"
+#include "base/die.h"
 #include "base/eventlog.h"
 #include "base/netpump.h"
 #include "base/xalloc.h"
@@ -60,29 +63,31 @@ static void note_denied(struct netproxy *np, const char *hp)
 		strvec_push(&np->stats.denied_hosts, hp);
 }
 
-static void event_net(struct netproxy *np, const struct conn *c,
-		      const char *name, const char *reason)
+/* One net_allow / net_deny event; `rq` NULL for a refusal before any
+ * request (the relay's hand-over). */
+static void event_net(struct netproxy *np, const struct proxyreq *rq,
+		      const unsigned long long *moved, const char *name,
+		      const char *reason)
 {
 	struct event ev = EVENT_INIT(name, np->agent, "sandbox");
-	bool known = c->rq.target.host[0] != '\0';
+	bool known = rq && rq->target.host[0] != '\0';
 
 	if (!np->home || !*np->home)
 		return;
 	event_add_str(&ev, "policy", "fs+api");
 	if (known) {
-		event_add_str(&ev, "host", c->rq.target.host);
-		event_add_int(&ev, "port", c->rq.target.port);
+		event_add_str(&ev, "host", rq->target.host);
+		event_add_int(&ev, "port", rq->target.port);
 	} else {
 		event_add_null(&ev, "host");
 		event_add_null(&ev, "port");
 	}
-	event_add_str(&ev, "method", c->rq.method[0] ? c->rq.method : NULL);
+	event_add_str(&ev, "method", rq && rq->method[0] ? rq->method : NULL);
 	if (reason)
 		event_add_str(&ev, "reason", reason);
-	event_add_int(&ev, "bytes_out", (long long)c->pump.moved[NETPUMP_TO_B]);
-	event_add_int(&ev, "bytes_in", (long long)c->pump.moved[NETPUMP_TO_A]);
-	event_add_int(&ev, "bytes",
-		      (long long)(c->pump.moved[0] + c->pump.moved[1]));
+	event_add_int(&ev, "bytes_out", (long long)moved[NETPUMP_TO_B]);
+	event_add_int(&ev, "bytes_in", (long long)moved[NETPUMP_TO_A]);
+	event_add_int(&ev, "bytes", (long long)(moved[0] + moved[1]));
 	event_write(np->home, &ev);
 	event_release(&ev);
 }
@@ -118,7 +123,7 @@ static void refuse(struct netproxy *np, struct conn *c, int status,
 		    "X-Agentic-Git-Refused: %s\r\n\r\n%s",
 		    status, status_text(status), body.len,
 		    hp.len ? hp.buf : "request", body.buf);
-	event_net(np, c, "net_deny", why);
+	event_net(np, &c->rq, c->pump.moved, "net_deny", why);
 	note_denied(np, hp.len ? hp.buf : "(malformed request)");
 	c->st = C_REPLY;
 	strbuf_release(&body);
@@ -244,7 +249,7 @@ static void conn_free(struct netproxy *np, struct conn *c, bool allowed)
 		    c->pump.moved[NETPUMP_TO_A] >= sizeof(ok) - 1)
 			c->pump.moved[NETPUMP_TO_A] -= sizeof(ok) - 1;
 		np->stats.bytes += c->pump.moved[0] + c->pump.moved[1];
-		event_net(np, c, "net_allow", NULL);
+		event_net(np, &c->rq, c->pump.moved, "net_allow", NULL);
 	}
 	if (c->cfd >= 0)
 		close(c->cfd);
@@ -272,11 +277,14 @@ static bool on_reply(struct conn *c)
 static void accept_one(struct netproxy *np, struct conn **conns, size_t *nr)
 {
 	int fd = accept4(np->listen_fd, NULL, NULL,
-			 SOCK_CLOEXEC | SOCK_NONBLOCK);
+			 SOCK_CLOEXEC | SOCK_NONBLOCK),
+	    one = 1;
 	struct conn *c;
 
 	if (fd < 0)
 		return;
+	/* small requests and answers go out at once (no Nagle) */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c = xcalloc(1, sizeof(*c));
 	c->cfd = fd;
 	c->ufd = -1;
@@ -284,6 +292,37 @@ static void accept_one(struct netproxy *np, struct conn **conns, size_t *nr)
 	strbuf_init(&c->rq.why, 0);
 	strbuf_init(&c->reply, 0);
 	conns[(*nr)++] = c;
+}
+
+/*
+ * The relay's one hand-over (netlistener.h): good or bad, the socket then
+ * closes, so nothing in the cage can hand over a second listener, and a
+ * refused one leaves the cage without a network (fail closed).
+ */
+static void take_listener(struct netproxy *np)
+{
+	static const unsigned long long none[2];
+	struct timeval tv = { .tv_sec = NETPROXY_HANDOFF_WAIT };
+	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT;
+	int c = accept4(np->handoff_fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (c < 0)
+		return;
+	/* the relay sends at once: a peer that does not is not waited for */
+	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (netlistener_take(c, &np->listen_fd, &why) < 0) {
+		strbuf_addf(&msg, "the relay's listener was refused: %s",
+			    why.buf);
+		warning("sandbox proxy: %s; the sandbox has no network",
+			msg.buf);
+		event_net(np, NULL, none, "net_deny", msg.buf);
+		note_denied(np, "(relay listener)");
+	}
+	close(c);
+	close(np->handoff_fd);
+	np->handoff_fd = -1;
+	strbuf_release(&why);
+	strbuf_release(&msg);
 }
 
 static void forward_signal(int sigfd, pid_t child)
@@ -351,13 +390,17 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 	size_t nr = 0;
 	int rc = 0;
 
-	set_nonblock(np->listen_fd);
+	if (np->listen_fd >= 0)
+		set_nonblock(np->listen_fd);
+	if (np->handoff_fd >= 0)
+		set_nonblock(np->handoff_fd);
 	for (;;) {
+		int lfd = np->listen_fd >= 0 ? np->listen_fd : np->handoff_fd;
+
 		pf[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-		pf[2] = (struct pollfd){ .fd = nr < NETPROXY_MAX_CONNS
-						       ? np->listen_fd
-						       : -1,
+		pf[2] = (struct pollfd){ .fd = nr < NETPROXY_MAX_CONNS ? lfd
+								       : -1,
 					 .events = POLLIN };
 		for (size_t i = 0; i < nr; i++)
 			conn_events(conns[i], &pf[3 + 2 * i]);
@@ -386,7 +429,9 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 				(nr - i - 1) * 2 * sizeof(*pf));
 			nr--;
 		}
-		if (pf[2].revents && nr < NETPROXY_MAX_CONNS)
+		if (pf[2].revents && np->listen_fd < 0)
+			take_listener(np);
+		else if (pf[2].revents && nr < NETPROXY_MAX_CONNS)
 			accept_one(np, conns, &nr);
 	}
 	for (size_t i = 0; i < nr; i++)

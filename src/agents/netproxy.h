@@ -5,12 +5,16 @@
 /**
  * The fs+api network proxy (PRODUCT.md §8), run by `agentic-git sandbox
  * proxy` OUTSIDE the cage. It listens on a unix socket that is bound into
- * the cage (the only way out of the cage's empty network namespace),
- * speaks HTTP proxy (CONNECT, and plain HTTP with an absolute URL), and
- * connects only to the allow-list's hosts, resolving names itself.
+ * the cage (the only way out of the cage's empty network namespace), where
+ * the cage's relay hands it, once, the listening TCP socket on the cage's
+ * loopback (netlistener.h); from then on it accepts the agent's
+ * connections on that socket itself, speaks HTTP proxy (CONNECT, and plain
+ * HTTP with an absolute URL), and connects only to the allow-list's hosts,
+ * resolving names itself.
  *
  *   struct netproxy np = NETPROXY_INIT;
- *   np.listen_fd = fd; np.allow = …; np.home = …; np.agent = …;
+ *   np.handoff_fd = unix_listener;   // or np.listen_fd = a TCP listener
+ *   np.allow = …; np.home = …; np.agent = …;
  *   netproxy_run(&np, pidfd, sigfd, child);  // until the child exits
  *   …np.stats…;  netproxy_release(&np);
  *
@@ -22,10 +26,13 @@
  *  2. Every allowed connection is a `net_allow` event (host, port, bytes
  *     both ways, written when it ends), every refusal a `net_deny` event
  *     (host when known, reason).
- *  3. Bounded: at most NETPROXY_MAX_CONNS connections (more wait in the
+ *  3. One hand-over per run (netlistener.h invariant 1): the unix socket
+ *     closes after the first, accepted or refused; a refused one is a
+ *     `net_deny` event and a warning, and no connection is ever served.
+ *  4. Bounded: at most NETPROXY_MAX_CONNS connections (more wait in the
  *     backlog), a head of at most PROXYREQ_HEAD_MAX bytes, NETPUMP_BUF
  *     bytes per direction.
- *  4. It stops when the sandboxed child exits (pidfd readable), closing
+ *  5. It stops when the sandboxed child exits (pidfd readable), closing
  *     every connection and recording it; signals that would stop the
  *     supervisor (TERM, INT, HUP, QUIT) are passed on to the child.
  *
@@ -37,6 +44,8 @@
 #include "base/strvec.h"
 
 #define NETPROXY_MAX_CONNS 64
+/* seconds the relay's hand-over may take once it connected */
+#define NETPROXY_HANDOFF_WAIT 5
 
 struct netproxy_stats {
 	unsigned long allowed, denied;
@@ -45,7 +54,8 @@ struct netproxy_stats {
 };
 
 struct netproxy {
-	int listen_fd;
+	int listen_fd;	/* the cage's TCP listener; -1 until handed over */
+	int handoff_fd; /* the unix listener the relay hands it over; -1 */
 	const char *const *allow;
 	size_t allow_nr;
 	const char *home;  /* fleet_events.jsonl; "" or NULL: no events */
@@ -54,9 +64,11 @@ struct netproxy {
 	struct netproxy_stats stats;
 };
 
-#define NETPROXY_INIT                                                    \
-	{                                                                \
-		.listen_fd = -1, .stats = {.denied_hosts = STRVEC_INIT } \
+#define NETPROXY_INIT                                         \
+	{                                                     \
+		.listen_fd = -1, .handoff_fd = -1, .stats = { \
+			.denied_hosts = STRVEC_INIT           \
+		}                                             \
 	}
 
 /*

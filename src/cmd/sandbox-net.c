@@ -11,17 +11,15 @@
  *
  *   sandbox relay --port N --socket PATH -- <argv>
  * runs INSIDE the cage: it listens on 127.0.0.1:N on the cage's own
- * loopback, leaves a relay that carries every connection to PATH, and
- * execs argv. The relay is an orphan of the cage's pid namespace, so it
- * dies with the cage. Either fails before the command runs: never a cage
- * whose network is half set up.
+ * loopback, hands that listener to the proxy over PATH (the proxy then
+ * accepts the agent's connections itself, agents/netlistener.h) and execs
+ * argv; no process of the cage stays to copy bytes. Either fails before
+ * the command runs: never a cage whose network is half set up.
  */
 #include "base/common.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -31,20 +29,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "agents/allowhosts.h"
+#include "agents/netlistener.h"
 #include "agents/netproxy.h"
 #include "agents/sandbox.h"
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/fileio.h"
-#include "base/netpump.h"
 #include "base/path.h"
 #include "base/spawn.h"
-#include "base/xalloc.h"
 #include "cmd/sandbox-int.h"
 
 extern char **environ;
-
-#define RELAY_MAX_CONNS 64
 
 static AG_NORETURN void setup_failed(const char *cmd, const char *what)
 {
@@ -147,7 +142,7 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 			die_code(AG_EXIT_USAGE,
 				 "sandbox proxy: --allow '%s': %s", allow.v[i],
 				 err.buf);
-	np.listen_fd = listen_unix(sock);
+	np.handoff_fd = listen_unix(sock);
 	np.allow = allow.v;
 	np.allow_nr = allow.nr;
 	np.home = home;
@@ -173,7 +168,10 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 	unlink(sock);
 	close(pidfd);
 	close(sigfd);
-	close(np.listen_fd);
+	if (np.handoff_fd >= 0)
+		close(np.handoff_fd);
+	if (np.listen_fd >= 0)
+		close(np.listen_fd);
 	child_release(&c);
 	netproxy_release(&np);
 	strvec_clear(&allow);
@@ -197,6 +195,8 @@ static int listen_loopback(unsigned port)
 	return fd;
 }
 
+/* Connects to the proxy's socket, blocking: the hand-over waits for its
+ * answer. */
 static int connect_unix(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -204,68 +204,12 @@ static int connect_unix(const char *path)
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int errsv = errno;
 		close(fd);
+		errno = errsv;
 		return -1;
 	}
-	if (fd >= 0)
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	return fd;
-}
-
-/* The relay's loop: every loopback connection carried to the socket. */
-static AG_NORETURN void relay_loop(int lfd, const char *path)
-{
-	struct netpump *pumps[RELAY_MAX_CONNS] = { 0 };
-	struct pollfd pf[1 + 2 * RELAY_MAX_CONNS];
-	size_t nr = 0;
-
-	fcntl(lfd, F_SETFL, fcntl(lfd, F_GETFL) | O_NONBLOCK);
-	for (;;) {
-		pf[0] = (struct pollfd){ .fd = nr < RELAY_MAX_CONNS ? lfd : -1,
-					 .events = POLLIN };
-		for (size_t i = 0; i < nr; i++) {
-			pf[1 + 2 * i].fd = pumps[i]->fd[0];
-			pf[2 + 2 * i].fd = pumps[i]->fd[1];
-			netpump_events(pumps[i], &pf[1 + 2 * i].events,
-				       &pf[2 + 2 * i].events);
-		}
-		if (poll(pf, 1 + 2 * nr, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(1);
-		}
-		for (size_t i = 0; i < nr;) {
-			short a = pf[1 + 2 * i].revents,
-			      b = pf[2 + 2 * i].revents;
-			if (!(a | b) || netpump_io(pumps[i], a, b) > 0) {
-				i++;
-				continue;
-			}
-			close(pumps[i]->fd[0]);
-			close(pumps[i]->fd[1]);
-			free(pumps[i]);
-			memmove(&pumps[i], &pumps[i + 1],
-				(nr - i - 1) * sizeof(*pumps));
-			memmove(&pf[1 + 2 * i], &pf[3 + 2 * i],
-				(nr - i - 1) * 2 * sizeof(*pf));
-			nr--;
-		}
-		if (pf[0].revents & POLLIN) {
-			int cfd = accept4(lfd, NULL, NULL,
-					  SOCK_CLOEXEC | SOCK_NONBLOCK);
-			int ufd = cfd < 0 ? -1 : connect_unix(path), one = 1;
-
-			if (ufd < 0) {
-				if (cfd >= 0)
-					close(cfd);
-				continue;
-			}
-			setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one,
-				   sizeof(one));
-			pumps[nr] = xmalloc(sizeof(*pumps[nr]));
-			netpump_init(pumps[nr++], cfd, ufd);
-		}
-	}
 }
 
 int cmd_sandbox_relay(int argc, const char **argv)
@@ -278,9 +222,8 @@ int cmd_sandbox_relay(int argc, const char **argv)
 		{ NULL, 0, NULL },
 	};
 	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox relay"),
-	    lfd, status;
+	    lfd, ufd;
 	unsigned long port;
-	pid_t pid;
 
 	if (pos.nr || idx >= argc || argv[idx][0] != '/' || !sock ||
 	    sock[0] != '/' || !port_s ||
@@ -289,27 +232,13 @@ int cmd_sandbox_relay(int argc, const char **argv)
 			AG_EXIT_USAGE,
 			"sandbox relay: internal helper; needs --port N --socket /path '-- /absolute/command' (see docs/sandbox.md)");
 	lfd = listen_loopback((unsigned)port);
-	pid = fork();
-	if (pid < 0)
-		setup_failed("relay", "cannot start the relay");
-	if (!pid) {
-		/* an orphan of the cage's init, not a child of the agent */
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		pid_t relay = fork();
-
-		if (relay)
-			_exit(relay < 0);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		relay_loop(lfd, sock);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		setup_failed("relay", "cannot start the relay");
+	ufd = connect_unix(sock);
+	if (ufd < 0)
+		setup_failed("relay", "cannot reach the proxy");
+	/* the proxy accepts on the listener itself (agents/netlistener.h) */
+	if (netlistener_give(ufd, lfd) < 0)
+		setup_failed("relay", "the proxy did not take the listener");
+	close(ufd);
 	close(lfd);
 	execve(argv[idx], (char *const *)argv + idx, environ);
 	die_code(AG_EXIT_EXEC, "sandbox relay: cannot run '%s': %s", argv[idx],

@@ -6,7 +6,7 @@
 # not directly by address (the cage's network namespace has no route),
 # not by UDP, not by DNS. Refusals where the host cannot confine the
 # network (Landlock, no user namespaces) happen before anything is
-# created. agents/sandbox.h invariant 8, agents/netproxy.h 1-4.
+# created. agents/sandbox.h invariant 8, agents/netproxy.h 1-5, agents/netlistener.h.
 load lib
 load sandbox_cases
 

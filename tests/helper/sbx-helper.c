@@ -11,6 +11,11 @@
  *   sbx-helper connect PORT            TCP connect to 127.0.0.1:PORT, print
  *                                      the greeting
  *   sbx-helper udp PORT                send one UDP datagram to 127.0.0.1
+ *   sbx-helper handover SOCK WHAT      act as a (bad) fs+api relay: hand
+ *                                      the proxy at unix socket SOCK a
+ *                                      `pipe`, a `udp` socket, a TCP
+ *                                      `listener` on 127.0.0.1, `two`
+ *                                      listeners or `none`; print the answer
  * Exit 0 when the operation worked, 1 (with the errno text) when it did
  * not, 2 on bad usage.
  */
@@ -21,6 +26,8 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,6 +137,81 @@ static int do_connect(int port, bool udp)
 	return 0;
 }
 
+/* What a relay hands over, by name; *nr descriptors in fds. */
+static int handover_fds(const char *what, int fds[2], int *nr)
+{
+	struct sockaddr_in a = loopback(0);
+	int p[2];
+
+	*nr = 1;
+	if (!strcmp(what, "none")) {
+		*nr = 0;
+		return 0;
+	}
+	if (!strcmp(what, "pipe")) {
+		if (pipe(p) < 0)
+			return -1;
+		fds[0] = p[0];
+		return 0;
+	}
+	if (!strcmp(what, "udp")) {
+		fds[0] = socket(AF_INET, SOCK_DGRAM, 0);
+		return fds[0] < 0 || bind(fds[0], (struct sockaddr *)&a,
+					  sizeof(a)) < 0
+			       ? -1
+			       : 0;
+	}
+	*nr = !strcmp(what, "two") ? 2 : 1;
+	if (*nr == 1 && strcmp(what, "listener"))
+		return errno = EINVAL, -1;
+	for (int i = 0; i < *nr; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (fds[i] < 0 ||
+		    bind(fds[i], (struct sockaddr *)&a, sizeof(a)) < 0 ||
+		    listen(fds[i], 8) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int do_handover(const char *path, const char *what)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u = { 0 };
+	char tag = 'L', answer = 0;
+	struct iovec iov = { .iov_base = &tag, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), fds[2], nr;
+	/* a proxy that never answers is a failure, not a hang */
+	struct timeval tv = { .tv_sec = 10 };
+
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return fail("handover: connect");
+	if (handover_fds(what, fds, &nr) < 0)
+		return fail("handover: descriptor");
+	if (nr) {
+		struct cmsghdr *c;
+		msg.msg_control = u.buf;
+		msg.msg_controllen = CMSG_SPACE(nr * sizeof(int));
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nr * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nr * sizeof(int));
+	}
+	if (sendmsg(s, &msg, 0) != 1)
+		return fail("handover: sendmsg");
+	if (read(s, &answer, 1) != 1)
+		return fail("handover: answer");
+	puts(answer == 'y' ? "handover: accepted" : "handover: refused");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "tiocsti"))
@@ -142,6 +224,9 @@ int main(int argc, char **argv)
 		return do_connect((int)strtol(argv[2], NULL, 10), false);
 	if (argc == 3 && !strcmp(argv[1], "udp"))
 		return do_connect((int)strtol(argv[2], NULL, 10), true);
-	fprintf(stderr, "usage: sbx-helper tiocsti | pty /CMD [ARG…] | listen PORTFILE SECS | connect PORT | udp PORT\n");
+	if (argc == 4 && !strcmp(argv[1], "handover"))
+		return do_handover(argv[2], argv[3]);
+	fprintf(stderr,
+		"usage: sbx-helper tiocsti | pty /CMD [ARG…] | listen PORTFILE SECS | connect PORT | udp PORT | handover SOCK WHAT\n");
 	return 2;
 }
