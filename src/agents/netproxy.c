@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fs+api proxy's poll loop; see netproxy.h for the invariants. One
- * thread: connections are non-blocking, names are resolved with a blocking
- * getaddrinfo() (NEEDSWORK: one slow lookup stalls the other connections;
- * agents open few, mostly to one host).
+ * thread moves the bytes: connections are non-blocking, and a name is
+ * resolved on a thread of its own (resolver.h), waited for at most
+ * NETPROXY_RESOLVE_WAIT seconds, so a slow lookup stalls nothing else.
  */
 #include "base/common.h"
 #include <errno.h>
@@ -12,15 +12,18 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/time.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "agents/allowhosts.h"
 #include "agents/netlistener.h"
 #include "agents/netproxy.h"
 #include "agents/proxyreq.h"
+#include "agents/resolver.h"
 #include "base/die.h"
 #include "base/eventlog.h"
 #include "base/netpump.h"
@@ -28,18 +31,30 @@
 
 static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
-enum conn_state { C_HEAD, C_CONNECTING, C_PUMP, C_REPLY };
+enum conn_state { C_HEAD, C_RESOLVING, C_CONNECTING, C_PUMP, C_REPLY, C_DONE };
 
 struct conn {
 	enum conn_state st;
+	bool allowed; /* connected upstream: a net_allow when it ends */
 	int cfd, ufd;
+	int rfd;	       /* C_RESOLVING: the resolver's answer */
+	long long deadline_ms; /* C_RESOLVING: CLOCK_MONOTONIC */
 	struct proxyreq rq;
-	char head[PROXYREQ_HEAD_MAX];
-	size_t head_len;
 	struct strbuf reply; /* C_REPLY: the error response */
 	size_t reply_off;
+	size_t head_len;
+	/* the big buffers last: a new connection clears only what is above */
+	char head[PROXYREQ_HEAD_MAX];
 	struct netpump pump;
 };
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void set_nonblock(int fd)
 {
@@ -88,7 +103,15 @@ static void event_net(struct netproxy *np, const struct proxyreq *rq,
 	event_add_int(&ev, "bytes_out", (long long)moved[NETPUMP_TO_B]);
 	event_add_int(&ev, "bytes_in", (long long)moved[NETPUMP_TO_A]);
 	event_add_int(&ev, "bytes", (long long)(moved[0] + moved[1]));
-	event_write(np->home, &ev);
+	/* one open of the log per run, not one per connection */
+	if (np->events_fd < 0)
+		np->events_fd = event_log_open(np->home);
+	if (np->events_fd >= 0) {
+		struct strbuf line = STRBUF_INIT;
+		event_render(&ev, &line);
+		event_log_append(np->events_fd, line.buf, line.len);
+		strbuf_release(&line);
+	}
 	event_release(&ev);
 }
 
@@ -145,37 +168,119 @@ static void deny_host(struct netproxy *np, struct conn *c)
 	strbuf_release(&hp);
 }
 
-/* Resolves and starts a non-blocking connect to the first usable address. */
-static int start_connect(struct conn *c)
+static void refuse_upstream(struct netproxy *np, struct conn *c,
+			    const char *what, const char *detail)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV };
-	struct addrinfo *res = NULL;
-	char port[8];
-	int fd = -1, one = 1;
+	struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
 
-	if (c->rq.target.kind != AH_NAME)
-		hints.ai_flags |= AI_NUMERICHOST;
-	snprintf(port, sizeof(port), "%u", c->rq.target.port);
-	if (getaddrinfo(c->rq.target.host, port, &hints, &res))
-		return -1;
-	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-		fd = socket(a->ai_family,
-			    a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			    a->ai_protocol);
+	host_port(c, &hp);
+	strbuf_addf(&why, "cannot %s allowed host '%s'", what, hp.buf);
+	if (detail)
+		strbuf_addf(&why, ": %s", detail);
+	refuse(np, c, 502, why.buf);
+	strbuf_release(&why);
+	strbuf_release(&hp);
+}
+
+/*
+ * A non-blocking connect to the first of `nr` addresses that takes one:
+ * 1 connected already, 0 under way, -1 none (errno of the last).
+ */
+static int connect_addrs(struct conn *c, const struct sockaddr_storage *addr,
+			 const socklen_t *len, int nr)
+{
+	int one = 1;
+
+	for (int i = 0; i < nr; i++) {
+		int fd = socket(addr[i].ss_family,
+				SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		if (fd < 0)
 			continue;
 		/* small requests and answers go out at once (no Nagle) */
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (connect(fd, a->ai_addr, a->ai_addrlen) < 0 &&
-		    errno != EINPROGRESS) {
-			close(fd);
-			fd = -1;
-		}
+		c->ufd = fd;
+		if (!connect(fd, (const struct sockaddr *)&addr[i], len[i]))
+			return 1;
+		if (errno == EINPROGRESS)
+			return 0;
+		close(fd);
+		c->ufd = -1;
 	}
-	freeaddrinfo(res);
-	c->ufd = fd;
-	return fd < 0 ? -1 : 0;
+	return -1;
+}
+
+static void on_connected(struct netproxy *np, struct conn *c);
+
+static void start_connect(struct netproxy *np, struct conn *c,
+			  const struct sockaddr_storage *addr,
+			  const socklen_t *len, int nr)
+{
+	int rc = connect_addrs(c, addr, len, nr);
+	struct pollfd pf = { .fd = c->ufd, .events = POLLOUT };
+
+	if (rc < 0)
+		return refuse_upstream(np, c, "connect to", strerror(errno));
+	c->st = C_CONNECTING;
+	/* on the loopback the handshake is often over already: a look that
+	 * does not wait saves a round of the loop */
+	if (rc > 0 || (poll(&pf, 1, 0) == 1 && pf.revents))
+		on_connected(np, c);
+}
+
+/* An address literal needs no resolver; a name goes to one (resolver.h)
+ * so that a slow lookup stalls no other connection. */
+static void start_upstream(struct netproxy *np, struct conn *c)
+{
+	const struct allowhost_target *t = &c->rq.target;
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = 0;
+
+	if (t->kind == AH_IPV4) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)t->port);
+		memcpy(&in->sin_addr, t->addr, 4);
+		len = sizeof(*in);
+	} else if (t->kind == AH_IPV6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)t->port);
+		memcpy(&in6->sin6_addr, t->addr, 16);
+		len = sizeof(*in6);
+	}
+	if (len)
+		return start_connect(np, c, &ss, &len, 1);
+	c->rfd = resolver_start(t->host, t->port);
+	if (c->rfd < 0)
+		return refuse_upstream(np, c, "resolve",
+				       errno == EAGAIN
+					       ? "too many name lookups pending"
+					       : strerror(errno));
+	c->deadline_ms = now_ms() + NETPROXY_RESOLVE_WAIT * 1000LL;
+	c->st = C_RESOLVING;
+}
+
+static void on_resolved(struct netproxy *np, struct conn *c, bool expired)
+{
+	struct resolver_answer a = { .err = EAI_SYSTEM };
+	struct strbuf detail = STRBUF_INIT;
+	int rc = -1;
+
+	if (!expired)
+		rc = resolver_read(c->rfd, &a);
+	close(c->rfd); /* an expired lookup's answer goes nowhere */
+	c->rfd = -1;
+	if (!rc)
+		return start_connect(np, c, a.addr, a.len, a.nr);
+	if (expired)
+		strbuf_addf(&detail, "no answer within %d s",
+			    NETPROXY_RESOLVE_WAIT);
+	else
+		strbuf_addstr(&detail, a.err == EAI_SYSTEM
+					       ? "the resolver failed"
+					       : gai_strerror(a.err));
+	refuse_upstream(np, c, "resolve", detail.buf);
+	strbuf_release(&detail);
 }
 
 static void on_head(struct netproxy *np, struct conn *c)
@@ -187,7 +292,7 @@ static void on_head(struct netproxy *np, struct conn *c)
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
-		c->st = C_REPLY; /* nothing to say: close */
+		c->st = C_DONE; /* nothing to say: close */
 		return;
 	}
 	c->head_len += (size_t)n;
@@ -198,17 +303,7 @@ static void on_head(struct netproxy *np, struct conn *c)
 		return refuse(np, c, c->rq.status, c->rq.why.buf);
 	if (!allowhosts_match(np->allow, np->allow_nr, &c->rq.target))
 		return deny_host(np, c);
-	if (start_connect(c) < 0) {
-		struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
-		host_port(c, &hp);
-		strbuf_addf(&why, "cannot connect to allowed host '%s'",
-			    hp.buf);
-		refuse(np, c, 502, why.buf);
-		strbuf_release(&why);
-		strbuf_release(&hp);
-		return;
-	}
-	c->st = C_CONNECTING;
+	start_upstream(np, c);
 }
 
 static void on_connected(struct netproxy *np, struct conn *c)
@@ -219,16 +314,10 @@ static void on_connected(struct netproxy *np, struct conn *c)
 	size_t rest_len = c->head_len - c->rq.head_len;
 
 	if (getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
-		struct strbuf why = STRBUF_INIT, hp = STRBUF_INIT;
-		host_port(c, &hp);
-		strbuf_addf(&why, "cannot connect to allowed host '%s': %s",
-			    hp.buf, strerror(err ? err : errno));
 		close(c->ufd);
 		c->ufd = -1;
-		refuse(np, c, 502, why.buf);
-		strbuf_release(&why);
-		strbuf_release(&hp);
-		return;
+		return refuse_upstream(np, c, "connect to",
+				       strerror(err ? err : errno));
 	}
 	netpump_init(&c->pump, c->cfd, c->ufd);
 	if (c->rq.connect)
@@ -237,13 +326,15 @@ static void on_connected(struct netproxy *np, struct conn *c)
 		netpump_queue(&c->pump, NETPUMP_TO_B, c->rq.fwd.buf,
 			      c->rq.fwd.len);
 	netpump_queue(&c->pump, NETPUMP_TO_B, rest, rest_len);
-	c->st = C_PUMP;
+	c->allowed = true;
 	np->stats.allowed++;
+	/* the sockets can take the first bytes now: no poll round first */
+	c->st = netpump_io(&c->pump, 0, 0) > 0 ? C_PUMP : C_DONE;
 }
 
-static void conn_free(struct netproxy *np, struct conn *c, bool allowed)
+static void conn_free(struct netproxy *np, struct conn *c)
 {
-	if (allowed) {
+	if (c->allowed) {
 		/* the agent never sent our "200 Connection established" */
 		if (c->rq.connect &&
 		    c->pump.moved[NETPUMP_TO_A] >= sizeof(ok) - 1)
@@ -255,6 +346,8 @@ static void conn_free(struct netproxy *np, struct conn *c, bool allowed)
 		close(c->cfd);
 	if (c->ufd >= 0)
 		close(c->ufd);
+	if (c->rfd >= 0)
+		close(c->rfd);
 	proxyreq_release(&c->rq);
 	strbuf_release(&c->reply);
 	free(c);
@@ -274,6 +367,23 @@ static bool on_reply(struct conn *c)
 	return c->reply_off < c->reply.len;
 }
 
+static struct conn *conn_new(int cfd)
+{
+	struct conn *c = xmalloc(sizeof(*c));
+
+	memset(c, 0, offsetof(struct conn, head));
+	c->st = C_HEAD;
+	c->cfd = cfd;
+	c->ufd = c->rfd = -1;
+	strbuf_init(&c->rq.fwd, 0);
+	strbuf_init(&c->rq.why, 0);
+	strbuf_init(&c->reply, 0);
+	netpump_init(&c->pump, -1, -1); /* a refusal's event reads moved[] */
+	return c;
+}
+
+/* Takes one connection and reads it at once: an agent sends its request
+ * with the connect, so the head is usually there already. */
 static void accept_one(struct netproxy *np, struct conn **conns, size_t *nr)
 {
 	int fd = accept4(np->listen_fd, NULL, NULL,
@@ -285,13 +395,12 @@ static void accept_one(struct netproxy *np, struct conn **conns, size_t *nr)
 		return;
 	/* small requests and answers go out at once (no Nagle) */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	c = xcalloc(1, sizeof(*c));
-	c->cfd = fd;
-	c->ufd = -1;
-	strbuf_init(&c->rq.fwd, 0);
-	strbuf_init(&c->rq.why, 0);
-	strbuf_init(&c->reply, 0);
-	conns[(*nr)++] = c;
+	c = conn_new(fd);
+	on_head(np, c);
+	if (c->st == C_DONE)
+		conn_free(np, c);
+	else
+		conns[(*nr)++] = c;
 }
 
 /*
@@ -333,15 +442,19 @@ static void forward_signal(int sigfd, pid_t child)
 		kill(child, (int)si.ssi_signo);
 }
 
-/* poll entries for one connection: [0] client, [1] upstream */
+/* poll entries for one connection: [0] client, [1] upstream or the
+ * resolver */
 static void conn_events(const struct conn *c, struct pollfd *pf)
 {
 	pf[0].fd = c->cfd;
-	pf[1].fd = c->ufd;
+	pf[1].fd = c->st == C_RESOLVING ? c->rfd : c->ufd;
 	pf[0].events = pf[1].events = 0;
 	switch (c->st) {
 	case C_HEAD:
 		pf[0].events = POLLIN;
+		break;
+	case C_RESOLVING:
+		pf[1].events = POLLIN;
 		break;
 	case C_CONNECTING:
 		pf[1].events = POLLOUT;
@@ -351,6 +464,8 @@ static void conn_events(const struct conn *c, struct pollfd *pf)
 		break;
 	case C_PUMP:
 		netpump_events(&c->pump, &pf[0].events, &pf[1].events);
+		break;
+	case C_DONE:
 		break;
 	}
 	/* a side with nothing to wait for is left out: poll reports a
@@ -363,24 +478,44 @@ static void conn_events(const struct conn *c, struct pollfd *pf)
 
 /* One step for a connection; false when it is finished. */
 static bool conn_step(struct netproxy *np, struct conn *c,
-		      const struct pollfd *pf)
+		      const struct pollfd *pf, long long now)
 {
 	switch (c->st) {
 	case C_HEAD:
 		if (pf[0].revents)
 			on_head(np, c);
-		return c->st != C_REPLY || c->reply.len;
+		break;
+	case C_RESOLVING:
+		if (pf[1].revents || now >= c->deadline_ms)
+			on_resolved(np, c, !pf[1].revents);
+		break;
 	case C_CONNECTING:
 		if (pf[1].revents)
 			on_connected(np, c);
-		return true;
+		break;
 	case C_REPLY:
 		return on_reply(c);
 	case C_PUMP:
 		return !(pf[0].revents || pf[1].revents) ||
 		       netpump_io(&c->pump, pf[0].revents, pf[1].revents) > 0;
+	case C_DONE:
+		break;
 	}
-	return false;
+	return c->st != C_DONE;
+}
+
+/* poll's timeout: until the first lookup's time is up, or none */
+static int poll_timeout(struct conn *const *conns, size_t nr, long long now)
+{
+	long long first = -1;
+
+	for (size_t i = 0; i < nr; i++)
+		if (conns[i]->st == C_RESOLVING &&
+		    (first < 0 || conns[i]->deadline_ms < first))
+			first = conns[i]->deadline_ms;
+	if (first < 0)
+		return -1;
+	return first <= now ? 0 : (int)(first - now);
 }
 
 int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
@@ -396,6 +531,7 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 		set_nonblock(np->handoff_fd);
 	for (;;) {
 		int lfd = np->listen_fd >= 0 ? np->listen_fd : np->handoff_fd;
+		long long now = nr ? now_ms() : 0;
 
 		pf[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
@@ -404,7 +540,7 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 					 .events = POLLIN };
 		for (size_t i = 0; i < nr; i++)
 			conn_events(conns[i], &pf[3 + 2 * i]);
-		if (poll(pf, 3 + 2 * nr, -1) < 0) {
+		if (poll(pf, 3 + 2 * nr, poll_timeout(conns, nr, now)) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -1;
@@ -414,14 +550,13 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 			break;
 		if (pf[1].revents)
 			forward_signal(sigfd, child);
+		now = nr ? now_ms() : 0;
 		for (size_t i = 0; i < nr;) {
-			bool was_pump = conns[i]->st == C_PUMP;
-			if (conn_step(np, conns[i], &pf[3 + 2 * i])) {
+			if (conn_step(np, conns[i], &pf[3 + 2 * i], now)) {
 				i++;
 				continue;
 			}
-			conn_free(np, conns[i],
-				  was_pump || conns[i]->st == C_PUMP);
+			conn_free(np, conns[i]);
 			/* keep the poll entries in step with the connections */
 			memmove(&conns[i], &conns[i + 1],
 				(nr - i - 1) * sizeof(*conns));
@@ -435,7 +570,7 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 			accept_one(np, conns, &nr);
 	}
 	for (size_t i = 0; i < nr; i++)
-		conn_free(np, conns[i], conns[i]->st == C_PUMP);
+		conn_free(np, conns[i]);
 	return rc;
 }
 
@@ -455,5 +590,8 @@ void netproxy_stats_json(const struct netproxy_stats *st, struct strbuf *out)
 
 void netproxy_release(struct netproxy *np)
 {
+	if (np->events_fd >= 0)
+		close(np->events_fd);
+	np->events_fd = -1;
 	strvec_clear(&np->stats.denied_hosts);
 }

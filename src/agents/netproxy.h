@@ -31,7 +31,9 @@
  *     `net_deny` event and a warning, and no connection is ever served.
  *  4. Bounded: at most NETPROXY_MAX_CONNS connections (more wait in the
  *     backlog), a head of at most PROXYREQ_HEAD_MAX bytes, NETPUMP_BUF
- *     bytes per direction.
+ *     bytes per direction, RESOLVER_MAX_PENDING name lookups at once and
+ *     NETPROXY_RESOLVE_WAIT seconds for each (then a 502); a lookup never
+ *     holds up another connection.
  *  5. It stops when the sandboxed child exits (pidfd readable), closing
  *     every connection and recording it; signals that would stop the
  *     supervisor (TERM, INT, HUP, QUIT) are passed on to the child.
@@ -46,6 +48,8 @@
 #define NETPROXY_MAX_CONNS 64
 /* seconds the relay's hand-over may take once it connected */
 #define NETPROXY_HANDOFF_WAIT 5
+/* seconds a name lookup may take before the request gets a 502 */
+#define NETPROXY_RESOLVE_WAIT 10
 
 struct netproxy_stats {
 	unsigned long allowed, denied;
@@ -61,14 +65,15 @@ struct netproxy {
 	const char *home;  /* fleet_events.jsonl; "" or NULL: no events */
 	const char *agent; /* the events' agent */
 	const char *hint;  /* how to allow a host, for the 403 text */
+	int events_fd;	   /* private: the log, opened at the first event */
 	struct netproxy_stats stats;
 };
 
-#define NETPROXY_INIT                                         \
-	{                                                     \
-		.listen_fd = -1, .handoff_fd = -1, .stats = { \
-			.denied_hosts = STRVEC_INIT           \
-		}                                             \
+#define NETPROXY_INIT                                                          \
+	{                                                                      \
+		.listen_fd = -1, .handoff_fd = -1, .events_fd = -1, .stats = { \
+			.denied_hosts = STRVEC_INIT                            \
+		}                                                              \
 	}
 
 /*

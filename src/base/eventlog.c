@@ -138,25 +138,43 @@ static int open_log(const char *path)
 		    0600);
 }
 
-int event_append_line(const char *home, const char *line, size_t len)
+int event_log_open(const char *home)
 {
 	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	if (!home || !*home)
+		return -1;
+	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
+	fd = open_log(path.buf);
+	strbuf_release(&path);
+	return fd;
+}
+
+int event_log_append(int fd, const char *line, size_t len)
+{
+	int ret;
+
+	/* flock serialises writers that share the file over NFS-less local
+	 * disks; O_APPEND + one write keeps each line whole. */
+	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+		;
+	ret = write_all(fd, line, len);
+	flock(fd, LOCK_UN);
+	return ret;
+}
+
+int event_append_line(const char *home, const char *line, size_t len)
+{
 	int fd, ret = -1;
 
 	if (!home || !*home)
 		return 0;
-	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
-	fd = open_log(path.buf);
+	fd = event_log_open(home);
 	if (fd >= 0) {
-		/* flock serialises writers that share the file over NFS-less
-		 * local disks; O_APPEND + one write keeps each line whole. */
-		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
-			;
-		ret = write_all(fd, line, len);
-		flock(fd, LOCK_UN);
+		ret = event_log_append(fd, line, len);
 		close(fd);
 	}
-	strbuf_release(&path);
 	return ret;
 }
 

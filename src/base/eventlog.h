@@ -45,6 +45,14 @@ void event_render(const struct event *ev, struct strbuf *out);
 int event_write(const char *home, const struct event *ev);
 /* Appends one rendered line (with its newline) the same way. */
 int event_append_line(const char *home, const char *line, size_t len);
+/*
+ * For a writer of many records (the fs+api proxy): the log (or the spool)
+ * opened once, -1 when home is "" or it cannot be opened (errno set); the
+ * fd is the caller's to close. event_log_append() writes one rendered line
+ * to it under the same lock as event_append_line().
+ */
+int event_log_open(const char *home);
+int event_log_append(int fd, const char *line, size_t len);
 
 /*
  * Inside a sandbox the log is absent (bwrap) or read-only (Landlock). When

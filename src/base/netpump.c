@@ -9,7 +9,12 @@
 
 void netpump_init(struct netpump *p, int a, int b)
 {
-	memset(p, 0, sizeof(*p));
+	/* not the buffers: a new connection need not clear 64 KiB */
+	for (int d = 0; d < 2; d++) {
+		p->h[d].off = p->h[d].len = 0;
+		p->h[d].eof = p->h[d].shut = false;
+		p->moved[d] = 0;
+	}
 	p->fd[0] = a;
 	p->fd[1] = b;
 }
