@@ -25,6 +25,10 @@
  *     after the allow-list (netproxy.h invariant 1).
  *  3. The relay runs its command only after the proxy said yes: a refused
  *     hand-over is a set-up failure, the command is not run.
+ *
+ * Which network namespace the listener lives in cannot be checked without
+ * privileges over it; one from another namespace would let other clients
+ * ask the same allow-list, never widen where the proxy connects.
  */
 #include "base/common.h"
 #include "base/strbuf.h"

@@ -47,7 +47,8 @@
  *     at SANDBOX_PROXY_SOCK, served by `agentic-git sandbox proxy`, which
  *     wraps bwrap outside the cage with the allow-list. Inside,
  *     `agentic-git sandbox relay` listens on 127.0.0.1:SANDBOX_PROXY_PORT
- *     before it execs the command, and the child's environment names it
+ *     and hands that listener to the proxy (agents/netlistener.h) before
+ *     it execs the command, and the child's environment names it
  *     in HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (and lowercase), NO_PROXY
  *     empty. Landlock knows ports, not addresses: fs+api with it is a
  *     refusal about the host (sandbox_fallback applies).

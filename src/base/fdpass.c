@@ -11,29 +11,40 @@
  * rather than being dropped unseen by MSG_CTRUNC */
 #define FDPASS_ROOM 8
 
-int fdpass_send(int sock, char tag, int fd)
+int fdpass_send_many(int sock, char tag, const int *fds, size_t nr)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(FDPASS_ROOM * sizeof(int))];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = { .iov_base = &tag, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov,
-			      .msg_iovlen = 1,
-			      .msg_control = u.buf,
-			      .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
+	if (nr > FDPASS_ROOM) {
+		errno = EINVAL;
+		return -1;
+	}
 	memset(&u, 0, sizeof(u));
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (nr) {
+		struct cmsghdr *c;
+		msg.msg_control = u.buf;
+		msg.msg_controllen = CMSG_SPACE(nr * sizeof(int));
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nr * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nr * sizeof(int));
+	}
 	do
 		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	return n == 1 ? 0 : -1;
+}
+
+int fdpass_send(int sock, char tag, int fd)
+{
+	return fdpass_send_many(sock, tag, &fd, 1);
 }
 
 int fdpass_recv(int sock, char *tag, int *fd)

@@ -18,6 +18,9 @@
 #include "base/common.h"
 
 int fdpass_send(int sock, char tag, int fd);
+/* The same with `nr` descriptors (0 to 8): what a bad relay sends, for
+ * the tests. */
+int fdpass_send_many(int sock, char tag, const int *fds, size_t nr);
 int fdpass_recv(int sock, char *tag, int *fd);
 
 #endif

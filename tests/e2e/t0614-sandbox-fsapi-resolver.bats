@@ -20,6 +20,13 @@ setup() {
 	sleep 0.05; done; echo "only $(grep -c ^query '"$T"'/dns.log) queries"; }'
 }
 
+resolver_prereqs() {
+	prereq node command -v node
+	prereq curl command -v curl
+	prereq netns bwrap --unshare-user --unshare-net --cap-add CAP_NET_BIND_SERVICE \
+		--dev-bind / / -- /bin/true
+}
+
 # the proxy and its fake cage (the relay, then the client script $1),
 # with the HTTP server A and the silent DNS server, in a namespace of their
 # own; glibc is told to wait long, so the proxy's own bound is what ends
@@ -47,10 +54,7 @@ INNER
 }
 
 @test "fs+api resolver: a lookup without an answer stalls no other request, then gets a 502" {
-	prereq node command -v node
-	prereq curl command -v curl
-	prereq netns bwrap --unshare-user --unshare-net --cap-add CAP_NET_BIND_SERVICE \
-		--dev-bind / / -- /bin/true
+	resolver_prereqs
 	run in_netns "$lookups_script"'
 curl -sS -i -x http://127.0.0.1:3128 http://slow.example.com/ >'"$T"'/slow.out 2>&1 &
 slow=$!
@@ -70,10 +74,7 @@ cat '"$T"'/slow.out'
 }
 
 @test "fs+api resolver: past 16 lookups at once the next one is refused at once" {
-	prereq node command -v node
-	prereq curl command -v curl
-	prereq netns bwrap --unshare-user --unshare-net --cap-add CAP_NET_BIND_SERVICE \
-		--dev-bind / / -- /bin/true
+	resolver_prereqs
 	run in_netns "$lookups_script"'
 for i in $(seq 16); do
 	curl -sS -o /dev/null -x http://127.0.0.1:3128 http://slow.example.com/ &

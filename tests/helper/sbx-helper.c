@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/fdpass.h"
 
 static int fail(const char *what)
 {
@@ -177,13 +178,7 @@ static int handover_fds(const char *what, int fds[2], int *nr)
 static int do_handover(const char *path, const char *what)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} u = { 0 };
-	char tag = 'L', answer = 0;
-	struct iovec iov = { .iov_base = &tag, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	char answer = 0;
 	int s = socket(AF_UNIX, SOCK_STREAM, 0), fds[2], nr;
 	/* a proxy that never answers is a failure, not a hang */
 	struct timeval tv = { .tv_sec = 10 };
@@ -194,17 +189,7 @@ static int do_handover(const char *path, const char *what)
 		return fail("handover: connect");
 	if (handover_fds(what, fds, &nr) < 0)
 		return fail("handover: descriptor");
-	if (nr) {
-		struct cmsghdr *c;
-		msg.msg_control = u.buf;
-		msg.msg_controllen = CMSG_SPACE(nr * sizeof(int));
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nr * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nr * sizeof(int));
-	}
-	if (sendmsg(s, &msg, 0) != 1)
+	if (fdpass_send_many(s, 'L', fds, (size_t)nr) < 0)
 		return fail("handover: sendmsg");
 	if (read(s, &answer, 1) != 1)
 		return fail("handover: answer");

@@ -99,24 +99,7 @@ static void test_connected_socket(void **state)
 /* Sends `nr` descriptors with `tag` over `s`, as a relay would. */
 static void send_fds(int s, char tag, const int *fds, size_t nr)
 {
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} u = { 0 };
-	struct iovec iov = { .iov_base = &tag, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-
-	if (nr) {
-		struct cmsghdr *c;
-		msg.msg_control = u.buf;
-		msg.msg_controllen = CMSG_SPACE(nr * sizeof(int));
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nr * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nr * sizeof(int));
-	}
-	assert_int_equal(sendmsg(s, &msg, 0), 1);
+	assert_int_equal(fdpass_send_many(s, tag, fds, nr), 0);
 }
 
 /* One hand-over of `fds` through netlistener_take(); its answer. */
