@@ -4,8 +4,8 @@
 
 /**
  * A bounded two-way byte shuttle between two non-blocking stream sockets,
- * driven by the caller's poll() loop (the fs+api proxy and its in-sandbox
- * relay).
+ * driven by the caller's poll() loop (the fs+api proxy, between the
+ * agent's socket and the upstream one).
  *
  *   struct netpump p;  netpump_init(&p, fd_a, fd_b);
  *   netpump_queue(&p, NETPUMP_TO_B, head, len);   // optional first bytes
