@@ -419,7 +419,13 @@ static void take_listener(struct netproxy *np)
 		return;
 	/* the relay sends at once: a peer that does not is not waited for */
 	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (netlistener_take(c, &np->listen_fd, &why) < 0) {
+	if (!netlistener_take(c, &np->listen_fd, &why)) {
+		/* an agent speaks first: wake the loop when its request is
+		 * there, not at the handshake (one wake-up less each) */
+		int secs = NETPROXY_HANDOFF_WAIT;
+		setsockopt(np->listen_fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &secs,
+			   sizeof(secs));
+	} else {
 		strbuf_addf(&msg, "the relay's listener was refused: %s",
 			    why.buf);
 		warning("sandbox proxy: %s; the sandbox has no network",
