@@ -417,6 +417,10 @@ static void take_listener(struct netproxy *np)
 
 	if (c < 0)
 		return;
+	/* closed before the answer: the relay runs the agent only after it,
+	 * so nothing the agent runs can even queue a connection */
+	close(np->handoff_fd);
+	np->handoff_fd = -1;
 	/* the relay sends at once: a peer that does not is not waited for */
 	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	if (!netlistener_take(c, &np->listen_fd, &why)) {
@@ -434,8 +438,6 @@ static void take_listener(struct netproxy *np)
 		note_denied(np, "(relay listener)");
 	}
 	close(c);
-	close(np->handoff_fd);
-	np->handoff_fd = -1;
 	strbuf_release(&why);
 	strbuf_release(&msg);
 }
