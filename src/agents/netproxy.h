@@ -27,8 +27,9 @@
  *     both ways, written when it ends), every refusal a `net_deny` event
  *     (host when known, reason).
  *  3. One hand-over per run (netlistener.h invariant 1): the unix socket
- *     closes after the first, accepted or refused; a refused one is a
- *     `net_deny` event and a warning, and no connection is ever served.
+ *     closes at its first connection, before the relay hears the answer,
+ *     so nothing started after the relay can connect; a refused listener
+ *     is a `net_deny` event and a warning, and nothing is ever served.
  *  4. Bounded: at most NETPROXY_MAX_CONNS connections (more wait in the
  *     backlog), a head of at most PROXYREQ_HEAD_MAX bytes, NETPUMP_BUF
  *     bytes per direction, RESOLVER_MAX_PENDING name lookups at once and
