@@ -110,34 +110,30 @@ static void table(const struct session_list *l)
 	strbuf_release(&st);
 }
 
-static const struct argspec sessions_specs[] = {
-	{ "json", 0, ARG_FLAG, 0 },
-	{ NULL, 0, ARG_FLAG, 0 },
+struct sessions_opts {
+	bool json;
 };
 
-static int on_sessions_opt(void *data, int id, const char *value)
-{
-	*(bool *)data = true;
-	return 0;
-}
+static const struct argspec sessions_specs[] = {
+	ARGSPEC_AT("json", 0, ARG_FLAG, struct sessions_opts, json, 0, 0),
+	ARGSPEC_END,
+};
+
+static const struct argtable sessions_table = { .cmd = "sessions",
+						.specs = sessions_specs,
+						.flags = ARGT_NO_REST };
 
 int cmd_sessions(int argc, const char **argv)
 {
 	struct session_list l = { 0 };
-	bool json = false;
-	int rest = argc;
+	struct sessions_opts o = { false };
+	struct argres r;
 	char *home, *git;
 
 	if (cmd_wants_help(argc, argv, sessions_usage))
 		return 0;
-	if (argtable_parse_cmd("sessions", NULL, argc, argv, sessions_specs,
-			       on_sessions_opt, &json, &rest) < 0 ||
-	    rest < argc) {
-		if (rest < argc)
-			error("sessions: unexpected argument '%s' (see agentic-git sessions --help)",
-			      argv[rest]);
+	if (argtable_parse_table(&sessions_table, argc, argv, &o, &r) < 0)
 		return AG_EXIT_USAGE;
-	}
 	gitcmd_trust_set(GIT_AGENT_REPO); /* git status in agents' worktrees */
 	home = ag_home_dir();
 	if (!home)
@@ -148,7 +144,7 @@ int cmd_sessions(int argc, const char **argv)
 	if (session_list_read(home, git, &l) < 0)
 		die_errno("sessions: cannot read '%s/runtime'", home);
 	session_list_last_events(home, l.v, l.nr);
-	if (json) {
+	if (o.json) {
 		fputs("[", stdout);
 		for (size_t i = 0; i < l.nr; i++)
 			json_row(&l.v[i], !i);
