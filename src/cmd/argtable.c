@@ -7,6 +7,12 @@
 #include "base/strvec.h"
 #include "cmd/argtable.h"
 
+const struct argspec argtable_no_options[] = { ARGSPEC_END };
+const struct argspec argtable_json_only[] = {
+	{ "json", 0, ARG_FLAG, 0, 0, 0, 0 },
+	ARGSPEC_END,
+};
+
 /* The seen-mask of ARGF_REQUIRED is one bit per spec. */
 #define ARGT_SPECS_MAX 64
 

@@ -62,6 +62,24 @@ struct argspec {
 		NULL, 0, ARG_FLAG, 0, 0, 0, 0 \
 	}
 
+/*
+ * Short forms of ARGSPEC_AT for a table of ARGT_STRUCT (define it to the
+ * options' type before the table): the option is named after the field,
+ * or `name` with OPT_AS.
+ */
+#define OPT_FLAG(field) OPT_AS(#field, ARG_FLAG, field)
+#define OPT_VALUE(field) OPT_AS(#field, ARG_VALUE, field)
+#define OPT_LIST(field) OPT_AS(#field, ARG_LIST, field)
+#define OPT_REQUIRED(name, field) \
+	ARGSPEC_AT(name, 0, ARG_VALUE, ARGT_STRUCT, field, 0, ARGF_REQUIRED)
+#define OPT_AS(name, kind, field) \
+	ARGSPEC_AT(name, 0, kind, ARGT_STRUCT, field, 0, 0)
+
+/* Tables for commands without options, and with only a --json flag (a
+ * bool, the whole of `data`). */
+extern const struct argspec argtable_no_options[];
+extern const struct argspec argtable_json_only[];
+
 typedef int (*arg_cb)(void *data, int id, const char *value);
 
 /* argtable.flags */

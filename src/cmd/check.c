@@ -90,25 +90,15 @@ static void print_text(const struct verdict *v, const struct shim_facts *f)
 		printf("audit: bypass_mutating_op\n");
 }
 
-struct check_opts {
-	bool json, help;
-};
-
-static const struct argspec check_specs[] = {
-	ARGSPEC_AT("json", 0, ARG_FLAG, struct check_opts, json, 0, 0),
-	ARGSPEC_AT("help", 'h', ARG_FLAG, struct check_opts, help, 0, 0),
-	ARGSPEC_END,
-};
-
 static const struct argtable check_table = {
 	.cmd = "check",
 	.hint = "the git command goes after '--'",
-	.specs = check_specs,
+	.specs = argtable_json_only,
 };
 
 int cmd_check(int argc, const char **argv)
 {
-	struct check_opts o = { false, false };
+	bool json = false;
 	struct argres r;
 	int i;
 	struct git_argv ga;
@@ -118,12 +108,10 @@ int cmd_check(int argc, const char **argv)
 	char *real_git;
 	int rc;
 
-	if (argtable_parse_table(&check_table, argc, argv, &o, &r) < 0)
-		return AG_EXIT_USAGE;
-	if (o.help) {
-		fputs(usage, stdout);
+	if (cmd_wants_help(argc, argv, usage))
 		return 0;
-	}
+	if (argtable_parse_table(&check_table, argc, argv, &json, &r) < 0)
+		return AG_EXIT_USAGE;
 	if (!r.dashdash) {
 		error("check: missing '--' before the git command");
 		return AG_EXIT_USAGE;
@@ -137,7 +125,7 @@ int cmd_check(int argc, const char **argv)
 	policy_decide(&in, &v);
 	if (v.kind != V_DENY && v.push_guards && real_git)
 		push_guards_verdict(real_git, &in, &v);
-	if (o.json)
+	if (json)
 		print_json(&v, &f);
 	else
 		print_text(&v, &f);

@@ -355,11 +355,13 @@ struct end_opts {
 	bool force;
 };
 
+#define ARGT_STRUCT struct end_opts
 static const struct argspec end_specs[] = {
-	ARGSPEC_AT("agent", 0, ARG_VALUE, struct end_opts, agent, 0, 0),
-	ARGSPEC_AT("force", 0, ARG_FLAG, struct end_opts, force, 0, 0),
+	OPT_VALUE(agent),
+	OPT_FLAG(force),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static const struct argtable end_table = { .cmd = "end",
 					   .specs = end_specs,

@@ -41,18 +41,20 @@ struct events_cli {
 	bool warned;
 };
 
-#define EV_OPT(name, kind, field) \
-	ARGSPEC_AT(name, 0, kind, struct events_cli, field, 0, ARGF_NONEMPTY)
+#define ARGT_STRUCT struct events_cli
+#define EV_FILTER(name, field) \
+	ARGSPEC_AT(name, 0, ARG_VALUE, ARGT_STRUCT, field, 0, ARGF_NONEMPTY)
 static const struct argspec events_specs[] = {
-	EV_OPT("agent", ARG_VALUE, f.agent),
-	EV_OPT("event", ARG_VALUE, f.event),
-	EV_OPT("disposition", ARG_VALUE, f.disposition),
-	EV_OPT("since", ARG_VALUE, since),
-	EV_OPT("until", ARG_VALUE, until),
-	EV_OPT("follow", ARG_FLAG, follow),
-	EV_OPT("json", ARG_FLAG, json),
+	EV_FILTER("agent", f.agent),
+	EV_FILTER("event", f.event),
+	EV_FILTER("disposition", f.disposition),
+	EV_FILTER("since", since),
+	EV_FILTER("until", until),
+	OPT_FLAG(follow),
+	OPT_FLAG(json),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static int parse_args(struct events_cli *e, int argc, const char **argv)
 {

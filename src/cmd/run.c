@@ -77,22 +77,24 @@ struct run_opts {
 	struct run_profile_opts prof;
 };
 
-#define RUN_OPT(name, kind, field) \
-	ARGSPEC_AT(name, 0, kind, struct run_opts, field, 0, 0)
+#define ARGT_STRUCT struct run_opts
 static const struct argspec run_specs[] = {
-	RUN_OPT("agent", ARG_VALUE, agent),
-	RUN_OPT("branch", ARG_VALUE, branch),
-	RUN_OPT("base", ARG_VALUE, base),
-	RUN_OPT("profile", ARG_VALUE, prof.profile),
-	RUN_OPT("prompt", ARG_VALUE, prof.prompt),
-	RUN_OPT("prompt-file", ARG_VALUE, prof.prompt_file),
-	RUN_OPT("model", ARG_VALUE, prof.model),
-	RUN_OPT("config", ARG_VALUE, prof.config),
-	RUN_OPT("timeout", ARG_VALUE, timeout),
-	RUN_OPT("grace", ARG_VALUE, grace),
-	RUN_OPT("allow-bypass", ARG_FLAG, allow_bypass),
+	/* the session */
+	OPT_VALUE(agent),
+	OPT_VALUE(branch),
+	OPT_VALUE(base),
+	OPT_VALUE(timeout),
+	OPT_VALUE(grace),
+	OPT_AS("allow-bypass", ARG_FLAG, allow_bypass),
+	/* a profile to run instead of a command */
+	OPT_AS("profile", ARG_VALUE, prof.profile),
+	OPT_AS("prompt", ARG_VALUE, prof.prompt),
+	OPT_AS("prompt-file", ARG_VALUE, prof.prompt_file),
+	OPT_AS("model", ARG_VALUE, prof.model),
+	OPT_AS("config", ARG_VALUE, prof.config),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static int parse(int argc, const char **argv, struct run_opts *o)
 {

@@ -47,17 +47,17 @@ struct exec_opts {
 	bool net, no_net;
 };
 
-#define EXEC_OPT(name, kind, field, flags) \
-	ARGSPEC_AT(name, 0, kind, struct exec_opts, field, 0, flags)
+#define ARGT_STRUCT struct exec_opts
 static const struct argspec exec_specs[] = {
-	EXEC_OPT("policy", ARG_VALUE, policy, ARGF_REQUIRED),
-	EXEC_OPT("ro", ARG_LIST, ro, 0),
-	EXEC_OPT("rw", ARG_LIST, rw, 0),
-	EXEC_OPT("dev", ARG_LIST, dev, 0),
-	EXEC_OPT("net", ARG_FLAG, net, 0),
-	EXEC_OPT("no-net", ARG_FLAG, no_net, 0),
+	OPT_REQUIRED("policy", policy),
+	OPT_LIST(ro),
+	OPT_LIST(rw),
+	OPT_LIST(dev),
+	OPT_FLAG(net),
+	OPT_AS("no-net", ARG_FLAG, no_net),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static const struct argtable exec_table =
 	SANDBOX_HELPER_TABLE("exec", exec_specs);

@@ -121,17 +121,17 @@ struct proxy_opts {
 	struct strvec allow;
 };
 
-#define PROXY_OPT(name, kind, field, flags) \
-	ARGSPEC_AT(name, 0, kind, struct proxy_opts, field, 0, flags)
+#define ARGT_STRUCT struct proxy_opts
 static const struct argspec proxy_specs[] = {
-	PROXY_OPT("socket", ARG_VALUE, sock, ARGF_REQUIRED),
-	PROXY_OPT("allow", ARG_LIST, allow, 0),
-	PROXY_OPT("home", ARG_VALUE, home, 0),
-	PROXY_OPT("agent", ARG_VALUE, agent, 0),
-	PROXY_OPT("hint", ARG_VALUE, hint, 0),
-	PROXY_OPT("stats", ARG_VALUE, stats, 0),
+	OPT_REQUIRED("socket", sock),
+	OPT_LIST(allow),
+	OPT_VALUE(home),
+	OPT_VALUE(agent),
+	OPT_VALUE(hint),
+	OPT_VALUE(stats),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static const struct argtable proxy_table =
 	SANDBOX_HELPER_TABLE("proxy", proxy_specs);
@@ -281,13 +281,13 @@ struct relay_opts {
 	const char *port, *sock;
 };
 
+#define ARGT_STRUCT struct relay_opts
 static const struct argspec relay_specs[] = {
-	ARGSPEC_AT("port", 0, ARG_VALUE, struct relay_opts, port, 0,
-		   ARGF_REQUIRED),
-	ARGSPEC_AT("socket", 0, ARG_VALUE, struct relay_opts, sock, 0,
-		   ARGF_REQUIRED),
+	OPT_REQUIRED("port", port),
+	OPT_REQUIRED("socket", sock),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static const struct argtable relay_table =
 	SANDBOX_HELPER_TABLE("relay", relay_specs);

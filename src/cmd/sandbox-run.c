@@ -203,23 +203,26 @@ static void run_state_release(struct run_state *st)
 	workspace_release(&st->ws);
 }
 
-#define RUN_OPT(name, kind, field) \
-	ARGSPEC_AT(name, 0, kind, struct run_opts, field, 0, 0)
+#define ARGT_STRUCT struct run_opts
 static const struct argspec run_specs[] = {
-	RUN_OPT("policy", ARG_VALUE, policy),
-	RUN_OPT("backend", ARG_VALUE, backend),
-	RUN_OPT("fallback", ARG_VALUE, fallback),
-	RUN_OPT("workspace", ARG_VALUE, workspace),
-	RUN_OPT("from", ARG_VALUE, from),
-	RUN_OPT("head", ARG_VALUE, head),
-	RUN_OPT("base", ARG_VALUE, base),
-	RUN_OPT("cache", ARG_VALUE, cache),
-	RUN_OPT("agent", ARG_VALUE, agent),
-	RUN_OPT("ro", ARG_LIST, ro),
-	RUN_OPT("env", ARG_LIST, env_names),
-	RUN_OPT("allow", ARG_LIST, allow),
+	/* the sandbox */
+	OPT_VALUE(policy),
+	OPT_VALUE(backend),
+	OPT_VALUE(fallback),
+	OPT_VALUE(agent),
+	/* its workspace */
+	OPT_VALUE(workspace),
+	OPT_VALUE(from),
+	OPT_VALUE(head),
+	OPT_VALUE(base),
+	OPT_VALUE(cache),
+	/* what it may see and reach: each adds up */
+	OPT_LIST(ro),
+	OPT_AS("env", ARG_LIST, env_names),
+	OPT_LIST(allow),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 static const struct argtable run_table = {
 	.cmd = "sandbox run",

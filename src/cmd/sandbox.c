@@ -101,28 +101,19 @@ static int probe_json(const struct sandbox_caps *c)
 	return 0;
 }
 
-struct probe_opts {
-	bool json;
-};
-
-static const struct argspec probe_specs[] = {
-	ARGSPEC_AT("json", 0, ARG_FLAG, struct probe_opts, json, 0, 0),
-	ARGSPEC_END,
-};
-
 static const struct argtable probe_table = { .cmd = "sandbox probe",
-					     .specs = probe_specs,
+					     .specs = argtable_json_only,
 					     .flags = ARGT_NO_REST };
 
 static int cmd_probe(int argc, const char **argv)
 {
 	const struct sandbox_caps *c;
-	struct probe_opts o = { false };
+	bool json = false;
 	struct argres r;
 
-	sandbox_cli_parse(&probe_table, argc, argv, &o, &r);
+	sandbox_cli_parse(&probe_table, argc, argv, &json, &r);
 	c = sandbox_probe();
-	if (o.json)
+	if (json)
 		return probe_json(c);
 	if (c->bwrap_works)
 		printf("bwrap:     %s (works)\n", c->bwrap_path);
@@ -245,15 +236,15 @@ struct workspace_opts {
 	const char *from, *head, *base, *hooks_path;
 };
 
-#define WS_OPT(name, field, flags) \
-	ARGSPEC_AT(name, 0, ARG_VALUE, struct workspace_opts, field, 0, flags)
+#define ARGT_STRUCT struct workspace_opts
 static const struct argspec workspace_specs[] = {
-	WS_OPT("from", from, ARGF_REQUIRED),
-	WS_OPT("head", head, ARGF_REQUIRED),
-	WS_OPT("base", base, 0),
-	WS_OPT("hooks-path", hooks_path, 0),
+	OPT_REQUIRED("from", from),
+	OPT_REQUIRED("head", head),
+	OPT_VALUE(base),
+	OPT_AS("hooks-path", ARG_VALUE, hooks_path),
 	ARGSPEC_END,
 };
+#undef ARGT_STRUCT
 
 /* One DIR among the options; `--` ends them. */
 static const struct argtable workspace_table = {

@@ -110,29 +110,20 @@ static void table(const struct session_list *l)
 	strbuf_release(&st);
 }
 
-struct sessions_opts {
-	bool json;
-};
-
-static const struct argspec sessions_specs[] = {
-	ARGSPEC_AT("json", 0, ARG_FLAG, struct sessions_opts, json, 0, 0),
-	ARGSPEC_END,
-};
-
 static const struct argtable sessions_table = { .cmd = "sessions",
-						.specs = sessions_specs,
+						.specs = argtable_json_only,
 						.flags = ARGT_NO_REST };
 
 int cmd_sessions(int argc, const char **argv)
 {
 	struct session_list l = { 0 };
-	struct sessions_opts o = { false };
+	bool json = false;
 	struct argres r;
 	char *home, *git;
 
 	if (cmd_wants_help(argc, argv, sessions_usage))
 		return 0;
-	if (argtable_parse_table(&sessions_table, argc, argv, &o, &r) < 0)
+	if (argtable_parse_table(&sessions_table, argc, argv, &json, &r) < 0)
 		return AG_EXIT_USAGE;
 	gitcmd_trust_set(GIT_AGENT_REPO); /* git status in agents' worktrees */
 	home = ag_home_dir();
@@ -144,7 +135,7 @@ int cmd_sessions(int argc, const char **argv)
 	if (session_list_read(home, git, &l) < 0)
 		die_errno("sessions: cannot read '%s/runtime'", home);
 	session_list_last_events(home, l.v, l.nr);
-	if (o.json) {
+	if (json) {
 		fputs("[", stdout);
 		for (size_t i = 0; i < l.nr; i++)
 			json_row(&l.v[i], !i);

@@ -5,12 +5,10 @@
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 
-static const struct argspec no_specs[] = { ARGSPEC_END };
-
 int cmd_version(int argc, const char **argv)
 {
 	const struct argtable t = { .cmd = "version",
-				    .specs = no_specs,
+				    .specs = argtable_no_options,
 				    .flags = ARGT_NO_REST };
 	struct argres r;
 

@@ -55,6 +55,20 @@ static int parse(const struct argtable *t, const char *const *args,
 	return ret;
 }
 
+/* args are refused with exactly `line` (after "agentic-git: "). */
+static void refused(const struct argtable *t, const char *const *args,
+		    const char *line)
+{
+	struct opts o = { .ro = STRVEC_INIT };
+	struct argres r;
+	char want[512];
+
+	snprintf(want, sizeof(want), "agentic-git: %s\n", line);
+	assert_int_equal(parse(t, args, &o, &r), -1);
+	assert_string_equal(err, want);
+	strvec_clear(&o.ro);
+}
+
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 static void test_offsets_lists_and_rest(void **state)
@@ -99,58 +113,37 @@ static void test_positionals_among_options(void **state)
 	/* after `--` a word that looks like an option is a positional */
 	assert_int_equal(parse(&t, ARGS("--", "-ref"), &o, &r), 0);
 	assert_string_equal(r.pos[0], "-ref");
-	assert_int_equal(parse(&t, ARGS("a", "b"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x show: unexpected argument 'b' (at most one)\n");
-	assert_int_equal(parse(&t, ARGS("a", "--", "b"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x show: unexpected argument 'b' (at most one)\n");
+	refused(&t, ARGS("a", "b"),
+		"x show: unexpected argument 'b' (at most one)");
+	refused(&t, ARGS("a", "--", "b"),
+		"x show: unexpected argument 'b' (at most one)");
 }
 
 static void test_errors(void **state)
 {
 	const struct argtable t = { .cmd = "x", .specs = specs, .sub = SUB_A };
-	struct opts o = { .ro = STRVEC_INIT };
-	struct argres r;
+	static const struct {
+		const char *args[3], *line;
+	} cases[] = {
+		{ { "--nope" }, "unknown option '--nope'" },
+		/* a prefix is not the option */
+		{ { "--rep", "a" }, "unknown option '--rep'" },
+		/* --yes and -y are sub B's only */
+		{ { "--yes" }, "unknown option '--yes'" },
+		{ { "-y" }, "unknown option '-y'" },
+		{ { "--ro" }, "needs a value: '--ro'" },
+		{ { "--name=" }, "needs a non-empty value: '--name='" },
+		{ { "--name", "" }, "needs a non-empty value: '--name'" },
+		{ { "word" }, "unexpected argument 'word'" },
+	};
+	char line[256];
 
 	(void)state;
-	assert_int_equal(parse(&t, ARGS("--nope"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: unknown option '--nope' (see agentic-git x --help)\n");
-	/* a prefix is not the option */
-	assert_int_equal(parse(&t, ARGS("--rep", "a"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: unknown option '--rep' (see agentic-git x --help)\n");
-	/* --yes is sub B's only */
-	assert_int_equal(parse(&t, ARGS("--yes"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: unknown option '--yes' (see agentic-git x --help)\n");
-	assert_int_equal(parse(&t, ARGS("-y"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: unknown option '-y' (see agentic-git x --help)\n");
-	assert_int_equal(parse(&t, ARGS("--ro"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: needs a value: '--ro' (see agentic-git x --help)\n");
-	assert_int_equal(parse(&t, ARGS("--name="), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: needs a non-empty value: '--name=' (see agentic-git x --help)\n");
-	assert_int_equal(parse(&t, ARGS("--name", ""), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: needs a non-empty value: '--name' (see agentic-git x --help)\n");
-	assert_int_equal(parse(&t, ARGS("word"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: unexpected argument 'word' (see agentic-git x --help)\n");
-	strvec_clear(&o.ro);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(line, sizeof(line), "x: %s (see agentic-git x --help)",
+			 cases[i].line);
+		refused(&t, cases[i].args, line);
+	}
 }
 
 static void test_flag_value_and_required(void **state)
@@ -168,14 +161,10 @@ static void test_flag_value_and_required(void **state)
 	struct argres r;
 
 	(void)state;
-	assert_int_equal(parse(&t, ARGS("--yes=1", "--repo", "a"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: takes no value: '--yes=1' (see docs/x.md)\n");
-	assert_int_equal(parse(&t, ARGS("--yes"), &o, &r), -1);
-	assert_string_equal(
-		err,
-		"agentic-git: x: missing option '--repo' (see docs/x.md)\n");
+	refused(&t, ARGS("--yes=1", "--repo", "a"),
+		"x: takes no value: '--yes=1' (see docs/x.md)");
+	refused(&t, ARGS("--yes"),
+		"x: missing option '--repo' (see docs/x.md)");
 	o.repo = NULL;
 	assert_int_equal(parse(&t, ARGS("--repo=", "--"), &o, &r), 0);
 	assert_string_equal(o.repo, ""); /* required, not non-empty */
@@ -208,9 +197,7 @@ static void test_callback_and_bare_form(void **state)
 	assert_int_equal(nids, 2); /* the callback's -1 stops the parse */
 	assert_int_equal(ids[0], 3);
 	assert_int_equal(ids[1], 7);
-	assert_int_equal(parse(&t, ARGS("--c"), &o, &r), -1);
-	assert_string_equal(err,
-			    "agentic-git: unknown option '--c' (see --help)\n");
+	refused(&t, ARGS("--c"), "unknown option '--c' (see --help)");
 }
 
 int main(void)
