@@ -127,11 +127,15 @@ int argtable_parse_table(const struct argtable *t, int argc, const char **argv,
 			 void *data, struct argres *res)
 {
 	uint64_t seen = 0;
+	size_t n = 0;
 	int i;
 
-	if (t->max_pos > ARGT_POS_MAX)
-		BUG("argtable '%s': max_pos %zu > %d", t->cmd ? t->cmd : "",
-		    t->max_pos, ARGT_POS_MAX);
+	while (t->specs[n].name)
+		n++;
+	if (t->max_pos > ARGT_POS_MAX || n > ARGT_SPECS_MAX)
+		BUG("argtable '%s': max_pos %zu > %d or %zu options > %d",
+		    t->cmd ? t->cmd : "", t->max_pos, ARGT_POS_MAX, n,
+		    ARGT_SPECS_MAX);
 	memset(res, 0, sizeof(*res));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val;
@@ -150,9 +154,6 @@ int argtable_parse_table(const struct argtable *t, int argc, const char **argv,
 		s = option(t, argc, argv, &i, &val);
 		if (!s)
 			return -1;
-		if (s - t->specs >= ARGT_SPECS_MAX)
-			BUG("argtable '%s': more than %d options",
-			    t->cmd ? t->cmd : "", ARGT_SPECS_MAX);
 		seen |= UINT64_C(1) << (s - t->specs);
 		if (store(t, s, data, val) < 0)
 			return -1;
