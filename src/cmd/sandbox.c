@@ -285,26 +285,36 @@ static int cmd_workspace(int argc, const char **argv)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	bool internal; /* the planner's helper: no --help, every word its own */
+} subs[] = {
+	{ "probe", cmd_probe, false },
+	{ "run", cmd_sandbox_run, false },
+	{ "workspace", cmd_workspace, false },
+	{ "exec", cmd_sandbox_exec, true },
+	{ "proxy", cmd_sandbox_proxy, true },
+	{ "relay", cmd_sandbox_relay, true },
+};
+
 int cmd_sandbox(int argc, const char **argv)
 {
+	int sub = -1;
+
 	if (argc < 2) {
 		fputs(sandbox_cli_usage, stderr);
 		return AG_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "exec"))
-		return cmd_sandbox_exec(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "proxy"))
-		return cmd_sandbox_proxy(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "relay"))
-		return cmd_sandbox_relay(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
+		if (!strcmp(argv[1], subs[i].name))
+			sub = (int)i;
+	if (sub >= 0 && subs[sub].internal)
+		return subs[sub].fn(argc - 1, argv + 1);
 	if (cmd_wants_help(argc, argv, sandbox_cli_usage))
 		return 0;
-	if (!strcmp(argv[1], "probe"))
-		return cmd_probe(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return cmd_sandbox_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "workspace"))
-		return cmd_workspace(argc - 1, argv + 1);
+	if (sub >= 0)
+		return subs[sub].fn(argc - 1, argv + 1);
 	error("sandbox: unknown subcommand '%s' (probe, run, workspace)", argv[1]);
 	return AG_EXIT_USAGE;
 }
