@@ -14,7 +14,8 @@
 #     directly, both taken from strace. Budget: <= bare + 2 ms.
 # usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits...]
 #        (default commits: 5000 20000)
-# env: RUNS (7), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit)
+# env: RUNS (7), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit),
+#      ONLY=startup (only part 2, the sandbox start-up)
 # The load average is printed; ratios within one run are what count.
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
@@ -117,6 +118,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GIT=$(command -v git)
 cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
 CLONE_MS=() WS_MS=() CLONE_CPU=() WS_CPU=()
+[ "${ONLY:-}" != startup ] || COMMITS_LIST=()
 for c in "${COMMITS_LIST[@]}"; do
 	measure "$c"
 done
