@@ -23,6 +23,8 @@
 #include "fleet/sandbox-build.h"
 #include "fleet/workspace.h"
 
+extern char **environ;
+
 struct run_opts {
 	const char *policy, *backend, *fallback, *workspace, *from, *head,
 		*base, *cache, *agent;
@@ -165,6 +167,18 @@ static int run_downgraded(struct run_state *st, struct sandbox_plan *plan)
 	return status ? status : SANDBOX_EXIT_ATTENTION;
 }
 
+/*
+ * AGENTIC_GIT_SANDBOX_HELPER=exec: exec the Landlock helper as its own
+ * process, as the agents' plans do, instead of confining this one (the
+ * start-up bench takes the bare helper's argv from that exec).
+ */
+static bool helper_exec(void)
+{
+	const char *v = getenv("AGENTIC_GIT_SANDBOX_HELPER");
+
+	return v && !strcmp(v, "exec");
+}
+
 static void run_state_release(struct run_state *st)
 {
 	strvec_clear(&st->env);
@@ -228,6 +242,19 @@ int cmd_sandbox_run(int argc, const char **argv)
 		if (chdir(plan.dir) < 0)
 			die_errno("sandbox run: cannot enter '%s'", plan.dir);
 		rc = cmd_sandbox_proxy((int)plan.argv.nr - 2, plan.argv.v + 2);
+	} else if (plan.verdict == SANDBOX_WRAPPED &&
+		   plan.backend == SANDBOX_BACKEND_LANDLOCK && !helper_exec()) {
+		/*
+		 * The plan starts with `agentic-git sandbox exec`: be it, as
+		 * the exec'd helper would be (no descriptor of ours left, the
+		 * command's environment), without a second start-up of
+		 * agentic-git. Confined or exit 126: never half confined.
+		 */
+		if (chdir(plan.dir) < 0)
+			die_errno("sandbox run: cannot enter '%s'", plan.dir);
+		closefrom(3);
+		environ = (char **)plan.env.v;
+		rc = cmd_sandbox_exec((int)plan.argv.nr - 2, plan.argv.v + 2);
 	} else {
 		if (chdir(plan.dir) < 0)
 			die_errno("sandbox run: cannot enter '%s'", plan.dir);
