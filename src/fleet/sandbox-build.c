@@ -168,22 +168,12 @@ static void standard_git_paths(struct strvec *out)
 static char *user_home(void)
 {
 	const char *home = getenv("HOME");
-	struct strbuf sb = STRBUF_INIT;
 	char *real;
 
 	if (!home || !*home)
 		return NULL;
 	real = real_path(home);
-	if (real)
-		return real;
-	if (home[0] != '/') {
-		char *cwd = getcwd(NULL, 0);
-		strbuf_addf(&sb, "%s/", cwd ? cwd : "");
-		free(cwd);
-	}
-	strbuf_addstr(&sb, home);
-	path_normalize(&sb);
-	return strbuf_detach(&sb, NULL);
+	return real ? real : path_absolute(home);
 }
 
 void sandbox_build_request(struct agent_sandbox *as)
