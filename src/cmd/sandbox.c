@@ -209,19 +209,11 @@ char *sandbox_cli_canonical_existing(const char *what, const char *p)
 
 char *sandbox_cli_canonical_new(const char *p)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *cwd;
+	char *abs = path_absolute(p);
 
-	if (p[0] != '/') {
-		cwd = getcwd(NULL, 0);
-		if (!cwd)
-			die_errno("sandbox: getcwd");
-		strbuf_addf(&sb, "%s/", cwd);
-		free(cwd);
-	}
-	strbuf_addstr(&sb, p);
-	path_normalize(&sb);
-	return strbuf_detach(&sb, NULL);
+	if (!abs)
+		die_errno("sandbox: getcwd");
+	return abs;
 }
 
 int sandbox_cli_parse(const struct argtable *t, int argc, const char **argv,
