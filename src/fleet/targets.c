@@ -92,9 +92,9 @@ static void check_branch(struct parse_ctx *c, const struct ynode *n,
 {
 	const char *why = NULL;
 
-	if (v && (v[0] == '-' || !ag_branch_name_valid(v, &why)))
+	if (v && !ag_branch_name_valid(v, &why))
 		perr(c, n, NULL, "'%s' is not a valid branch name '%s': %s",
-		     what, v, why ? why : "must not start with '-'");
+		     what, v, why);
 }
 
 static void parse_argv(struct parse_ctx *c, const struct ynode *n,
@@ -244,9 +244,10 @@ int targets_add(struct target_list *tl, const char *repo, const char *head,
 		return error_add(errors, "a target from flags needs --repo, --head and --base");
 	for (size_t i = 0; i < 2; i++) {
 		const char *why = NULL;
-		if (val[i][0] == '-' || !ag_branch_name_valid(val[i], &why)) {
-			strvec_pushf(errors, "%s: not a valid branch name '%s': %s",
-				     what[i], val[i], why ? why : "must not start with '-'");
+		if (!ag_branch_name_valid(val[i], &why)) {
+			strvec_pushf(errors,
+				     "%s: not a valid branch name '%s': %s",
+				     what[i], val[i], why);
 			bad = 1;
 		}
 	}
