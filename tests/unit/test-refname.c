@@ -16,13 +16,13 @@
 #include <string.h>
 #include "agentic-git/core.h"
 #include "base/refname.h"
-#include "base/spawn.h"
 #include "base/strbuf.h"
 #include "base/strvec.h"
-#include "git/gitcmd.h"
+#include "unit-git.h"
 #include "unit-tmpdir.h"
 
 static char dir[64];
+static char *git; /* owned */
 
 /* Pieces the names are made of: each rule's edge, odd bytes, non-ASCII. */
 static const char *const atoms[] = {
@@ -111,27 +111,17 @@ static void generated_names(struct strvec *names, struct strvec *inner)
 /* `git check-ref-format [opt] <name>`: true when git accepts it. */
 static bool git_accepts(const char *opt, const char *prefix, const char *name)
 {
-	struct child c = CHILD_INIT;
 	struct strbuf arg = STRBUF_INIT;
 	int status;
 
 	strbuf_addf(&arg, "%s%s", prefix, name);
-	strvec_pushl(&c.args, gitcmd_real_git(), "check-ref-format", NULL);
-	if (opt)
-		strvec_push(&c.args, opt);
-	strvec_push(&c.args, arg.buf);
-	strvec_pushl(&c.env_set, "GIT_CONFIG_NOSYSTEM=1",
-		     "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C", NULL);
-	strvec_pushf(&c.env_set, "GIT_CEILING_DIRECTORIES=%s", dir);
-	c.dir = dir;
-	c.capture_out = true;
-	c.capture_err = true;
-	assert_int_equal(child_run(&c), 0);
-	status = c.status;
+	status = opt ? unit_run_git(git, dir, NULL, "check-ref-format", opt,
+				    arg.buf, NULL)
+		     : unit_run_git(git, dir, NULL, "check-ref-format", arg.buf,
+				    NULL);
 	if (status != 0 && status != 1)
-		fail_msg("git check-ref-format exited %d for '%s': %s", status,
-			 arg.buf, c.err.buf);
-	child_release(&c);
+		fail_msg("git check-ref-format exited %d for '%s'", status,
+			 arg.buf);
 	strbuf_release(&arg);
 	return status == 0;
 }
@@ -151,7 +141,7 @@ static void test_same_as_git(void **state)
 	size_t checked = 0;
 
 	(void)state;
-	assert_non_null(gitcmd_real_git());
+	assert_non_null(git); /* real git, never a stand-in */
 	generated_names(&names, &inner);
 	for (size_t i = 0; i < names.nr; i++) {
 		const char *n = names.v[i];
@@ -233,12 +223,14 @@ static void test_reasons(void **state)
 static int setup(void **state)
 {
 	(void)state;
+	git = unit_find_git();
 	return unit_tmpdir_make(dir, sizeof(dir), "refname");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	free(git);
 	return unit_tmpdir_remove(dir);
 }
 
