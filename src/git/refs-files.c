@@ -69,6 +69,7 @@ int refs_files_lookup(const char *gitdir, size_t hexlen,
 		}
 		if (rc < 0)
 			continue;
+		rc = 0; /* not loose: packed, or absent */
 		if (!have_packed)
 			rc = packed_refs_read(&packed, gitdir, hexlen,
 					      PACKED_REFS_FAST);

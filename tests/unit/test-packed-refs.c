@@ -15,6 +15,7 @@
 #include "base/fileio.h"
 #include "base/strbuf.h"
 #include "git/packed-refs.h"
+#include "git/refs-files.h"
 #include "git/repo.h"
 #include "unit-git.h"
 #include "unit-tmpdir.h"
@@ -211,6 +212,29 @@ static void test_same_as_git(void **state)
 	same_as_git("--object-format=sha256", 64);
 }
 
+/* refs-files.h's lookup of several refs, none loose: every packed one. */
+static void refs_files_lookups(const char *gitdir)
+{
+	static const char *const refs[] = { "refs/heads/none",
+					    "refs/tags/light",
+					    "refs/heads/feat/x" };
+	struct strbuf out = STRBUF_INIT;
+	const char *nl;
+
+	assert_int_equal(
+		refs_files_lookup(gitdir, 40, refs, ARRAY_SIZE(refs), &out), 0);
+	nl = strchr(out.buf, '\n');
+	assert_non_null(nl);
+	assert_string_equal(nl + 1 + 41, "refs/heads/feat/x\n");
+	assert_true(starts_with(out.buf + 41, "refs/tags/light\n"));
+	strbuf_reset(&out);
+	assert_int_equal(refs_files_lookup(gitdir, 40,
+					   (const char *const[]){ "refs/a..b" },
+					   1, &out),
+			 -1);
+	strbuf_release(&out);
+}
+
 /*
  * repo.h's lookups: what the file says where it is git's, git's own answer
  * where it is odd (here git refuses the file: unknown) — never a guess
@@ -233,6 +257,7 @@ static void test_repo_lookups_ask_git_past_odd_lines(void **state)
 			 REPO_REF_ABSENT);
 	assert_int_equal(repo_ref_state(&loc, "refs/tags/a..b"),
 			 REPO_REF_ABSENT);
+	refs_files_lookups(gd.buf);
 	assert_int_equal(
 		unit_run_git(git, repo.buf, &oid, "rev-parse", "HEAD", NULL),
 		0);
