@@ -23,8 +23,7 @@
 #define A "0123456789abcdef0123456789abcdef01234567"
 #define B "89abcdef0123456789abcdef0123456789abcdef"
 
-static char dir[64];
-static char *git; /* owned */
+UNIT_GIT_GROUP("pref")
 
 static int parse(struct packed_refs *pr, const char *text, size_t hexlen)
 {
@@ -284,20 +283,6 @@ static void test_repo_lookups_ask_git_past_odd_lines(void **state)
 	strbuf_release(&gd);
 	strbuf_release(&oid);
 	strbuf_release(&text);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	git = unit_find_git();
-	return unit_tmpdir_make(dir, sizeof(dir), "pref");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	free(git);
-	return unit_tmpdir_remove(dir);
 }
 
 int main(void)

@@ -26,22 +26,7 @@
 #include "unit-git.h"
 #include "unit-tmpdir.h"
 
-static char dir[64];
-static char *git; /* absolute path of git, or NULL: repo tests skip */
-
-static int setup(void **state)
-{
-	(void)state;
-	git = unit_find_git();
-	return unit_tmpdir_make(dir, sizeof(dir), "packw");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	free(git);
-	return unit_tmpdir_remove(dir);
-}
+UNIT_GIT_GROUP("packw")
 
 static void hex_of(const unsigned char *raw, char out[41])
 {

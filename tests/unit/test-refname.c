@@ -21,8 +21,7 @@
 #include "unit-git.h"
 #include "unit-tmpdir.h"
 
-static char dir[64];
-static char *git; /* owned */
+UNIT_GIT_GROUP("refname")
 
 /* Pieces the names are made of: each rule's edge, odd bytes, non-ASCII. */
 static const char *const atoms[] = {
@@ -218,20 +217,6 @@ static void test_reasons(void **state)
 	assert_null(refname_problem("@", REFNAME_BRANCH));
 	assert_string_equal(refname_problem(NULL, 0), "must not be empty");
 	assert_false(refname_valid("", REFNAME_BRANCH));
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	git = unit_find_git();
-	return unit_tmpdir_make(dir, sizeof(dir), "refname");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	free(git);
-	return unit_tmpdir_remove(dir);
 }
 
 int main(void)

@@ -10,12 +10,17 @@
  * configuration and the caller's GIT_* variables, appends its stdout to
  * `out` (may be NULL) and returns its exit code; when git dies (an exit of
  * 128 or more) its stderr is printed as a test message.
+ *
+ * UNIT_GIT_GROUP(tag) defines a group's `dir` (a fresh scratch directory,
+ * unit-tmpdir.h), `git` (unit_find_git(), owned) and the `setup` and
+ * `teardown` that make and remove them, for cmocka_run_group_tests().
  */
 #include <stdarg.h>
 #include <unistd.h>
 #include "base/spawn.h"
 #include "base/strbuf.h"
 #include "base/strvec.h"
+#include "unit-tmpdir.h"
 
 static inline char *unit_find_git(void)
 {
@@ -64,5 +69,21 @@ static inline int unit_run_git(const char *git, const char *dir,
 	child_release(&c);
 	return status;
 }
+
+#define UNIT_GIT_GROUP(tag)                                     \
+	static char dir[64];                                    \
+	static char *git; /* owned; NULL: no git on PATH */     \
+	static int setup(void **state)                          \
+	{                                                       \
+		(void)state;                                    \
+		git = unit_find_git();                          \
+		return unit_tmpdir_make(dir, sizeof(dir), tag); \
+	}                                                       \
+	static int teardown(void **state)                       \
+	{                                                       \
+		(void)state;                                    \
+		free(git);                                      \
+		return unit_tmpdir_remove(dir);                 \
+	}
 
 #endif
