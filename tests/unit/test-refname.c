@@ -69,6 +69,7 @@ static void fixed_names(struct strvec *v)
 		"a.lock",
 		".a",
 		"a.",
+		NULL,
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t lens[] = { 255, 256, 300, 4000 };
