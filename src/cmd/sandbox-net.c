@@ -240,8 +240,7 @@ int cmd_sandbox_relay(int argc, const char **argv)
 {
 	struct relay_opts o = { NULL };
 	struct argres r;
-	int idx = sandbox_cli_parse(&relay_table, argc, argv, &o, &r), lfd,
-	    ufd;
+	int idx = sandbox_cli_parse(&relay_table, argc, argv, &o, &r), lfd, ufd;
 	const char *port_s = o.port, *sock = o.sock;
 	unsigned long port;
 
