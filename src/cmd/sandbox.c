@@ -287,9 +287,12 @@ static int cmd_workspace(int argc, const char **argv)
 		die_code(AG_EXIT_USAGE, "sandbox workspace: need --from REPO --head BRANCH and one DIR");
 	rq.git = sandbox_cli_real_git();
 	rq.from = from;
+	rq.refs = WS_REFS_CLONE;
+	rq.origin = true;
+	rq.identity = true;
 	dir = sandbox_cli_canonical_new(pos.v[0]);
 	rq.dir = dir;
-	if (workspace_create(&rq, &ws) < 0)
+	if (workspace_create(&rq, &ws, NULL) < 0)
 		return AG_EXIT_DENY;
 	printf("workspace: %s\nhead: %s %s\n", ws.dir, rq.head, ws.head_oid);
 	if (ws.base_oid)
