@@ -11,10 +11,37 @@
  * reported (workspace_fail()) with git's stderr.
  */
 #include "base/common.h"
+#include "base/spawn.h"
 #include "base/strbuf.h"
 
 int workspace_git(const char *git, const char *dir, struct strbuf *out,
 		  struct strbuf *err, int ok_status, const char *first, ...);
+
+/*
+ * The same in two steps, so that git runs while we work: start (0, or -1
+ * when it could not start: finish reports it), then finish, which always
+ * reaps and releases `c` (CHILD_INIT before start). `what` names the git
+ * command in the message.
+ */
+int workspace_git_start(struct child *c, const char *git, const char *dir,
+			const char *first, ...);
+int workspace_git_finish(struct child *c, const char *what, struct strbuf *out,
+			 struct strbuf *err, int ok_status);
+
+/*
+ * The probe of workspace.h in two steps: where the clone is and its
+ * object format (files only), then its config, read by a git started
+ * with workspace_source_config_start() and parsed by ..._finish().
+ */
+struct workspace_source;
+int workspace_source_locate(const char *git, const char *from,
+			    struct workspace_source *src, struct strbuf *err);
+int workspace_source_config_start(const char *git,
+				  const struct workspace_source *src,
+				  struct child *c);
+int workspace_source_config_finish(struct child *c, bool need_origin,
+				   struct workspace_source *src,
+				   struct strbuf *err);
 
 /*
  * Reports one failure and returns -1: into `err` when it is non-NULL and

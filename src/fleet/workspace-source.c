@@ -183,16 +183,24 @@ static int absolute_local_url(const struct workspace_source *src,
 }
 
 /* `git config -z --get-regexp` output: "key\nvalue\0" entries. */
-static int source_config(const char *git, bool need_origin,
-			 struct workspace_source *src, struct strbuf *err)
+int workspace_source_config_start(const char *git,
+				  const struct workspace_source *src,
+				  struct child *c)
+{
+	return workspace_git_start(
+		c, git, src->top, "config", "-z", "--get-regexp",
+		"^(remote\\.origin\\.url|user\\.(name|email)|url\\..+\\.insteadof)$",
+		NULL);
+}
+
+int workspace_source_config_finish(struct child *c, bool need_origin,
+				   struct workspace_source *src,
+				   struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT, url = STRBUF_INIT;
 	struct strvec rules = STRVEC_INIT;
 	bool have_url = false;
-	int rc = workspace_git(
-		git, src->top, &out, err, 1, "config", "-z", "--get-regexp",
-		"^(remote\\.origin\\.url|user\\.(name|email)|url\\..+\\.insteadof)$",
-		NULL);
+	int rc = workspace_git_finish(c, "config", &out, err, 1);
 
 	if (rc && rc != 1)
 		goto out;
@@ -232,15 +240,30 @@ out:
 	return rc ? -1 : 0;
 }
 
-int workspace_probe(const char *git, const char *from, bool need_origin,
-		    struct workspace_source *src, struct strbuf *err)
+int workspace_source_locate(const char *git, const char *from,
+			    struct workspace_source *src, struct strbuf *err)
 {
 	if (!git || git[0] != '/')
 		return workspace_fail(err,
 				      "the real git must be an absolute path");
 	if (source_dirs(git, from, src, err) < 0 ||
-	    source_objfmt(git, src, err) < 0 ||
-	    source_config(git, need_origin, src, err) < 0) {
+	    source_objfmt(git, src, err) < 0) {
+		workspace_source_release(src);
+		return -1;
+	}
+	return 0;
+}
+
+int workspace_probe(const char *git, const char *from, bool need_origin,
+		    struct workspace_source *src, struct strbuf *err)
+{
+	struct child c = CHILD_INIT;
+
+	if (workspace_source_locate(git, from, src, err) < 0)
+		return -1;
+	if (workspace_source_config_start(git, src, &c) < 0)
+		c.pid = -1;
+	if (workspace_source_config_finish(&c, need_origin, src, err) < 0) {
 		workspace_source_release(src);
 		return -1;
 	}

@@ -36,36 +36,62 @@ int workspace_fail(struct strbuf *err, const char *fmt, ...)
 	return -1;
 }
 
+static void git_args(struct child *c, const char *git, const char *dir,
+		     const char *first, va_list ap)
+{
+	gitcmd_prepare(c, GIT_OPERATOR, git, dir);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		strvec_push(&c->args, a);
+	c->capture_out = true;
+	c->capture_err = true;
+}
+
+int workspace_git_start(struct child *c, const char *git, const char *dir,
+			const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	git_args(c, git, dir, first, ap);
+	va_end(ap);
+	return child_start(c) < 0 ? -1 : 0;
+}
+
+int workspace_git_finish(struct child *c, const char *what, struct strbuf *out,
+			 struct strbuf *err, int ok_status)
+{
+	int rc;
+
+	if (c->pid < 0 || child_finish(c) < 0) {
+		rc = workspace_fail(err, "cannot run '%s': %s", c->args.v[0],
+				    strerror(errno));
+	} else {
+		rc = c->status;
+		strbuf_trim(&c->err);
+		if (rc && rc != ok_status)
+			workspace_fail(
+				err, "git %s failed in '%s' (exit %d): %s",
+				what, c->dir, rc,
+				c->err.len ? c->err.buf : "(no message)");
+	}
+	if (out)
+		strbuf_addbuf(out, &c->out);
+	child_release(c);
+	return rc;
+}
+
 int workspace_git(const char *git, const char *dir, struct strbuf *out,
 		  struct strbuf *err, int ok_status, const char *first, ...)
 {
 	struct child c = CHILD_INIT;
 	va_list ap;
-	int rc;
 
-	gitcmd_prepare(&c, GIT_OPERATOR, git, dir);
 	va_start(ap, first);
-	for (const char *a = first; a; a = va_arg(ap, const char *))
-		strvec_push(&c.args, a);
+	git_args(&c, git, dir, first, ap);
 	va_end(ap);
-	c.capture_out = true;
-	c.capture_err = true;
-	if (child_run(&c) < 0) {
-		rc = workspace_fail(err, "cannot run '%s': %s", git,
-				    strerror(errno));
-	} else {
-		rc = c.status;
-		strbuf_trim(&c.err);
-		if (rc && rc != ok_status)
-			workspace_fail(err,
-				       "git %s failed in '%s' (exit %d): %s",
-				       first, dir, rc,
-				       c.err.len ? c.err.buf : "(no message)");
-	}
-	if (out)
-		strbuf_addbuf(out, &c.out);
-	child_release(&c);
-	return rc;
+	if (child_start(&c) < 0)
+		c.pid = -1;
+	return workspace_git_finish(&c, first, out, err, ok_status);
 }
 
 int workspace_borrowed_stores(const char *objects_dir, struct strvec *out)
@@ -319,9 +345,10 @@ static char *check_dir(const struct workspace_request *rq,
 	return strbuf_detach(&sb, NULL);
 }
 
-/* What the workspace's config holds beyond [core] (gitdir-write.h). */
-static void repo_config(const struct workspace_request *rq,
-			const struct workspace_source *src, struct strbuf *cfg)
+/* What the workspace's config takes from the clone's (origin, identity). */
+static void source_config(const struct workspace_request *rq,
+			  const struct workspace_source *src,
+			  struct strbuf *cfg)
 {
 	if (rq->origin && src->url) {
 		strbuf_addstr(cfg, "[remote \"origin\"]\n");
@@ -336,8 +363,33 @@ static void repo_config(const struct workspace_request *rq,
 		gitdir_config_value(cfg, "name", src->name);
 	if (rq->identity && src->email)
 		gitdir_config_value(cfg, "email", src->email);
-	/* invariant 5 */
-	strbuf_addstr(cfg, "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
+}
+
+/*
+ * The clone's part of the config when it is read while the checkout
+ * runs: appended once that is done (no git reads the file while it
+ * grows), to the file we created (O_NOFOLLOW).
+ */
+static int append_source_config(const struct workspace_request *rq,
+				const struct workspace_source *src,
+				const struct workspace *ws, struct strbuf *err)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	char *path = xstrfmt("%s/.git/config", ws->dir);
+	int fd, rc = 0;
+
+	source_config(rq, src, &cfg);
+	if (cfg.len) {
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0 || write_all(fd, cfg.buf, cfg.len) < 0)
+			rc = workspace_fail(err, "cannot write '%s': %s", path,
+					    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(path);
+	strbuf_release(&cfg);
+	return rc;
 }
 
 static int put_ref(const char *git_dir, const char *prefix, const char *name,
@@ -356,8 +408,8 @@ static int put_ref(const char *git_dir, const char *prefix, const char *name,
  * hooksPath) exists before anything could write a ref.
  */
 static int write_repo(const struct workspace_request *rq,
-		      const struct workspace_source *src, struct workspace *ws,
-		      struct strbuf *err)
+		      const struct workspace_source *src, bool with_source,
+		      struct workspace *ws, struct strbuf *err)
 {
 	struct strbuf cfg = STRBUF_INIT;
 	char *git_dir = xstrfmt("%s/.git", ws->dir);
@@ -371,7 +423,11 @@ static int write_repo(const struct workspace_request *rq,
 	};
 	int rc;
 
-	repo_config(rq, src, &cfg);
+	if (with_source)
+		source_config(rq, src, &cfg);
+	/* invariant 5 */
+	strbuf_addstr(&cfg,
+		      "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
 	spec.extra_config = cfg.buf;
 	rc = gitdir_write(&spec); /* objfmt: checked by workspace_probe() */
 	if (rc)
@@ -454,18 +510,49 @@ static int check_request(const struct workspace_request *rq, struct strbuf *err)
 	return 0;
 }
 
+/*
+ * The clone is ours to probe: where it is and its object format first
+ * (files only), then its config is read by a git running while we build
+ * and check out (a process less on the critical path); FETCH needs the
+ * URL first.
+ */
+static int own_probe(const struct workspace_request *rq,
+		     struct workspace_source *own, struct child *cfg,
+		     struct strbuf *err)
+{
+	if (rq->refs == WS_REFS_FETCH)
+		return workspace_probe(rq->git, rq->from, true, own, err);
+	if (workspace_source_locate(rq->git, rq->from, own, err) < 0)
+		return -1;
+	if (workspace_source_config_start(rq->git, own, cfg) < 0)
+		cfg->pid = -1; /* finish reports it */
+	return 1;
+}
+
+/* The config own_probe() started: parsed, then its part appended. */
+static int finish_own_probe(const struct workspace_request *rq,
+			    struct workspace_source *own, struct child *cfg,
+			    int *pending, const struct workspace *ws,
+			    struct strbuf *err)
+{
+	*pending = 0;
+	if (workspace_source_config_finish(cfg, false, own, err) < 0)
+		return -1;
+	return append_source_config(rq, own, ws, err);
+}
+
 int workspace_create(const struct workspace_request *rq, struct workspace *ws,
 		     struct strbuf *err)
 {
 	struct workspace_source own = WORKSPACE_SOURCE_INIT;
 	const struct workspace_source *src = rq->src;
+	struct child cfg = CHILD_INIT;
 	char *parent = NULL, *objects = NULL, *origin_head = NULL;
-	int rc = -1;
+	int pending = 0, rc = -1;
 
 	if (check_request(rq, err) < 0)
 		return -1;
-	if (!src && workspace_probe(rq->git, rq->from,
-				    rq->refs == WS_REFS_FETCH, &own, err) < 0)
+	if (!src && (pending = own_probe(rq, &own, &cfg, err)) < 0)
 		return -1;
 	if (!src)
 		src = &own;
@@ -486,9 +573,11 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws,
 			       strerror(errno));
 		goto out;
 	}
-	if (write_repo(rq, src, ws, err) < 0 ||
+	if (write_repo(rq, src, !pending, ws, err) < 0 ||
 	    (rq->refs == WS_REFS_FETCH && fetch_refs(rq, src, ws, err) < 0) ||
-	    checkout(rq, src, ws, origin_head, err) < 0) {
+	    checkout(rq, src, ws, origin_head, err) < 0 ||
+	    (pending &&
+	     finish_own_probe(rq, &own, &cfg, &pending, ws, err) < 0)) {
 		workspace_remove(ws->dir); /* invariant 4 */
 		goto out;
 	}
@@ -496,6 +585,8 @@ int workspace_create(const struct workspace_request *rq, struct workspace *ws,
 	ws->origin_url = src->url ? xstrdup(src->url) : NULL;
 	rc = 0;
 out:
+	if (pending) /* reaped whatever happened */
+		workspace_source_config_finish(&cfg, false, &own, NULL);
 	free(parent);
 	free(objects);
 	free(origin_head);
