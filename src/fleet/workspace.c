@@ -218,6 +218,9 @@ static int clone_refs(const struct workspace_request *rq,
 	char *pats[4], *local_head = NULL;
 	int rc;
 
+	if (rq->start && strlen(rq->start) != hexlen_of(src))
+		return workspace_fail(err, "'%s' is not a commit id of '%s'",
+				      rq->start, src->top);
 	pats[0] = xstrfmt("refs/remotes/origin/%s", rq->head);
 	pats[1] = xstrfmt("refs/heads/%s", rq->head);
 	pats[2] = xstrfmt("refs/remotes/origin/%s", base);
