@@ -53,4 +53,25 @@ AG_PRINTF(2, 3) int workspace_fail(struct strbuf *err, const char *fmt, ...);
 AG_PRINTF(2, 3)
 const char *workspace_pathf(struct strbuf *sb, const char *fmt, ...);
 
+/*
+ * The refs (workspace-refs.c). WS_REFS_CLONE: the head and base from the
+ * clone's own refs (origin's tracking ref first, then the local branch),
+ * origin/<head> into *origin_head (malloc'd) when the clone has it.
+ * WS_REFS_FETCH: one fetch of the base and the head from src->url into
+ * the new workspace, their ids read back. Then the checkout: the refs
+ * written, `git reset --hard`, and the head and base confirmed commits.
+ */
+struct workspace_request;
+struct workspace;
+int workspace_clone_refs(const struct workspace_request *rq,
+			 const struct workspace_source *src,
+			 struct workspace *ws, char **origin_head,
+			 struct strbuf *err);
+int workspace_fetch_refs(const struct workspace_request *rq,
+			 const struct workspace_source *src,
+			 struct workspace *ws, struct strbuf *err);
+int workspace_checkout(const struct workspace_request *rq,
+		       const struct workspace_source *src, struct workspace *ws,
+		       const char *origin_head, struct strbuf *err);
+
 #endif
