@@ -206,6 +206,46 @@ static void run_state_release(struct run_state *st)
 	workspace_release(&st->ws);
 }
 
+#define ARGT_STRUCT struct run_opts
+static const struct argspec run_specs[] = {
+	/* the sandbox */
+	OPT_VALUE(policy),
+	OPT_VALUE(backend),
+	OPT_VALUE(fallback),
+	OPT_VALUE(agent),
+	/* its workspace */
+	OPT_VALUE(workspace),
+	OPT_VALUE(from),
+	OPT_VALUE(head),
+	OPT_VALUE(base),
+	OPT_VALUE(cache),
+	/* what it may see and reach: each adds up */
+	OPT_LIST(ro),
+	OPT_AS("env", ARG_LIST, env_names),
+	OPT_LIST(allow),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
+static const struct argtable run_table = {
+	.cmd = "sandbox run",
+	.hint = ARGT_HINT_COMMAND,
+	.specs = run_specs,
+};
+
+/* The options into o; returns the index of the command after `--`. */
+static int parse_run_opts(int argc, const char **argv, struct run_opts *o)
+{
+	struct argres r;
+	int idx = sandbox_cli_parse(&run_table, argc, argv, o, &r);
+
+	if (idx >= argc)
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox run: give the command after '--' (see agentic-git sandbox run --help)");
+	return idx;
+}
+
 int cmd_sandbox_run(int argc, const char **argv)
 {
 	struct run_opts o = { .ro = STRVEC_INIT,
@@ -215,27 +255,9 @@ int cmd_sandbox_run(int argc, const char **argv)
 				.extra_ro = STRVEC_INIT, .argv = STRVEC_INIT,
 				.ws = WORKSPACE_INIT };
 	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
-	struct strvec pos = STRVEC_INIT;
-	const struct sandbox_cli_opt opts[] = {
-		{ "--policy", OPT_STRING, &o.policy },
-		{ "--backend", OPT_STRING, &o.backend },
-		{ "--fallback", OPT_STRING, &o.fallback },
-		{ "--workspace", OPT_STRING, &o.workspace },
-		{ "--from", OPT_STRING, &o.from },
-		{ "--head", OPT_STRING, &o.head },
-		{ "--base", OPT_STRING, &o.base },
-		{ "--cache", OPT_STRING, &o.cache },
-		{ "--agent", OPT_STRING, &o.agent },
-		{ "--ro", OPT_LIST, &o.ro },
-		{ "--env", OPT_LIST, &o.env_names },
-		{ "--allow", OPT_LIST, &o.allow },
-		{ NULL, 0, NULL },
-	};
-	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox run"), rc;
+	int idx = parse_run_opts(argc, argv, &o), rc;
 	char *cmd;
 
-	if (pos.nr || idx >= argc)
-		die_code(AG_EXIT_USAGE, "sandbox run: give the command after '--' (see --help)");
 	parse_enums(&o, &st);
 	st.agent = o.agent ? o.agent : ag_getenv_str(AGE_AGENT);
 	sandbox_cli_build_env(&o.env_names, &st.env);
@@ -273,6 +295,5 @@ int cmd_sandbox_run(int argc, const char **argv)
 	strvec_clear(&o.ro);
 	strvec_clear(&o.env_names);
 	strvec_clear(&o.allow);
-	strvec_clear(&pos);
 	return rc;
 }
