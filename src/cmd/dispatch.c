@@ -20,6 +20,7 @@
 #include "cmd/dispatch-agent.h"
 #include "fleet/dispatch.h"
 #include "fleet/prompts.h"
+#include "git/gitcmd.h"
 #include "git/hooks.h"
 
 #define PROMPT_MAX (1 << 20)
@@ -248,12 +249,10 @@ static bool probe_from_earlier(struct dispatch_run *run, size_t i)
 
 	for (size_t j = 0; j < i; j++) {
 		const struct dispatch_target *e = &run->v[j];
-		if (strcmp(e->t->repo, d->t->repo) || !e->url || !*e->url)
+		if (strcmp(e->t->repo, d->t->repo) || !e->src.url)
 			continue;
-		d->url = xstrdup(e->url);
+		workspace_source_copy(&d->src, &e->src);
 		d->objects = xstrdup(e->objects);
-		d->ident = xstrdup(e->ident);
-		d->objfmt = e->objfmt ? xstrdup(e->objfmt) : NULL;
 		return true;
 	}
 	return false;
@@ -269,8 +268,7 @@ static int build_plan(const struct dopts *o, struct plan *p)
 	for (size_t i = 0; i < p->tl.nr; i++) {
 		struct target *t = &p->tl.v[i];
 		struct dispatch_target *d = &p->run.v[i];
-		struct strbuf url = STRBUF_INIT, objs = STRBUF_INIT, err = STRBUF_INIT,
-			      ident = STRBUF_INIT, fmt = STRBUF_INIT;
+		struct strbuf err = STRBUF_INIT;
 		char *repo = resolve_path(t->repo, p->file_dir);
 
 		free(t->repo);
@@ -279,21 +277,20 @@ static int build_plan(const struct dopts *o, struct plan *p)
 		strbuf_init(&d->prompt, 0);
 		agent_launch_init(&d->launch);
 		run_record_init(&d->rec);
-		d->ws = (struct dispatch_ws)DWS_INIT;
+		d->ws = (struct workspace)WORKSPACE_INIT;
+		strbuf_init(&d->refs_before, 0);
 		d->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
 		strbuf_init(&d->sandbox_desc, 0);
 		d->rec.key = t->key, d->rec.repo = t->repo;
 		d->rec.head = t->head, d->rec.base = t->base;
-		if (probe_from_earlier(&p->run, i)) {
-			strbuf_addstr(&url, d->url);
-		} else {
-			if (dispatch_ws_probe_repo(t->repo, &url, &objs, &ident,
-						   &fmt, &err) < 0)
+		if (!probe_from_earlier(&p->run, i)) {
+			/* the workspace builder's probe (fleet/workspace.h) */
+			if (workspace_probe(gitcmd_real_git(), t->repo, true,
+					    &d->src, &err) < 0)
 				bad = error("target '%s': %s", t->key, err.buf);
-			d->url = xstrdup(url.buf);
-			d->objects = xstrdup(objs.buf);
-			d->ident = strbuf_detach(&ident, NULL);
-			d->objfmt = fmt.len ? strbuf_detach(&fmt, NULL) : NULL;
+			else
+				d->objects =
+					xstrfmt("%s/objects", d->src.common);
 		}
 		if (t->profile && p->agent_argv.nr)
 			bad = error("target '%s': 'profile' and an agent command after '--' exclude each other",
@@ -315,16 +312,15 @@ static int build_plan(const struct dopts *o, struct plan *p)
 			d->launch.timeout = (unsigned)o->timeout;
 		} else if (!bad) {
 			struct agent_choice ch = {
-				t->profile ? t->profile : o->v[O_PROFILE], o->v[O_MODEL],
-				o->timeout_set ? (unsigned)o->timeout : 0, t->repo,
-				url.buf };
+				t->profile ? t->profile : o->v[O_PROFILE],
+				o->v[O_MODEL],
+				o->timeout_set ? (unsigned)o->timeout : 0,
+				t->repo, d->src.url ? d->src.url : ""
+			};
 			if (dispatch_agent_plan(&p->cfg, &ch, d->prompt.buf, &d->launch) < 0)
 				bad = error("target '%s': no agent to run", t->key);
 		}
-		strbuf_release(&url);
-		strbuf_release(&objs);
 		strbuf_release(&err);
-		strbuf_release(&fmt);
 	}
 	return bad ? -1 : 0;
 }
@@ -409,7 +405,7 @@ static char *prepare_home(void)
 	/* The shim the agent finds first on PATH (an existing one is kept). */
 	if (!path_exists(bin.buf) && shim_exe() && symlink(shim_exe(), bin.buf) < 0)
 		warning("cannot install the shim at '%s': %s", bin.buf, strerror(errno));
-	/* The session hooks every workspace names (fleet/dispatch-workspace.h). */
+	/* The session hooks every workspace names (fleet/workspace.h, git/hooks.h). */
 	hooks = hooks_dir(abs);
 	if (hooks_install(hooks, self_exe()) < 0) {
 		error_errno("cannot write hooks in '%s'", hooks);

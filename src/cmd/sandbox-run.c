@@ -131,7 +131,10 @@ static void provision(const struct run_opts *o, struct run_state *st)
 		wr.dir = st->as.workspace;
 		wr.head = o->head;
 		wr.base = o->base;
-		if (workspace_create(&wr, &st->ws) < 0)
+		wr.refs = WS_REFS_CLONE;
+		wr.origin = true;
+		wr.identity = true;
+		if (workspace_create(&wr, &st->ws, NULL) < 0)
 			exit(AG_EXIT_DENY);
 		free(st->as.workspace);
 		st->as.workspace = xstrdup(st->ws.dir);

@@ -263,9 +263,12 @@ static int cmd_workspace(int argc, const char **argv)
 	rq.head = o.head;
 	rq.base = o.base;
 	rq.hooks_path = o.hooks_path;
+	rq.refs = WS_REFS_CLONE;
+	rq.origin = true;
+	rq.identity = true;
 	dir = sandbox_cli_canonical_new(r.pos[0]);
 	rq.dir = dir;
-	if (workspace_create(&rq, &ws) < 0)
+	if (workspace_create(&rq, &ws, NULL) < 0)
 		return AG_EXIT_DENY;
 	printf("workspace: %s\nhead: %s %s\n", ws.dir, rq.head, ws.head_oid);
 	if (ws.base_oid)

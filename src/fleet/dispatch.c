@@ -13,8 +13,10 @@
 #include "base/xalloc.h"
 #include "fleet/agent-roots.h"
 #include "fleet/dispatch.h"
+#include "fleet/session-write.h"
 #include "git/gitcmd.h"
 #include "git/hooks.h"
+#include "git/refs-files.h"
 
 #define VERDICT_TAIL 65536   /* bytes of stdout scanned for the verdict */
 #define ESCALATION_MAX (1 << 20)
@@ -58,15 +60,14 @@ void dispatch_target_release(struct dispatch_target *d)
 {
 	strbuf_release(&d->prompt);
 	agent_launch_release(&d->launch);
-	dispatch_ws_release(&d->ws);
+	workspace_release(&d->ws);
+	strbuf_release(&d->refs_before);
 	agent_sandbox_release(&d->box);
 	strbuf_release(&d->sandbox_desc);
 	free(d->scratch);
 	run_record_release(&d->rec);
-	free(d->url);
+	workspace_source_release(&d->src);
 	free(d->objects);
-	free(d->ident);
-	free(d->objfmt);
 }
 
 static void build_env(const struct dispatch_run *run,
@@ -96,61 +97,73 @@ static void agent_name(const struct dispatch_run *run, size_t i, char *out,
 		*p = (char)tolower((unsigned char)*p);
 }
 
-/* Invariant 3: a signed binding for the shim, and the session marker. */
+/*
+ * Invariant 3: a signed binding for the shim, the session marker, and
+ * the files an agent leaves for the operator kept out of its commits
+ * (fleet/session-write.h).
+ */
 static int write_session(const struct dispatch_run *run,
 			 const struct dispatch_target *d, struct strbuf *err)
 {
-	struct strbuf dir = STRBUF_INIT, task = STRBUF_INIT, now = STRBUF_INIT,
-		      p = STRBUF_INIT, marker = STRBUF_INIT;
-	struct ag_binding b = { 0 };
-	char *bytes = NULL, sig[AG_MAC_HEX_LEN + 1];
-	size_t len = 0;
-	int rc = -1;
+	static const char *const more[] = { "ESCALATION.md",
+					    "AGENTIC-GIT-NOTE.md", NULL };
+	struct strbuf task = STRBUF_INIT, now = STRBUF_INIT;
+	char *git_dir = path_join(d->ws.dir, ".git");
+	struct session_record r = {
+		.home = run->home,
+		.agent = d->agent,
+		.branch = d->t->head,
+		.worktree = d->ws.dir,
+		.source_repo = d->t->repo,
+		/* the agent only edits; agentic-git verifies and pushes */
+		.allow_bypass = false,
+		.exclude_git_dir = git_dir,
+		.more_excludes = more,
+	};
+	int rc;
 
-	strbuf_addf(&dir, "%s/runtime/%s", run->home, d->agent);
 	strbuf_addf(&task, "dispatch:%s:%s", run->rd.id, d->t->key);
 	time_now_rfc3339(&now);
-	b.version = 1;
-	b.agent = (char *)d->agent;
-	b.task_id = task.buf;
-	b.branch = d->t->head;
-	b.worktree = d->ws.path;
-	b.source_repo = d->t->repo;
-	b.issued_at = now.buf;
-	/* the agent only edits; agentic-git verifies and pushes: no bypass */
-	b.bypass = (char *)AG_BYPASS_DENIED;
-	if (mkdir_p(dir.buf, 0700) < 0 || ag_binding_encode(&b, &bytes, &len) < 0)
-		goto out;
-	strbuf_addf(&p, "%s/binding.json", dir.buf);
-	if (write_file_atomic(p.buf, bytes, len, 0600) < 0 ||
-	    ag_sign_with_home(run->home, bytes, len, sig) < 0)
-		goto out;
-	strbuf_addstr(&p, ".sig");
-	if (write_file_atomic(p.buf, sig, AG_MAC_HEX_LEN, 0600) < 0)
-		goto out;
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/.agend-managed", d->ws.path);
-	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", d->agent, now.buf);
-	if (write_file_atomic(p.buf, marker.buf, marker.len, 0600) < 0)
-		goto out;
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/.git/info", d->ws.path);
-	if (mkdir_p(p.buf, 0700) < 0)
-		goto out;
-	strbuf_addstr(&p, "/exclude");
-	strbuf_reset(&marker);
-	strbuf_addstr(&marker, ".agend-managed\nESCALATION.md\nAGENTIC-GIT-NOTE.md\n");
-	rc = write_file_atomic(p.buf, marker.buf, marker.len, 0600);
-out:
-	if (rc)
-		strbuf_addf(err, "cannot write the session binding in '%s': %s",
-			    dir.buf, strerror(errno));
-	free(bytes);
-	strbuf_release(&dir);
+	r.task_id = task.buf;
+	r.issued_at = now.buf;
+	rc = session_write(&r, err);
+	free(git_dir);
 	strbuf_release(&task);
 	strbuf_release(&now);
-	strbuf_release(&p);
-	strbuf_release(&marker);
+	return rc;
+}
+
+/* "<prefix><message>" */
+static void err_prefix(struct strbuf *err, const char *prefix)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s%s", prefix, err->buf);
+	strbuf_release(err);
+	*err = sb;
+}
+
+/*
+ * The refs before the agent runs. Right after our fetch and checkout the
+ * workspace's refs are loose files naming objects the fetch's
+ * connectivity check and the checkout have just seen, so reading the
+ * refs directory gives what for-each-ref prints (git/refs-files.h);
+ * anything else asks git.
+ */
+static int refs_before(struct dispatch_target *d, struct strbuf *err)
+{
+	struct strbuf raw = STRBUF_INIT;
+	char *gd = path_join(d->ws.dir, ".git");
+	int rc = refs_files_list(gd, d->src.objfmt ? 64 : 40, &raw);
+
+	if (!rc)
+		verify_refs_filter(raw.buf, &d->refs_before);
+	else
+		rc = verify_refs_snapshot(d->ws.dir, &d->refs_before);
+	if (rc)
+		strbuf_addstr(err, "cannot list the workspace's refs");
+	free(gd);
+	strbuf_release(&raw);
 	return rc;
 }
 
@@ -160,16 +173,14 @@ static void remove_session(const struct dispatch_run *run,
 	struct strbuf dir = STRBUF_INIT;
 
 	strbuf_addf(&dir, "%s/runtime/%s", run->home, d->agent);
-	if (dispatch_ws_remove(dir.buf) < 0)
-		warning("cannot remove the session binding '%s': %s", dir.buf,
-			strerror(errno));
+	workspace_remove(dir.buf); /* says why it could not */
 	strbuf_release(&dir);
 }
 
 static void remove_scratch(const struct dispatch_target *d)
 {
-	if (d->scratch && dispatch_ws_remove(d->scratch) < 0)
-		warning("cannot remove '%s': %s", d->scratch, strerror(errno));
+	if (d->scratch)
+		workspace_remove(d->scratch); /* says why it could not */
 }
 
 static int open_logs(const struct dispatch_run *run, const struct dispatch_target *d,
@@ -280,7 +291,7 @@ static void fill_launch(struct dispatch_target *d, struct strvec *env,
 	} else {
 		strvec_pushv(&l->argv, d->launch.argv.v);
 		strvec_pushv(&l->env, env->v);
-		l->dir = xstrdup(d->ws.path);
+		l->dir = xstrdup(d->ws.dir);
 		strvec_pushv(&d->rec.agent_argv, l->argv.v);
 		env_key_names(&l->env, &d->rec.agent_env_keys);
 	}
@@ -294,10 +305,24 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
-	/* the session's hooks, as a session's workspace has them (dispatch-workspace.h) */
+	/*
+	 * The session's hooks, as a session's workspace has them: the agent's
+	 * commits carry the provenance trailers, its ref moves are journaled
+	 * and judged (invariant 3); agentic-git's own git never runs them.
+	 * No remote: an agent's fetch or push has nowhere to go (invariant 1).
+	 */
 	char *hooks = hooks_dir(run->home);
-	struct dispatch_ws_source src = { d->url, d->objects, d->ident,
-					  d->objfmt, hooks };
+	struct workspace_request rq = {
+		.git = gitcmd_real_git(),
+		.from = d->t->repo,
+		.src = &d->src,
+		.head = d->t->head,
+		.base = d->t->base,
+		.refs = WS_REFS_FETCH,
+		.origin = false,
+		.hooks_path = hooks,
+		.identity = true,
+	};
 
 	agent_name(run, i, d->agent, sizeof(d->agent));
 	d->rec.sandbox = "none";
@@ -318,16 +343,19 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	d->rec.sandbox = d->sandbox_desc.buf;
 	network_warning(run, i);
+	rq.dir = path.buf;
+	if (workspace_create(&rq, &d->ws, &err) < 0) {
+		err_prefix(&err, "cannot create the workspace: ");
+		goto fail;
+	}
 	d->have_ws = true;
-	if (dispatch_ws_create(&src, path.buf, d->t->base, d->t->head, &d->ws,
-			       &err) < 0 ||
-	    write_session(run, d, &err) < 0 || open_logs(run, d, l) < 0 ||
-	    agent_sandbox_mkdirs(&d->box, &err) < 0)
+	if (refs_before(d, &err) < 0 || write_session(run, d, &err) < 0 ||
+	    open_logs(run, d, l) < 0 || agent_sandbox_mkdirs(&d->box, &err) < 0)
 		goto fail;
 	if (d->launch.prof &&
 	    agent_own_sandbox_roots(&d->box, d->launch.prof->preset, &err) < 0)
 		goto fail;
-	d->rec.workspace = xstrdup(d->ws.path);
+	d->rec.workspace = xstrdup(d->ws.dir);
 	agent_sandbox_downgrade_record(&d->box, "dispatch");
 	fill_launch(d, &env, l);
 	if (d->launch.prompt_on_stdin)
@@ -341,8 +369,8 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 fail:
 	d->rec.status = RS_ERROR;
 	strbuf_addbuf(&d->rec.note, &err);
-	if (d->have_ws && dispatch_ws_remove(path.buf) < 0)
-		warning("cannot remove '%s'", path.buf);
+	if (d->have_ws)
+		workspace_remove(d->ws.dir); /* says why it could not */
 	d->have_ws = false;
 	remove_session(run, d);
 out:
@@ -392,7 +420,7 @@ static void salvage_escalation(const struct dispatch_run *run,
 {
 	struct strbuf src = STRBUF_INIT, data = STRBUF_INIT, dst = STRBUF_INIT;
 
-	strbuf_addf(&src, "%s/ESCALATION.md", d->ws.path);
+	strbuf_addf(&src, "%s/ESCALATION.md", d->ws.dir);
 	if (read_file_bounded(src.buf, ESCALATION_MAX, RF_REGULAR, &data) == 0) {
 		strbuf_addf(&dst, "escalations/%s.md", d->t->key);
 		if (rundir_write(&run->rd, dst.buf, &data) == 0)
@@ -428,12 +456,15 @@ static void verify_and_push(const struct dispatch_run *run,
 			    struct dispatch_target *d)
 {
 	struct verify_input in = {
-		.workspace = d->ws.path, .head = d->t->head,
-		.head_sha = d->ws.head_sha, .base_sha = d->ws.base_sha,
-		.refs_before = d->ws.refs_before.buf,
+		.workspace = d->ws.dir,
+		.head = d->t->head,
+		.head_sha = d->ws.head_oid,
+		.base_sha = d->ws.base_oid,
+		.refs_before = d->refs_before.buf,
 		.exit_ok = d->rec.exit_code == 0 && !d->rec.timed_out,
 		.rebase_task = run->rebase_task,
-		.command = d->t->verify_command.nr ? d->t->verify_command.v : NULL,
+		.command =
+			d->t->verify_command.nr ? d->t->verify_command.v : NULL,
 		.command_timeout = d->launch.timeout,
 	};
 	struct sandbox_plan vplan = SANDBOX_PLAN_INIT;
@@ -448,8 +479,9 @@ static void verify_and_push(const struct dispatch_run *run,
 	strvec_clear(&venv);
 	strbuf_release(&why);
 	if (!d->rec.verify.ok) {
-		bool only_unmoved = d->rec.verify.state[VC_HEAD] == VS_FAIL &&
-				    !strcmp(d->rec.verify.new_head, d->ws.head_sha);
+		bool only_unmoved =
+			d->rec.verify.state[VC_HEAD] == VS_FAIL &&
+			!strcmp(d->rec.verify.new_head, d->ws.head_oid);
 		for (int c = 0; c < VC__COUNT && only_unmoved; c++)
 			if (c != VC_HEAD && d->rec.verify.state[c] == VS_FAIL)
 				only_unmoved = false;
@@ -457,10 +489,13 @@ static void verify_and_push(const struct dispatch_run *run,
 		return;
 	}
 	/* one push repository per object format: its alternates must match */
-	strbuf_addf(&pr, "%s/push%s%s.git", run->rd.path, d->objfmt ? "-" : "",
-		    d->objfmt ? d->objfmt : "");
-	req = (struct push_req){ pr.buf, d->ws.objects, d->ws.url, d->t->head,
-				 d->ws.head_sha, d->rec.verify.new_head, d->objfmt };
+	strbuf_addf(&pr, "%s/push%s%s.git", run->rd.path,
+		    d->src.objfmt ? "-" : "",
+		    d->src.objfmt ? d->src.objfmt : "");
+	req = (struct push_req){ pr.buf,	   d->ws.objects,
+				 d->ws.origin_url, d->t->head,
+				 d->ws.head_oid,   d->rec.verify.new_head,
+				 d->src.objfmt };
 	d->rec.push = push_run(&req, &d->rec.push_detail);
 	d->rec.status = d->rec.push == PUSH_PUSHED ? RS_PUSHED :
 			d->rec.push == PUSH_LEASE_REFUSED ? RS_LEASE_REFUSED :
@@ -514,21 +549,24 @@ static void teardown(const struct dispatch_run *run, struct dispatch_target *d)
 
 	salvage_escalation(run, d);
 	if (!d->rec.verified)
-		verify_conflicts(d->ws.path, &d->rec.verify);
+		verify_conflicts(d->ws.dir, &d->rec.verify);
 	if (d->rec.verify.in_conflict)
 		strbuf_addstr(&why, "the workspace is in conflict (unmerged paths or an operation in progress)");
 	else if (d->rec.status == RS_LEASE_REFUSED || d->rec.status == RS_PUSH_FAILED)
 		strbuf_addf(&why, "the push failed: %s", d->rec.push_detail.buf);
-	else if (dispatch_ws_remove(d->ws.path) < 0)
+	else if (workspace_remove(d->ws.dir) < 0)
 		strbuf_addf(&why, "removing it failed: %s", strerror(errno));
 	if (why.len) {
 		d->rec.kept = true;
-		strbuf_addf(&note, "# Kept by agentic-git dispatch\n\nTarget `%s` (%s, %s onto %s), run %s.\n\n"
-			    "Kept because %s.\n\nLogs: %s/%s.stdout.log and .stderr.log; record: %s.meta.yaml.\n\n"
-			    "Nothing here is pushed. When you are done, remove it with:\n\n    rm -rf '%s'\n",
-			    d->t->key, d->t->repo, d->t->head, d->t->base, run->rd.id,
-			    why.buf, run->rd.path, d->t->key, d->t->key, d->ws.path);
-		strbuf_addf(&p, "%s/AGENTIC-GIT-NOTE.md", d->ws.path);
+		strbuf_addf(
+			&note,
+			"# Kept by agentic-git dispatch\n\nTarget `%s` (%s, %s onto %s), run %s.\n\n"
+			"Kept because %s.\n\nLogs: %s/%s.stdout.log and .stderr.log; record: %s.meta.yaml.\n\n"
+			"Nothing here is pushed. When you are done, remove it with:\n\n    rm -rf '%s'\n",
+			d->t->key, d->t->repo, d->t->head, d->t->base,
+			run->rd.id, why.buf, run->rd.path, d->t->key, d->t->key,
+			d->ws.dir);
+		strbuf_addf(&p, "%s/AGENTIC-GIT-NOTE.md", d->ws.dir);
 		if (write_file_atomic(p.buf, note.buf, note.len, 0600) < 0)
 			warning("cannot write '%s': %s", p.buf, strerror(errno));
 		if (!d->rec.note.len)

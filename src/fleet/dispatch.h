@@ -38,10 +38,10 @@
 #include "base/strvec.h"
 #include "agents/config.h"
 #include "fleet/agent-sandbox.h"
-#include "fleet/dispatch-workspace.h"
 #include "fleet/pool.h"
 #include "fleet/rundir.h"
 #include "fleet/targets.h"
+#include "fleet/workspace.h"
 
 struct agent_launch {
 	struct strvec argv;	 /* argv[0] absolute; "{prompt}" not expanded */
@@ -74,10 +74,10 @@ struct dispatch_target {
 	struct target *t;	  /* not owned */
 	struct strbuf prompt;	  /* the prompt text */
 	struct agent_launch launch;
-	char *url, *objects,
-		*ident; /* from dispatch_ws_probe_repo() at planning */
-	char *objfmt;		  /* the clone's object format, NULL for sha1 */
-	struct dispatch_ws ws;
+	struct workspace_source src; /* the clone, probed at planning */
+	char *objects;		     /* the clone's objects dir (src.common) */
+	struct workspace ws;	   /* the target's workspace (WS_REFS_FETCH) */
+	struct strbuf refs_before; /* verify_refs_snapshot() at creation */
 	struct agent_sandbox box;     /* the agent's sandbox (profiles) */
 	struct strbuf sandbox_desc;   /* meta.yaml `sandbox:` */
 	char *scratch;		      /* Landlock tmp/ and home/, or NULL */

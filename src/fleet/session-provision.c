@@ -24,6 +24,7 @@
 #include "fleet/workspace.h"
 #include "fleet/session.h"
 #include "fleet/session-sync.h"
+#include "fleet/session-write.h"
 #include "git/repo.h"
 #include "git/repo-probe.h"
 
@@ -44,104 +45,34 @@ static int lock_repo(const struct session *s, struct strbuf *err)
 	return fd;
 }
 
-/* Appends `add` to the existing file at `path` in place: its mode, owner
- * and inode stay (a shared repository's group modes among them). */
-static int append_in_place(const char *path, const struct strbuf *add)
+/* The session's record for the one session writer (fleet/session-write.h). */
+static void session_record_of(const struct session *s, char *task_id,
+			      const char *exclude_git_dir,
+			      struct session_record *r)
 {
-	cleanup_fd int fd =
-		open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-
-	return fd < 0 || write_all(fd, add->buf, add->len) < 0 ? -1 : 0;
-}
-
-/*
- * Keeps the marker out of `git add -A`: in <git_dir>/info/exclude, the
- * common dir's for a worktree (so every worktree of the repo), the
- * workspace's own for a private workspace. An existing file gets the
- * line appended (its modes are the repository's: git gives a shared
- * repository's files group modes); a missing one is created.
- */
-static int exclude_marker(const char *git_dir)
-{
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	const char *line = "/" SESSION_MARKER;
-	bool missing = false;
-	int ret = 0;
-
-	strbuf_addf(&path, "%s/info", git_dir);
-	if (mkdir_p(path.buf, 0755) < 0) {
-		ret = -1;
-		goto out;
-	}
-	strbuf_addstr(&path, "/exclude");
-	if (read_file_bounded(path.buf, 1 << 20, RF_REGULAR, &data) < 0) {
-		if (errno != ENOENT) {
-			ret = -1;
-			goto out;
-		}
-		missing = true;
-	}
-	for (const char *p = data.buf; *p;) {
-		const char *nl = strchrnul(p, '\n');
-		size_t n = (size_t)(nl - p);
-		if ((n == strlen(line) && !strncmp(p, line, n)) ||
-		    (n == strlen(line) - 1 && !strncmp(p, line + 1, n)))
-			goto out; /* already there */
-		p = *nl ? nl + 1 : nl;
-	}
-	if (!missing) {
-		struct strbuf add = STRBUF_INIT;
-		if (data.len && data.buf[data.len - 1] != '\n')
-			strbuf_addch(&add, '\n');
-		strbuf_addf(&add, "%s\n", line);
-		ret = append_in_place(path.buf, &add);
-		strbuf_release(&add);
-		goto out;
-	}
-	strbuf_addf(&data, "%s\n", line);
-	ret = write_file_atomic(path.buf, data.buf, data.len, 0644);
-out:
-	strbuf_release(&path);
-	strbuf_release(&data);
-	return ret;
+	*r = (struct session_record){
+		.home = s->home,
+		.agent = s->agent,
+		.task_id = task_id,
+		.branch = s->branch,
+		.worktree = s->worktree,
+		.source_repo = s->source_repo,
+		.issued_at = s->issued_at,
+		.allow_bypass = s->allow_bypass,
+		.exclude_git_dir = exclude_git_dir,
+	};
 }
 
 static int write_binding(const struct session *s, struct strbuf *err)
 {
-	struct ag_binding b = { 0 };
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
-	char sig[AG_MAC_HEX_LEN + 1];
-	char *json = NULL;
-	size_t len = 0;
-	int ret = -1;
+	struct session_record r;
+	char *task = xstrfmt("run-session-%lld", (long long)time(NULL));
+	int rc;
 
-	b.version = 1;
-	b.agent = s->agent;
-	b.task_id = xstrfmt("run-session-%lld", (long long)time(NULL));
-	b.branch = s->branch;
-	b.worktree = s->worktree;
-	b.source_repo = s->source_repo;
-	b.issued_at = s->issued_at;
-	b.bypass = (char *)(s->allow_bypass ? AG_BYPASS_ALLOWED : AG_BYPASS_DENIED);
-	strbuf_addf(&dir, "%s/runtime/%s", s->home, s->agent);
-	strbuf_addf(&path, "%s/binding.json", dir.buf);
-	if (mkdir_p(dir.buf, 0700) < 0 || ag_binding_encode(&b, &json, &len) < 0 ||
-	    ag_sign_with_home(s->home, json, len, sig) < 0 ||
-	    write_file_atomic(path.buf, json, len, 0600) < 0)
-		goto out;
-	strbuf_addstr(&path, ".sig");
-	if (write_file_atomic(path.buf, sig, AG_MAC_HEX_LEN, 0600) < 0)
-		goto out;
-	ret = 0;
-out:
-	if (ret)
-		strbuf_addf(err, "cannot write the binding in '%s': %s", dir.buf,
-			    strerror(errno));
-	free(b.task_id);
-	free(json);
-	strbuf_release(&dir);
-	strbuf_release(&path);
-	return ret;
+	session_record_of(s, task, NULL, &r);
+	rc = session_write_binding(&r, err);
+	free(task);
+	return rc;
 }
 
 static int add_worktree(const struct session *s, struct strbuf *err)
@@ -223,7 +154,10 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.base = label;
 	wr.start = s->base_oid;
 	wr.hooks_path = hooks;
-	if (workspace_create(&wr, &ws) < 0) {
+	wr.refs = WS_REFS_CLONE;
+	wr.origin = true;
+	wr.identity = true;
+	if (workspace_create(&wr, &ws, NULL) < 0) {
 		strbuf_addstr(err, "cannot provision the private workspace; nothing else was created");
 		ret = 1;
 	} else if (session_ws_keep_config(&sw) < 0) {
@@ -384,8 +318,9 @@ static int make_home(const struct session *s, struct strbuf *err)
 
 static int provision_locked(struct session *s, struct strbuf *err)
 {
-	struct strbuf marker = STRBUF_INIT, path = STRBUF_INIT;
 	struct strbuf git_dir = STRBUF_INIT;
+	struct session_record r;
+	char *task;
 	int rc;
 
 	/* Someone may have provisioned while we waited for the lock. */
@@ -397,17 +332,19 @@ static int provision_locked(struct session *s, struct strbuf *err)
 	rc = s->private_ws ? add_private_workspace(s, err) : add_worktree(s, err);
 	if (rc)
 		return rc;
-	strbuf_addf(&marker, "agent=%s\nleased_at=%s\n", s->agent, s->issued_at);
-	strbuf_addf(&path, "%s/%s", s->worktree, SESSION_MARKER);
+	/*
+	 * The marker is kept out of `git add -A` by the common dir's
+	 * info/exclude for a worktree (so every worktree of the repo), the
+	 * workspace's own for a private workspace.
+	 */
 	strbuf_addf(&git_dir, "%s/.git", s->worktree);
-	if (write_file_atomic(path.buf, marker.buf, marker.len, 0644) < 0 ||
-	    exclude_marker(s->private_ws ? git_dir.buf : s->common_dir) < 0)
-		warning("run: cannot write the session marker in '%s': %s",
-			s->worktree, strerror(errno));
-	strbuf_release(&marker);
-	strbuf_release(&path);
+	task = xstrfmt("run-session-%lld", (long long)time(NULL));
+	session_record_of(s, task, s->private_ws ? git_dir.buf : s->common_dir,
+			  &r);
+	rc = session_write(&r, err) ? 1 : 0;
+	free(task);
 	strbuf_release(&git_dir);
-	return write_binding(s, err) ? 1 : 0;
+	return rc;
 }
 
 int session_provision(struct session *s, struct strbuf *err)

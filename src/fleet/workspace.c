@@ -13,51 +13,85 @@
 #include "base/refname.h"
 #include "base/spawn.h"
 #include "base/xalloc.h"
+#include "fleet/workspace-git.h"
 #include "fleet/workspace.h"
 #include "git/gitcmd.h"
 #include "git/gitdir-write.h"
-#include "git/refs-files.h"
 
 #define MAX_ALT_DEPTH 5
 
-/*
- * Runs git in `dir` (the operator's clone, or the workspace before any
- * agent had it: GIT_OPERATOR) with stdout captured into out (if non-NULL).
- * Returns git's exit status, or -1 when git could not run. A non-zero
- * status other than `ok_status` is reported with git's stderr.
- */
-static int git_run(const char *git, const char *dir, struct strbuf *out,
-		   const char *in, int ok_status, const char *first, ...)
+int workspace_fail(struct strbuf *err, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (!err)
+		error("workspace: %s", msg.buf);
+	else if (!err->len)
+		strbuf_addbuf(err, &msg);
+	strbuf_release(&msg);
+	return -1;
+}
+
+static void git_args(struct child *c, const char *git, const char *dir,
+		     const char *first, va_list ap)
+{
+	gitcmd_prepare(c, GIT_OPERATOR, git, dir);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		strvec_push(&c->args, a);
+	c->capture_out = true;
+	c->capture_err = true;
+}
+
+int workspace_git_start(struct child *c, const char *git, const char *dir,
+			const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	git_args(c, git, dir, first, ap);
+	va_end(ap);
+	return child_start(c) < 0 ? -1 : 0;
+}
+
+int workspace_git_finish(struct child *c, const char *what, struct strbuf *out,
+			 struct strbuf *err, int ok_status)
+{
+	int rc;
+
+	if (c->pid < 0 || child_finish(c) < 0) {
+		rc = workspace_fail(err, "cannot run '%s': %s", c->args.v[0],
+				    strerror(errno));
+	} else {
+		rc = c->status;
+		strbuf_trim(&c->err);
+		if (rc && rc != ok_status)
+			workspace_fail(
+				err, "git %s failed in '%s' (exit %d): %s",
+				what, c->dir, rc,
+				c->err.len ? c->err.buf : "(no message)");
+	}
+	if (out)
+		strbuf_addbuf(out, &c->out);
+	child_release(c);
+	return rc;
+}
+
+int workspace_git(const char *git, const char *dir, struct strbuf *out,
+		  struct strbuf *err, int ok_status, const char *first, ...)
 {
 	struct child c = CHILD_INIT;
 	va_list ap;
-	int rc;
 
-	gitcmd_prepare(&c, GIT_OPERATOR, git, dir);
 	va_start(ap, first);
-	for (const char *a = first; a; a = va_arg(ap, const char *))
-		strvec_push(&c.args, a);
+	git_args(&c, git, dir, first, ap);
 	va_end(ap);
-	c.capture_out = true;
-	c.capture_err = true;
-	if (in) {
-		c.in = in;
-		c.in_len = strlen(in);
-	}
-	if (child_run(&c) < 0) {
-		rc = error_errno("workspace: cannot run '%s'", git);
-	} else {
-		rc = c.status;
-		strbuf_trim(&c.err);
-		if (rc && rc != ok_status)
-			error("workspace: git %s failed in '%s' (exit %d): %s",
-			      first, dir, rc,
-			      c.err.len ? c.err.buf : "(no message)");
-	}
-	if (out)
-		strbuf_addbuf(out, &c.out);
-	child_release(&c);
-	return rc;
+	if (child_start(&c) < 0)
+		c.pid = -1;
+	return workspace_git_finish(&c, first, out, err, ok_status);
 }
 
 int workspace_borrowed_stores(const char *objects_dir, struct strvec *out)
@@ -103,8 +137,7 @@ int workspace_borrowed_stores(const char *objects_dir, struct strvec *out)
 	return rc;
 }
 
-/* Formats into sb (reset first) and returns its buffer. */
-AG_PRINTF(2, 3) static const char *pathf(struct strbuf *sb, const char *fmt, ...)
+const char *workspace_pathf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	strbuf_reset(sb);
@@ -112,12 +145,6 @@ AG_PRINTF(2, 3) static const char *pathf(struct strbuf *sb, const char *fmt, ...
 	strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
 	return sb->buf;
-}
-
-static char *first_line(const struct strbuf *sb)
-{
-	const char *nl = strchrnul(sb->buf, '\n');
-	return xstrndup(sb->buf, (size_t)(nl - sb->buf));
 }
 
 /*
@@ -131,204 +158,9 @@ static bool branch_ok(const char *b)
 	       !strchr(b, '"') && strlen(b) <= 200;
 }
 
-struct operator_info {
-	char *common;	 /* canonical git common dir */
-	char *top;	 /* the clone's top (common's parent for ".git") */
-	char *url, *name, *email;
-	char *objfmt;	 /* extensions.objectformat, NULL for sha1 */
-	char *refstorage; /* extensions.refstorage, NULL for files */
-	char *origin_head; /* origin/<head> oid, if it exists */
-};
-
-static void operator_info_release(struct operator_info *op)
-{
-	free(op->common);
-	free(op->top);
-	free(op->url);
-	free(op->name);
-	free(op->email);
-	free(op->objfmt);
-	free(op->refstorage);
-	free(op->origin_head);
-}
-
-/*
- * The common dir of `from` read from the .git files (no subprocess):
- * <from>/.git as a directory, a "gitdir:" file (a linked worktree, whose
- * gitdir names its common dir in "commondir"), or a bare/.git dir given
- * directly. NULL when the layout is something else.
- */
-static char *discover_common(const char *from)
-{
-	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
-	char *gitdir = NULL, *common = NULL;
-	const char *rest;
-
-	strbuf_addf(&path, "%s/.git", from);
-	if (is_dir(path.buf)) {
-		gitdir = strbuf_detach(&path, NULL);
-	} else if (!read_file_bounded(path.buf, 4096, RF_REGULAR, &sb) &&
-		   skip_prefix(sb.buf, "gitdir: ", &rest)) {
-		struct strbuf g = STRBUF_INIT;
-		strbuf_addstr(&g, rest);
-		strbuf_rtrim(&g);
-		gitdir = path_join(from, g.buf);
-		strbuf_release(&g);
-	} else if (path_exists(pathf(&path, "%s/HEAD", from)) &&
-		   is_dir(pathf(&path, "%s/objects", from))) {
-		gitdir = xstrdup(from);
-	}
-	if (gitdir) {
-		strbuf_reset(&sb);
-		if (!read_file_bounded(pathf(&path, "%s/commondir", gitdir),
-				       4096, RF_REGULAR, &sb)) {
-			char *j;
-			strbuf_rtrim(&sb);
-			j = path_join(gitdir, sb.buf);
-			common = real_path(j);
-			free(j);
-		} else if (is_dir(pathf(&path, "%s/objects", gitdir))) {
-			common = real_path(gitdir);
-		}
-	}
-	free(gitdir);
-	strbuf_release(&sb);
-	strbuf_release(&path);
-	return common;
-}
-
-static int operator_dirs(const struct workspace_request *rq,
-			 struct operator_info *op)
-{
-	struct strbuf out = STRBUF_INIT;
-	char *line;
-
-	op->common = discover_common(rq->from);
-	if (!op->common) {
-		if (git_run(rq->git, rq->from, &out, NULL, 0, "rev-parse",
-			    "--path-format=absolute", "--git-common-dir", NULL)) {
-			strbuf_release(&out);
-			return error("workspace: '%s' is not a git repository", rq->from);
-		}
-		line = first_line(&out);
-		op->common = real_path(line);
-		free(line);
-		strbuf_release(&out);
-		if (!op->common)
-			return error_errno("workspace: git dir of '%s'", rq->from);
-	}
-	op->top = !strcmp(path_basename(op->common), ".git")
-			  ? path_dirname(op->common)
-			  : xstrdup(op->common);
-	return 0;
-}
-
-/* Looks up the exact ref among for-each-ref's "oid refname" lines. */
-static char *find_ref(const char *lines, const char *prefix, const char *name)
-{
-	struct strbuf want = STRBUF_INIT;
-	char *found = NULL;
-
-	strbuf_addf(&want, "%s%s", prefix, name);
-	for (const char *l = lines; *l && !found;) {
-		const char *e = strchrnul(l, '\n'), *sp = strchr(l, ' ');
-		if (sp && sp < e && (size_t)(e - sp - 1) == want.len &&
-		    !strncmp(sp + 1, want.buf, want.len))
-			found = xstrndup(l, (size_t)(sp - l));
-		l = *e ? e + 1 : e;
-	}
-	strbuf_release(&want);
-	return found;
-}
-
-static int operator_refs(const struct workspace_request *rq,
-			 struct operator_info *op, struct workspace *ws)
-{
-	struct strbuf out = STRBUF_INIT;
-	char *pats[4];
-	char *local_head;
-	int rc = 0;
-
-	pats[0] = xstrfmt("refs/remotes/origin/%s", rq->head);
-	pats[1] = xstrfmt("refs/heads/%s", rq->head);
-	pats[2] = xstrfmt("refs/remotes/origin/%s", rq->base ? rq->base : rq->head);
-	pats[3] = xstrfmt("refs/heads/%s", rq->base ? rq->base : rq->head);
-	/* files backend only: one git process less on every provisioning */
-	if (op->refstorage ||
-	    refs_files_lookup(op->common, op->objfmt && !strcmp(op->objfmt, "sha256") ? 64 : 40,
-			      (const char *const *)pats, ARRAY_SIZE(pats), &out) < 0) {
-		strbuf_reset(&out);
-		if (git_run(rq->git, op->top, &out, NULL, 0, "for-each-ref",
-			    "--format=%(objectname) %(refname)", pats[0],
-			    pats[1], pats[2], pats[3], NULL))
-			rc = -1;
-	}
-	for (int i = 0; i < 4; i++)
-		free(pats[i]);
-	if (rc < 0)
-		goto out;
-	op->origin_head = find_ref(out.buf, "refs/remotes/origin/", rq->head);
-	local_head = find_ref(out.buf, "refs/heads/", rq->head);
-	if (rq->base) {
-		ws->base_oid = find_ref(out.buf, "refs/remotes/origin/", rq->base);
-		if (!ws->base_oid)
-			ws->base_oid = find_ref(out.buf, "refs/heads/", rq->base);
-		if (!ws->base_oid && !rq->start)
-			rc = error("workspace: base branch '%s' not found in '%s' (neither origin/%s nor %s); fetch it first",
-				   rq->base, op->top, rq->base, rq->base);
-	}
-	ws->head_oid = rq->start       ? xstrdup(rq->start)
-		       : op->origin_head ? xstrdup(op->origin_head)
-		       : local_head    ? xstrdup(local_head)
-		       : ws->base_oid  ? xstrdup(ws->base_oid)
-				       : NULL;
-	free(local_head);
-	if (!rc && !ws->head_oid)
-		rc = error("workspace: branch '%s' not found in '%s' and no base to start it from",
-			   rq->head, op->top);
-out:
-	strbuf_release(&out);
-	return rc;
-}
-
-static int operator_config(const struct workspace_request *rq,
-			   struct operator_info *op)
-{
-	struct strbuf out = STRBUF_INIT;
-	int rc = git_run(rq->git, op->top, &out, NULL, 1, "config", "--get-regexp",
-			 "^(remote\\.origin\\.url|user\\.name|user\\.email|extensions\\.(objectformat|refstorage))$",
-			 NULL);
-
-	if (rc && rc != 1) {
-		strbuf_release(&out);
-		return -1;
-	}
-	for (char *l = out.buf, *e; *l; l = e) {
-		char *sp;
-		e = strchrnul(l, '\n');
-		if (*e)
-			*e++ = '\0';
-		if (!(sp = strchr(l, ' ')))
-			continue;
-		*sp++ = '\0';
-		if (!strcmp(l, "remote.origin.url") && !op->url)
-			op->url = xstrdup(sp);
-		else if (!strcmp(l, "user.name"))
-			free(op->name), op->name = xstrdup(sp);
-		else if (!strcmp(l, "user.email"))
-			free(op->email), op->email = xstrdup(sp);
-		else if (!strcmp(l, "extensions.objectformat"))
-			free(op->objfmt), op->objfmt = xstrdup(sp);
-		else if (!strcmp(l, "extensions.refstorage"))
-			free(op->refstorage), op->refstorage = xstrdup(sp);
-	}
-	strbuf_release(&out);
-	return 0;
-}
-
 /* The canonical path the workspace will have; checks invariant 1. */
 static char *check_dir(const struct workspace_request *rq,
-		       const struct operator_info *op)
+		       const struct workspace_source *src, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *rel;
@@ -336,13 +168,16 @@ static char *check_dir(const struct workspace_request *rq,
 	struct stat st;
 
 	if (!rq->dir || rq->dir[0] != '/') {
-		error("workspace: '%s' must be an absolute path", rq->dir ? rq->dir : "");
+		workspace_fail(err, "'%s' must be an absolute path",
+			       rq->dir ? rq->dir : "");
 		return NULL;
 	}
 	strbuf_addstr(&sb, rq->dir);
 	path_normalize(&sb);
 	if (!lstat(sb.buf, &st) || errno != ENOENT) {
-		error("workspace: '%s' already exists; choose a new directory", sb.buf);
+		workspace_fail(err,
+			       "'%s' already exists; choose a new directory",
+			       sb.buf);
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -357,42 +192,63 @@ static char *check_dir(const struct workspace_request *rq,
 	}
 	free(parent);
 	free(real_parent);
-	if (path_inside(sb.buf, op->top, &rel) ||
-	    path_inside(sb.buf, op->common, &rel) ||
-	    path_inside(op->top, sb.buf, &rel)) {
-		error("workspace: refusing to create '%s' inside or around the operator clone '%s'",
-		      sb.buf, op->top);
+	if (path_inside(sb.buf, src->top, &rel) ||
+	    path_inside(sb.buf, src->common, &rel) ||
+	    path_inside(src->top, sb.buf, &rel)) {
+		workspace_fail(
+			err,
+			"refusing to create '%s' inside or around the operator clone '%s'",
+			sb.buf, src->top);
 		strbuf_release(&sb);
 		return NULL;
 	}
 	return strbuf_detach(&sb, NULL);
 }
 
-/* What the workspace's config holds beyond [core] (gitdir-write.h). */
-static void repo_config(const struct workspace_request *rq,
-			const struct operator_info *op, struct strbuf *cfg)
+/* What the workspace's config takes from the clone's (origin, identity). */
+static void source_config(const struct workspace_request *rq,
+			  const struct workspace_source *src,
+			  struct strbuf *cfg)
 {
-	if (op->url) {
+	if (rq->origin && src->url) {
 		strbuf_addstr(cfg, "[remote \"origin\"]\n");
-		gitdir_config_value(cfg, "url", op->url);
+		gitdir_config_value(cfg, "url", src->url);
 		strbuf_addstr(cfg, "\tfetch = +refs/heads/*:refs/remotes/origin/*\n");
 		strbuf_addf(cfg, "[branch \"%s\"]\n\tremote = origin\n\tmerge = refs/heads/%s\n",
 			    rq->head, rq->head);
 	}
-	if (op->name || op->email)
+	if (rq->identity && (src->name || src->email))
 		strbuf_addstr(cfg, "[user]\n");
-	if (op->name)
-		gitdir_config_value(cfg, "name", op->name);
-	if (op->email)
-		gitdir_config_value(cfg, "email", op->email);
+	if (rq->identity && src->name)
+		gitdir_config_value(cfg, "name", src->name);
+	if (rq->identity && src->email)
+		gitdir_config_value(cfg, "email", src->email);
 }
 
-static int put_ref(const char *git_dir, const char *prefix, const char *name,
-		   const char *oid)
+/*
+ * The clone's part of the config when it is read while the checkout
+ * runs: appended once that is done (no git reads the file while it
+ * grows), to the file we created (O_NOFOLLOW).
+ */
+static int append_source_config(const struct workspace_request *rq,
+				const struct workspace_source *src,
+				const struct workspace *ws, struct strbuf *err)
 {
-	char *ref = xstrfmt("refs/%s/%s", prefix, name);
-	int rc = gitdir_put_ref(git_dir, ref, oid);
-	free(ref);
+	struct strbuf cfg = STRBUF_INIT;
+	char *path = xstrfmt("%s/.git/config", ws->dir);
+	int fd, rc = 0;
+
+	source_config(rq, src, &cfg);
+	if (cfg.len) {
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0 || write_all(fd, cfg.buf, cfg.len) < 0)
+			rc = workspace_fail(err, "cannot write '%s': %s", path,
+					    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(path);
+	strbuf_release(&cfg);
 	return rc;
 }
 
@@ -400,75 +256,141 @@ static int put_ref(const char *git_dir, const char *prefix, const char *name,
  * The repository, written directly in git's stable on-disk format
  * (git/gitdir-write.h): the same files `git init` and `git update-ref`
  * would write, without their two processes. Config (invariant 3:
- * hooksPath) exists before anything could run a hook.
+ * hooksPath) exists before anything could write a ref.
  */
 static int write_repo(const struct workspace_request *rq,
-		      const struct operator_info *op, struct workspace *ws)
+		      const struct workspace_source *src, bool with_source,
+		      struct workspace *ws, struct strbuf *err)
 {
 	struct strbuf cfg = STRBUF_INIT;
 	char *git_dir = xstrfmt("%s/.git", ws->dir);
-	char *alt = xstrfmt("%s/objects", op->common);
+	char *alt = xstrfmt("%s/objects", src->common);
 	struct gitdir_spec spec = {
-		.git_dir = git_dir, .objfmt = op->objfmt, .head = rq->head,
+		.git_dir = git_dir,
+		.objfmt = src->objfmt,
+		.head = rq->head,
 		.hooks_path = rq->hooks_path ? rq->hooks_path : "/dev/null",
 		.alternates = alt,
 	};
 	int rc;
 
-	repo_config(rq, op, &cfg);
+	if (with_source)
+		source_config(rq, src, &cfg);
+	/* invariant 5 */
+	strbuf_addstr(&cfg,
+		      "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n");
 	spec.extra_config = cfg.buf;
-	rc = gitdir_write(&spec);
-	if (rc == GITDIR_UNSUPPORTED)
-		rc = error("workspace: object format '%s' of '%s' is not supported",
-			   op->objfmt, op->top);
-	if (!rc)
-		rc = put_ref(git_dir, "heads", rq->head, ws->head_oid);
-	if (!rc && op->origin_head)
-		rc = put_ref(git_dir, "remotes/origin", rq->head, op->origin_head);
-	if (!rc && ws->base_oid && strcmp(rq->base, rq->head))
-		rc = put_ref(git_dir, "remotes/origin", rq->base, ws->base_oid);
+	rc = gitdir_write(&spec); /* objfmt: checked by workspace_probe() */
+	if (rc)
+		rc = workspace_fail(err, "cannot create the workspace '%s'",
+				    ws->dir);
 	strbuf_release(&cfg);
 	free(alt);
 	free(git_dir);
 	return rc;
 }
 
-int workspace_create(const struct workspace_request *rq, struct workspace *ws)
+static int check_request(const struct workspace_request *rq, struct strbuf *err)
 {
-	struct operator_info op = { 0 };
-	char *parent = NULL, *objects = NULL;
-	int rc = -1;
-
 	if (!rq->git || rq->git[0] != '/')
-		return error("workspace: the real git must be an absolute path");
+		return workspace_fail(err,
+				      "the real git must be an absolute path");
 	if (!branch_ok(rq->head) || (rq->base && !branch_ok(rq->base)))
-		return error("workspace: invalid branch name '%s'",
-			     branch_ok(rq->head) ? rq->base : rq->head ? rq->head : "");
+		return workspace_fail(err, "invalid branch name '%s'",
+				      branch_ok(rq->head) ? rq->base
+				      : rq->head	  ? rq->head
+							  : "");
 	if (rq->start && !((strlen(rq->start) == 40 || strlen(rq->start) == 64) &&
 			   is_lower_hex(rq->start, strlen(rq->start))))
-		return error("workspace: '%s' is not a commit id", rq->start);
-	if (operator_dirs(rq, &op) < 0 || operator_config(rq, &op) < 0 ||
-	    operator_refs(rq, &op, ws) < 0 || !(ws->dir = check_dir(rq, &op)))
+		return workspace_fail(err, "'%s' is not a commit id",
+				      rq->start);
+	if (rq->refs == WS_REFS_FETCH && (!rq->base || rq->start))
+		BUG("workspace: a fetched workspace needs a base and no start");
+	return 0;
+}
+
+/*
+ * The clone is ours to probe: where it is and its object format first
+ * (files only), then its config is read by a git running while we build
+ * and check out (a process less on the critical path); FETCH needs the
+ * URL first.
+ */
+static int own_probe(const struct workspace_request *rq,
+		     struct workspace_source *own, struct child *cfg,
+		     struct strbuf *err)
+{
+	if (rq->refs == WS_REFS_FETCH)
+		return workspace_probe(rq->git, rq->from, true, own, err);
+	if (workspace_source_locate(rq->git, rq->from, own, err) < 0)
+		return -1;
+	if (workspace_source_config_start(rq->git, own, cfg) < 0)
+		cfg->pid = -1; /* finish reports it */
+	return 1;
+}
+
+/* The config own_probe() started: parsed, then its part appended. */
+static int finish_own_probe(const struct workspace_request *rq,
+			    struct workspace_source *own, struct child *cfg,
+			    int *pending, const struct workspace *ws,
+			    struct strbuf *err)
+{
+	*pending = 0;
+	if (workspace_source_config_finish(cfg, false, own, err) < 0)
+		return -1;
+	return append_source_config(rq, own, ws, err);
+}
+
+int workspace_create(const struct workspace_request *rq, struct workspace *ws,
+		     struct strbuf *err)
+{
+	struct workspace_source own = WORKSPACE_SOURCE_INIT;
+	const struct workspace_source *src = rq->src;
+	struct child cfg = CHILD_INIT;
+	char *parent = NULL, *objects = NULL, *origin_head = NULL;
+	int pending = 0, rc = -1;
+
+	if (check_request(rq, err) < 0)
+		return -1;
+	if (!src && (pending = own_probe(rq, &own, &cfg, err)) < 0)
+		return -1;
+	if (!src)
+		src = &own;
+	if (rq->refs == WS_REFS_FETCH && !src->url) {
+		workspace_fail(err, "the clone has no 'origin' remote");
 		goto out;
-	objects = xstrfmt("%s/objects", op.common);
+	}
+	if ((rq->refs == WS_REFS_CLONE &&
+	     workspace_clone_refs(rq, src, ws, &origin_head, err) < 0) ||
+	    !(ws->dir = check_dir(rq, src, err)))
+		goto out;
+	objects = xstrfmt("%s/objects", src->common);
 	if (workspace_borrowed_stores(objects, &ws->ro_dirs) < 0)
 		goto out;
 	parent = path_dirname(ws->dir);
 	if (mkdir_p(parent, 0755) < 0 || mkdir(ws->dir, 0755) < 0) {
-		error_errno("workspace: cannot create '%s'", ws->dir);
+		workspace_fail(err, "cannot create '%s': %s", ws->dir,
+			       strerror(errno));
 		goto out;
 	}
-	if (write_repo(rq, &op, ws) < 0 ||
-	    git_run(rq->git, ws->dir, NULL, NULL, 0, "reset", "-q", "--hard", NULL)) {
-		workspace_remove(ws->dir);
+	if (write_repo(rq, src, !pending, ws, err) < 0 ||
+	    (rq->refs == WS_REFS_FETCH &&
+	     workspace_fetch_refs(rq, src, ws, err) < 0) ||
+	    workspace_checkout(rq, src, ws, origin_head, err) < 0 ||
+	    (pending &&
+	     finish_own_probe(rq, &own, &cfg, &pending, ws, err) < 0)) {
+		workspace_remove(ws->dir); /* invariant 4 */
 		goto out;
 	}
-	ws->origin_url = op.url ? xstrdup(op.url) : NULL;
+	ws->objects = xstrfmt("%s/.git/objects", ws->dir);
+	ws->origin_url = src->url ? xstrdup(src->url) : NULL;
 	rc = 0;
 out:
+	if (pending) /* reaped whatever happened */
+		workspace_source_config_finish(&cfg, false, &own, NULL);
 	free(parent);
 	free(objects);
-	operator_info_release(&op);
+	free(origin_head);
+	workspace_source_release(&own);
 	return rc;
 }
 
@@ -487,12 +409,14 @@ bool workspace_is_private_of(const char *dir, const char *common_dir)
 	bool ok = false;
 	struct stat st;
 
-	if (!real_dir(pathf(&path, "%s/.git", dir)) ||
-	    !real_dir(pathf(&path, "%s/.git/objects", dir)) ||
-	    !real_dir(pathf(&path, "%s/.git/objects/info", dir)) ||
-	    !lstat(pathf(&path, "%s/.git/commondir", dir), &st) ||
+	if (!real_dir(workspace_pathf(&path, "%s/.git", dir)) ||
+	    !real_dir(workspace_pathf(&path, "%s/.git/objects", dir)) ||
+	    !real_dir(workspace_pathf(&path, "%s/.git/objects/info", dir)) ||
+	    !lstat(workspace_pathf(&path, "%s/.git/commondir", dir), &st) ||
 	    errno != ENOENT ||
-	    read_file_bounded(pathf(&path, "%s/.git/objects/info/alternates", dir),
+	    read_file_bounded(workspace_pathf(&path,
+					      "%s/.git/objects/info/alternates",
+					      dir),
 			      4096, RF_REGULAR, &alt) < 0)
 		goto out;
 	if (alt.len && alt.buf[alt.len - 1] == '\n')
@@ -500,7 +424,7 @@ bool workspace_is_private_of(const char *dir, const char *common_dir)
 	if (alt.buf[0] != '/' || strchr(alt.buf, '\n'))
 		goto out;
 	have = real_path(alt.buf);
-	want = real_path(pathf(&path, "%s/objects", common_dir));
+	want = real_path(workspace_pathf(&path, "%s/objects", common_dir));
 	ok = have && want && !strcmp(have, want);
 out:
 	free(want);
@@ -520,8 +444,12 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 
 int workspace_remove(const char *dir)
 {
+	struct stat st;
+
 	if (!dir || dir[0] != '/' || !strcmp(dir, "/"))
 		return error("workspace: refusing to remove '%s'", dir ? dir : "");
+	if (lstat(dir, &st) < 0 && errno == ENOENT)
+		return 0;
 	if (nftw(dir, rm_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
 		return error_errno("workspace: cannot remove '%s'", dir);
 	return 0;
@@ -530,6 +458,7 @@ int workspace_remove(const char *dir)
 void workspace_release(struct workspace *ws)
 {
 	free(ws->dir);
+	free(ws->objects);
 	free(ws->origin_url);
 	free(ws->head_oid);
 	free(ws->base_oid);

@@ -20,7 +20,7 @@ resolve_case() {
 	local b=$1 p=$2 m
 	sbx_prereq "$b"
 	# no GIT_AUTHOR_*/GIT_COMMITTER_* for the agent, and $HOME is empty in
-	# the cage: the workspace carries the operator's identity (dispatch-workspace.h)
+	# the cage: the workspace carries the operator's identity (fleet/workspace.h)
 	"$REAL_GIT" config --global user.name "Operator Name"
 	"$REAL_GIT" config --global user.email operator@example.com
 	DSB_ENV="[REAL_GIT, SBX_TOKEN]" boxed_config "$b" "$p" "$AGENTS/resolve.sh" \

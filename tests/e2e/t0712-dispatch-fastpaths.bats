@@ -129,16 +129,21 @@ sha256_clone() {
 	[ "$("$REAL_GIT" config -f "$T/kept/config" maintenance.auto)" = false ]
 }
 
-@test "t0712.6 an object format the writer does not know falls back to git init, which refuses it" {
+@test "t0712.6 an object format the writer does not know is refused at planning; a global one is not the clone's" {
 	"$REAL_GIT" -C "$REPO" push -q origin main:b1
-	# only the global config can carry it: git refuses it in the clone's own
+	# git reads extensions.objectformat from the clone's own config only
 	"$REAL_GIT" config --global extensions.objectformat sha999
 	run dispatch --repo "$REPO" --head b1 --base main --prompt-file "$T/prompt.md" -- "$T/commit.sh"
+	[ "$(meta repo-b1 status)" = pushed ]
+	"$REAL_GIT" config --global --unset extensions.objectformat
+	"$REAL_GIT" -C "$REPO" config core.repositoryformatversion 1
+	"$REAL_GIT" -C "$REPO" config extensions.objectformat sha999
+	before=$(ls "$AGENTIC_GIT_HOME/runs")
+	run dispatch --repo "$REPO" --head b1 --base main --prompt-file "$T/prompt.md" -- "$T/commit.sh"
 	assert_failure
-	[ "$(meta repo-b1 status)" = error ]
-	grep -q "cannot create the workspace: .*unknown hash algorithm 'sha999'" "$(run_dir)/repo-b1.meta.yaml"
-	[ ! -e "$(run_dir)/work/repo-b1" ]
-	[ "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse b1)" = "$("$REAL_GIT" --git-dir="$ORIGIN" rev-parse main)" ]
+	assert_output --partial "is not one agentic-git writes (sha1, sha256)"
+	# refused at planning: no new run, no workspace
+	assert_equal "$(ls "$AGENTIC_GIT_HOME/runs")" "$before"
 }
 
 # same_as_git GITDIR HEXLEN: the refs reader lists what for-each-ref lists.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: Apache-2.0
 # Attribution everywhere (issue 16, build 6; issue 18, build 3): a
-# dispatch workspace gets the session's hooks (fleet/dispatch-workspace.h), so the
+# dispatch workspace gets the session's hooks (fleet/workspace.h), so the
 # dispatched agent's commits reach the remote with the Agentic-* trailers,
 # its ref moves are journaled, and the reference-transaction hook refuses
 # protected and snapshot refs even to real git called past the shim with
