@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fs+api proxy's resolver (agents/resolver.h) on names /etc/hosts
- * answers, and its refusals; a resolver that never answers is t0614.
+ * answers, and its refusals; a resolver that never answers is t0616.
  */
 #include "base/common.h"
 #include <setjmp.h>
