@@ -134,6 +134,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		return 0;
 	o.overwrite_from = git_overwrite_source(ga, f->tok_facts, &paths);
 	o.overwrite_paths = paths.v;
+	o.output_paths = f->out_files.nr ? f->out_files.v : NULL;
 	/* a routed command runs without them; any other names its own */
 	if (v->kind != V_ROUTE)
 		facts_caller_repo(ga, &o.git_dir, &o.work_tree);

@@ -65,6 +65,14 @@ struct policy_repo {
 	const char *wt_branch;	  /* branch checked out in the worktree */
 	const unsigned *tok_facts; /* per ga->args[i]: enum tok_fact bits */
 	bool sub_is_external;	  /* git-<sub> is an installed program */
+	/* output paths (git/outpaths.h), judged by the facts for a bound
+	 * agent: outs_judged says they were; out_bad is the first one not
+	 * inside the worktree (as given, "" for a form without a value),
+	 * with its option and, when it could not be resolved, why */
+	bool outs_judged;
+	const char *out_bad;
+	const char *out_opt;
+	const char *out_why;
 };
 
 struct policy_input {

@@ -259,3 +259,62 @@ ignored_overwrite_undone() {
 	run agit merge --abort
 	refute_output --partial "expects no arguments"
 }
+
+# A command that writes a file where it is told (docs/fuzzing.md I6): the
+# output path is an ignored file with unsaved work, which the capture
+# (`add -A`) never sees. output_overwrite_undone SLUG OP ARGS…
+output_overwrite_undone() {
+	local slug=$1 ref
+	shift
+	echo ".env" >>.gitignore
+	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm "ignore .env"
+	echo "SECRET=1" >.env
+	echo change >>.gitignore
+	printf 'From: a <a@b>\nSubject: s\n\nbody\n' >mail.txt
+	run agit "$@" <mail.txt
+	echo "op: $status $output"
+	[ "$(cat .env)" != "SECRET=1" ] ||
+		fail "'$*' did not overwrite the ignored .env: the test proves nothing"
+	ref=$(newest_ref "$slug")
+	[ -n "$ref" ] || fail "no $slug snapshot was taken"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	[ "$(cat .env)" = "SECRET=1" ]
+}
+
+@test "mailinfo <ignored .env> <patch> is undone" {
+	output_overwrite_undone mailinfo mailinfo .env patch
+}
+
+@test "mailinfo <msg> <ignored .env> is undone" {
+	output_overwrite_undone mailinfo mailinfo msg .env
+}
+
+@test "diff --output=<ignored .env> is undone" {
+	output_overwrite_undone diff diff --output=.env
+}
+
+@test "diff --output <ignored .env> (separate value) is undone" {
+	output_overwrite_undone diff diff --output .env
+}
+
+@test "archive -o<ignored .env> (stuck) is undone" {
+	output_overwrite_undone archive archive -o.env HEAD
+}
+
+@test "log --output=<ignored .env> from a subdirectory (../.env) is undone" {
+	local ref
+	mkdir -p sub && echo x >sub/f && "$REAL_GIT" add sub && "$REAL_GIT" commit -qm sub
+	cd sub
+	echo ".env" >>../.gitignore
+	"$REAL_GIT" add ../.gitignore && "$REAL_GIT" commit -qm "ignore .env"
+	echo "SECRET=1" >../.env
+	run agit log -1 --output=../.env
+	assert_success
+	[ "$(cat ../.env)" != "SECRET=1" ]
+	ref=$(newest_ref log)
+	cd ..
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	[ "$(cat .env)" = "SECRET=1" ]
+}
