@@ -7,7 +7,10 @@
 #include "git/hooks.h"
 
 const char *const hooks_names[] = {
-	"prepare-commit-msg", "reference-transaction", NULL,
+	"prepare-commit-msg",
+	"reference-transaction",
+	"pre-push",
+	NULL,
 };
 
 /* Appends s single-quoted for sh. */

@@ -50,6 +50,7 @@ void verdict_init(struct verdict *v)
 	strvec_init(&v->args);
 	strbuf_init(&v->reason, 0);
 	strbuf_init(&v->why, 0);
+	strbuf_init(&v->push_pins, 0);
 	v->sub = "";
 }
 
@@ -59,6 +60,7 @@ void verdict_release(struct verdict *v)
 	strvec_clear(&v->args);
 	strbuf_release(&v->reason);
 	strbuf_release(&v->why);
+	strbuf_release(&v->push_pins);
 }
 
 static AG_PRINTF(4, 5) void deny(struct verdict *v, const char *event,

@@ -104,6 +104,8 @@ struct verdict {
 	bool quarantine;	   /* clean -x/-X */
 	bool conflict_wrap;	   /* spawn, then conflict guidance */
 	bool push_guards;	   /* run the repository push guards first */
+	struct strbuf push_pins;   /* after them: the object ids they scanned,
+				      space-separated (git/pushpin.h) */
 	bool audit_bypass;	   /* write bypass_mutating_op */
 	struct strbuf why;	   /* one line: why this verdict (for check) */
 };

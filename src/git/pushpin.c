@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The push window closed (git/pushpin.h).
+ *
+ * Invariants (tests: t0150 "the push window", test-policy):
+ *  1. The real push always runs the pre-push hook: `--verify` comes after
+ *     every option of the agent's (before its `--`), so `--no-verify`
+ *     cannot undo it, and core.hooksPath names the session hooks.
+ *  2. A line is sent only when its local oid is one the guard scanned; a
+ *     deletion (zero oid) or a line that does not parse is refused.
+ *  3. When the hooks cannot be made ready the push does not run.
+ */
+#include "base/common.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/path.h"
+#include "base/strvec.h"
+#include "git/hooks.h"
+#include "git/policy.h"
+#include "git/pushpin.h"
+
+/* Inserts `words` at v->args index `at`, keeping sub_args_at right. */
+static void insert_at(struct verdict *v, size_t at, const char *const *words)
+{
+	struct strvec args = STRVEC_INIT;
+	size_t n = 0;
+
+	while (words[n])
+		n++;
+	strvec_pushn(&args, v->args.v, at);
+	strvec_pushv(&args, words);
+	strvec_pushn(&args, v->args.v + at, v->args.nr - at);
+	strvec_clear(&v->args);
+	v->args = args;
+	if (at < v->sub_args_at)
+		v->sub_args_at += n;
+}
+
+static int hooks_ready(const char *dir, const char *agentic_git,
+		       struct strbuf *err)
+{
+	struct strbuf stub = STRBUF_INIT;
+	int ok;
+
+	strbuf_addf(&stub, "%s/pre-push", dir);
+	ok = !access(stub.buf, X_OK) ||
+	     (agentic_git && hooks_install(dir, agentic_git) == 0);
+	if (!ok)
+		strbuf_addf(
+			err,
+			"cannot install the session hooks in '%s' (%s), which pin the push to what was scanned",
+			dir, strerror(errno));
+	strbuf_release(&stub);
+	return ok ? 0 : -1;
+}
+
+int push_pin_apply(struct verdict *v, const char *home, const char *agentic_git,
+		   struct strbuf *err)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	const char *verify[] = { "--verify", NULL };
+	const char *hp[] = { "-c", NULL, NULL };
+	char *dir;
+	size_t end;
+	int ret = -1;
+
+	if (!home || !*home) {
+		strbuf_addstr(
+			err,
+			"no AGENTIC_GIT_HOME: no session hooks to pin the push with");
+		return -1;
+	}
+	dir = hooks_dir(home);
+	if (hooks_ready(dir, agentic_git, err) < 0)
+		goto out;
+	/* --verify after the agent's options: before its `--`, else last */
+	end = v->args.nr;
+	for (size_t i = v->sub_args_at; i < v->args.nr; i++)
+		if (!strcmp(v->args.v[i], "--")) {
+			end = i;
+			break;
+		}
+	insert_at(v, end, verify);
+	strbuf_addf(&cfg, "core.hooksPath=%s", dir);
+	hp[1] = cfg.buf;
+	insert_at(v, 0, hp);
+	if (setenv(PUSH_PIN_ENV, v->push_pins.buf, 1) < 0) {
+		strbuf_addf(err, "cannot set %s: %s", PUSH_PIN_ENV,
+			    strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(dir);
+	strbuf_release(&cfg);
+	return ret;
+}
+
+static bool is_zero_oid(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '0')
+			return false;
+	return n > 0;
+}
+
+bool push_pin_line_ok(const char *pins, const char *line, struct strbuf *why)
+{
+	const char *sp1 = strchr(line, ' '), *oid, *end, *p;
+	size_t n;
+
+	if (!sp1 || !(end = strchr(sp1 + 1, ' ')) || end == sp1 + 1) {
+		strbuf_addstr(
+			why,
+			"a line git should not have written (fail-closed)");
+		return false;
+	}
+	oid = sp1 + 1;
+	n = (size_t)(end - oid);
+	if (is_zero_oid(oid, n)) {
+		strbuf_addf(
+			why,
+			"'%.*s' would be deleted, which the guard never allows",
+			(int)(sp1 - line), line);
+		return false;
+	}
+	for (p = pins; p && *p;) {
+		size_t l = strcspn(p, " ");
+		if (l == n && !strncmp(p, oid, n))
+			return true;
+		p += l;
+		p += strspn(p, " ");
+	}
+	strbuf_addf(
+		why,
+		"'%.*s' is now %.*s, which the push guard did not scan (the ref moved after the scan)",
+		(int)(sp1 - line), line, (int)n, oid);
+	return false;
+}
