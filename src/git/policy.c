@@ -764,9 +764,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
-/* Inserts `words` into v->args at index `at` (the subcommand's own
- * arguments start after it when `at` is at or before the subcommand). */
-static void insert_args(struct verdict *v, size_t at, const char *const *words)
+void verdict_insert_args(struct verdict *v, size_t at, const char *const *words)
 {
 	struct strvec args = STRVEC_INIT;
 	size_t n = 0;
@@ -798,7 +796,7 @@ static void require_force(struct verdict *v, const struct git_argv *ga)
 	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
 	    !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
 		return;
-	insert_args(v, v->sub_args_at - 1, cfg);
+	verdict_insert_args(v, v->sub_args_at - 1, cfg);
 }
 
 static void decide_push(struct verdict *v, const struct policy_input *in)

@@ -113,6 +113,10 @@ struct verdict {
 void verdict_init(struct verdict *v);
 void verdict_release(struct verdict *v);
 void policy_decide(const struct policy_input *in, struct verdict *v);
+/* Inserts `words` (NULL-terminated) into v->args at index `at`; the
+ * subcommand's own arguments move with it when `at` is before them. */
+void verdict_insert_args(struct verdict *v, size_t at,
+			 const char *const *words);
 const char *verdict_kind_str(enum verdict_kind k);
 
 #endif

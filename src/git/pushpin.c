@@ -21,23 +21,6 @@
 #include "git/policy.h"
 #include "git/pushpin.h"
 
-/* Inserts `words` at v->args index `at`, keeping sub_args_at right. */
-static void insert_at(struct verdict *v, size_t at, const char *const *words)
-{
-	struct strvec args = STRVEC_INIT;
-	size_t n = 0;
-
-	while (words[n])
-		n++;
-	strvec_pushn(&args, v->args.v, at);
-	strvec_pushv(&args, words);
-	strvec_pushn(&args, v->args.v + at, v->args.nr - at);
-	strvec_clear(&v->args);
-	v->args = args;
-	if (at < v->sub_args_at)
-		v->sub_args_at += n;
-}
-
 static int hooks_ready(const char *dir, const char *agentic_git,
 		       struct strbuf *err)
 {
@@ -82,10 +65,10 @@ int push_pin_apply(struct verdict *v, const char *home, const char *agentic_git,
 			end = i;
 			break;
 		}
-	insert_at(v, end, verify);
+	verdict_insert_args(v, end, verify);
 	strbuf_addf(&cfg, "core.hooksPath=%s", dir);
 	hp[1] = cfg.buf;
-	insert_at(v, 0, hp);
+	verdict_insert_args(v, 0, hp);
 	if (setenv(PUSH_PIN_ENV, v->push_pins.buf, 1) < 0) {
 		strbuf_addf(err, "cannot set %s: %s", PUSH_PIN_ENV,
 			    strerror(errno));

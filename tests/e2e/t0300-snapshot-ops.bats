@@ -175,20 +175,27 @@ other_tracks_env() {
 	echo "SECRET=1" >.env
 }
 
+# env_restored SLUG: the newest SLUG snapshot brings the ignored .env's
+# unsaved "SECRET=1" back (run at the work tree's top).
+env_restored() {
+	local ref
+	ref=$(newest_ref "$1")
+	[ -n "$ref" ] || fail "no $1 snapshot was taken"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	[ "$(cat .env)" = "SECRET=1" ]
+}
+
 # ignored_overwrite_undone SLUG OP ARGS…
 ignored_overwrite_undone() {
-	local slug=$1 ref
+	local slug=$1
 	shift
 	run agit "$@"
 	echo "op: $status $output"
 	assert_success
 	[ "$(cat .env)" = tracked ] ||
 		fail "'$*' did not overwrite the ignored .env: the test proves nothing"
-	ref=$(newest_ref "$slug")
-	[ -n "$ref" ] || fail "no $slug snapshot was taken"
-	run "$AG_BIN" snapshots restore "$ref"
-	assert_success
-	[ "$(cat .env)" = "SECRET=1" ]
+	env_restored "$slug"
 }
 
 @test "checkout <branch> -- <ignored file> is undone" {
@@ -264,7 +271,7 @@ ignored_overwrite_undone() {
 # output path is an ignored file with unsaved work, which the capture
 # (`add -A`) never sees. output_overwrite_undone SLUG OP ARGS…
 output_overwrite_undone() {
-	local slug=$1 ref
+	local slug=$1
 	shift
 	echo ".env" >>.gitignore
 	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm "ignore .env"
@@ -275,11 +282,7 @@ output_overwrite_undone() {
 	echo "op: $status $output"
 	[ "$(cat .env)" != "SECRET=1" ] ||
 		fail "'$*' did not overwrite the ignored .env: the test proves nothing"
-	ref=$(newest_ref "$slug")
-	[ -n "$ref" ] || fail "no $slug snapshot was taken"
-	run "$AG_BIN" snapshots restore "$ref"
-	assert_success
-	[ "$(cat .env)" = "SECRET=1" ]
+	env_restored "$slug"
 }
 
 @test "mailinfo <ignored .env> <patch> is undone" {
@@ -303,7 +306,6 @@ output_overwrite_undone() {
 }
 
 @test "log --output=<ignored .env> from a subdirectory (../.env) is undone" {
-	local ref
 	mkdir -p sub && echo x >sub/f && "$REAL_GIT" add sub && "$REAL_GIT" commit -qm sub
 	cd sub
 	echo ".env" >>../.gitignore
@@ -312,9 +314,6 @@ output_overwrite_undone() {
 	run agit log -1 --output=../.env
 	assert_success
 	[ "$(cat ../.env)" != "SECRET=1" ]
-	ref=$(newest_ref log)
-	cd ..
-	run "$AG_BIN" snapshots restore "$ref"
-	assert_success
-	[ "$(cat .env)" = "SECRET=1" ]
+	cd .. # restore from a subdirectory restores that directory only
+	env_restored log
 }

@@ -26,17 +26,7 @@ setup() {
 # as_a1_naming_a2 BACKEND: a1, caged in its own workspace, runs git as a2
 # against a2's workspace, every way it can name it.
 as_a1_naming_a2() {
-	sbx_prereq "$1"
-	run "$AG_BIN" sandbox run --backend "$1" --policy fs+no-net \
-		--workspace "$T/pws" --cache "$T/cache-$1" \
-		--ro "$AGENTIC_GIT_HOME/bin" --ro "$AGENTIC_GIT_HOME/runtime/a1" \
-		--ro "$AGENTIC_GIT_HOME/.config-integrity-key" \
-		--ro "$REPO/.git/objects" \
-		--env AGENTIC_GIT_HOME --env AGENTIC_GIT_AGENT=a1 \
-		--env AGENTIC_GIT_REAL_GIT --env GIT_AUTHOR_NAME \
-		--env GIT_AUTHOR_EMAIL --env GIT_COMMITTER_NAME \
-		--env GIT_COMMITTER_EMAIL \
-		--env "PATH=$AGENTIC_GIT_HOME/bin:/usr/bin:/bin" -- /bin/sh -c "
+	sbx_as_agent "$1" a1 "$T/pws" "
 		AGENTIC_GIT_AGENT=a2 git -C '$T/pws2' reset -q --hard; echo reset-rc=\$?
 		AGENTIC_GIT_AGENT=a2 git -C '$T/pws2' update-ref refs/heads/feat2 HEAD~1; echo update-rc=\$?
 		AGENTIC_GIT_AGENT=a2 git --git-dir='$T/pws2/.git' --work-tree='$T/pws2' checkout -- .; echo checkout-rc=\$?
