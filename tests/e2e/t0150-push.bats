@@ -443,3 +443,12 @@ trust_root_denied() {
 	assert_success
 	assert_equal "$(origin_sha feat/a)" "$(head_of "$WT")"
 }
+
+@test "a push that cannot be pinned (the session hooks cannot be installed) is denied and pushes nothing" {
+	rm -rf "$AGENTIC_GIT_HOME/hooks"
+	echo "not a directory" >"$AGENTIC_GIT_HOME/hooks"
+	run agit push -q origin feat/a
+	assert_failure
+	assert_output --partial "cannot be pinned to what the guard scanned"
+	origin_unchanged
+}
