@@ -107,6 +107,7 @@ struct verdict {
 	struct strbuf push_pins;   /* after them: the object ids they scanned,
 				      space-separated (git/pushpin.h) */
 	bool audit_bypass;	   /* write bypass_mutating_op */
+	bool drop_env_hooks_off;   /* config_env_drop_hooks_off() first */
 	struct strbuf why;	   /* one line: why this verdict (for check) */
 };
 
