@@ -174,7 +174,7 @@ static void pin_push(struct verdict *v, const struct shim_facts *f)
 		free(ag);
 		ag = self ? xstrdup(self) : NULL;
 	}
-	if (push_pin_apply(v, f->env.home, ag, &err) < 0) {
+	if (push_pin_apply(v, f->real_git, f->env.home, ag, &err) < 0) {
 		v->kind = V_DENY;
 		v->event = "deny";
 		v->style = DS_BLOCK;

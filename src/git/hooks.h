@@ -26,4 +26,13 @@ int hooks_install(const char *hooks_dir, const char *self_exe);
  */
 char *hooks_dir(const char *home);
 
+/*
+ * <home>/hooks/pin: the pre-push stub alone, for pinning a push in a
+ * worktree whose own core.hooksPath is not the session hooks (an
+ * embedder's): its other hooks are not replaced by the session's.
+ * hooks_install_pin() (re)writes it; 0, or -1 with errno set. Malloc'd.
+ */
+char *hooks_pin_dir(const char *home);
+int hooks_install_pin(const char *home, const char *self_exe);
+
 #endif

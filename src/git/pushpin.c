@@ -16,31 +16,62 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/path.h"
+#include "base/spawn.h"
 #include "base/strvec.h"
+#include "git/gitcmd.h"
 #include "git/hooks.h"
 #include "git/policy.h"
 #include "git/pushpin.h"
 
-static int hooks_ready(const char *dir, const char *agentic_git,
-		       struct strbuf *err)
+/*
+ * The hooks directory the real push runs with: the session hooks when the
+ * worktree already names them as its core.hooksPath (a session's, a
+ * dispatch workspace's: their reference-transaction lock and journal run
+ * as always), else <home>/hooks/pin, the pre-push stub alone (an
+ * embedder's worktree keeps no other hook of ours). The stub is written
+ * when missing. NULL, reason in err, when it cannot be made ready.
+ */
+static char *pin_hooks(const char *real_git, const char *dir, const char *home,
+		       const char *agentic_git, struct strbuf *err)
 {
-	struct strbuf stub = STRBUF_INIT;
-	int ok;
+	struct strbuf cfg = STRBUF_INIT, stub = STRBUF_INIT;
+	char *session = hooks_dir(home), *hooks = NULL, *have, *want;
+	struct child c = CHILD_INIT;
+	bool own;
 
-	strbuf_addf(&stub, "%s/pre-push", dir);
-	ok = !access(stub.buf, X_OK) ||
-	     (agentic_git && hooks_install(dir, agentic_git) == 0);
-	if (!ok)
-		strbuf_addf(
-			err,
-			"cannot install the session hooks in '%s' (%s), which pin the push to what was scanned",
-			dir, strerror(errno));
+	gitcmd_prepare(&c, GIT_INTERNAL, real_git, dir);
+	strvec_pushl(&c.args, "config", "--get", "core.hooksPath", NULL);
+	if (gitcmd_run(&c, &cfg, NULL) != 0)
+		strbuf_reset(&cfg); /* unset: exit 1 */
+	child_release(&c);
+	gitcmd_chomp(&cfg);
+	/* as written where they do not exist yet */
+	have = cfg.len ? real_path(cfg.buf) : NULL;
+	want = real_path(session);
+	own = cfg.len && !strcmp(have ? have : cfg.buf, want ? want : session);
+	hooks = own ? session : hooks_pin_dir(home);
+	strbuf_addf(&stub, "%s/pre-push", hooks);
+	if (access(stub.buf, X_OK) &&
+	    (!agentic_git ||
+	     (own ? hooks_install(hooks, agentic_git)
+		  : hooks_install_pin(home, agentic_git)) < 0)) {
+		strbuf_addf(err,
+			    "cannot install the pre-push hook in '%s' (%s)",
+			    hooks, strerror(errno));
+		free(hooks);
+		hooks = NULL;
+	}
+	if (!own)
+		free(session);
+	free(have);
+	free(want);
+	strbuf_release(&cfg);
 	strbuf_release(&stub);
-	return ok ? 0 : -1;
+	return hooks;
 }
 
-int push_pin_apply(struct verdict *v, const char *home, const char *agentic_git,
-		   struct strbuf *err)
+int push_pin_apply(struct verdict *v, const char *real_git, const char *home,
+		   const char *agentic_git, struct strbuf *err)
 {
 	struct strbuf cfg = STRBUF_INIT;
 	const char *verify[] = { "--verify", NULL };
@@ -55,8 +86,8 @@ int push_pin_apply(struct verdict *v, const char *home, const char *agentic_git,
 			"no AGENTIC_GIT_HOME: no session hooks to pin the push with");
 		return -1;
 	}
-	dir = hooks_dir(home);
-	if (hooks_ready(dir, agentic_git, err) < 0)
+	dir = pin_hooks(real_git, v->route_dir.buf, home, agentic_git, err);
+	if (!dir)
 		goto out;
 	/* --verify after the agent's options: before its `--`, else last */
 	end = v->args.nr;

@@ -431,10 +431,13 @@ trust_root_denied() {
 }
 
 @test "a push past the guard from an agent's worktree is refused by the session's pre-push hook" {
-	run agit push -q origin feat/a # installs the session hooks
+	# a session's worktree names the session hooks (docs/audit.md)
+	"$REAL_GIT" -C "$WT" config core.hooksPath "$AGENTIC_GIT_HOME/hooks"
+	run agit push -q origin feat/a # the guard writes the missing stubs
 	assert_success
+	[ -x "$AGENTIC_GIT_HOME/hooks/pre-push" ]
 	commit_file "$WT" more.txt
-	run "$REAL_GIT" -c core.hooksPath="$AGENTIC_GIT_HOME/hooks" push -q origin feat/a
+	run "$REAL_GIT" push -q origin feat/a
 	assert_failure
 	assert_output --partial "goes through the push guard"
 	assert_equal "$(origin_sha feat/a)" "$WT_HEAD"
