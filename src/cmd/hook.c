@@ -11,7 +11,8 @@
  *     Trailers and journal name the worktree's own session when the
  *     hooks' home finds one (as invariant 4 finds it), whatever the
  *     environment says; else the session the environment names.
- *  4. MUST exit 0 whatever happens, except in the `prepared` state of a
+ *  4. MUST exit 0 whatever happens, except in pre-push (git/pushpin.h)
+ *     and in the `prepared` state of a
  *     transaction in a session's worktree, where an update git/reftx.h
  *     refuses aborts the transaction (exit 1, one line), and invariant 5. The
  *     session is found from the hooks' own home (--home) and the worktree
@@ -34,6 +35,7 @@
 #include "base/fileio.h"
 #include "base/path.h"
 #include "cmd/cmd.h"
+#include "git/pushpin.h"
 #include "git/reftx.h"
 #include "git/repo.h"
 #include "git/trailers.h"
@@ -49,7 +51,10 @@ static const char usage_text[] =
 	"      add the Agentic-* provenance trailers (verified binding only)\n"
 	"  reference-transaction <state>\n"
 	"      prepared: refuse what an agent may not move (git/reftx.h);\n"
-	"      committed: journal the ref updates to fleet_events.jsonl\n";
+	"      committed: journal the ref updates to fleet_events.jsonl\n"
+	"  pre-push <remote> <url>\n"
+	"      send only what the push guard scanned (git/pushpin.h); refuse a\n"
+	"      push in an agent's worktree that did not come through the guard\n";
 
 static void add_trailers(const char *file, const struct ag_binding *b,
 			 const char *agent)
@@ -378,6 +383,48 @@ static int reference_transaction(int argc, const char **argv,
 	return 0;
 }
 
+/*
+ * pre-push (git/pushpin.h): a push through the shim's guard sends only
+ * the object ids the guard scanned; in a session's worktree a push that
+ * did not come through the guard (no pinned set) is refused, unless the
+ * binding allows the bypass that asked for it. Reads every line.
+ */
+static int pre_push(const char *hook_home)
+{
+	const char *pins = getenv(PUSH_PIN_ENV);
+	struct ag_binding own = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+
+	if (!pins && worktree_session(hook_home, &own) &&
+	    !bypass_counts(&own)) {
+		fprintf(stderr,
+			"agentic-git: push refused: a push from agent '%s''s worktree goes through the push guard (the git on the agent's PATH), and this one did not; nothing was pushed\n",
+			own.agent ? own.agent : "?");
+		rc = 1;
+	}
+	while ((n = getline(&line, &cap, stdin)) >= 0) {
+		if (!pins || rc)
+			continue;
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		strbuf_reset(&why);
+		if (n > HOOK_LINE_MAX || !push_pin_line_ok(pins, line, &why)) {
+			fprintf(stderr,
+				"agentic-git: push refused: %s — nothing was pushed; run the push again and the guard scans what is there now\n",
+				why.len ? why.buf : "a line too long to judge");
+			rc = 1;
+		}
+	}
+	free(line);
+	strbuf_release(&why);
+	ag_binding_release(&own);
+	return rc;
+}
+
 int cmd_hook(int argc, const char **argv)
 {
 	const char *hook_home = NULL;
@@ -393,6 +440,8 @@ int cmd_hook(int argc, const char **argv)
 		return prepare_commit_msg(argc - 1, argv + 1, hook_home);
 	if (argc >= 2 && !strcmp(argv[1], "reference-transaction"))
 		return reference_transaction(argc - 1, argv + 1, hook_home);
+	if (argc >= 2 && !strcmp(argv[1], "pre-push"))
+		return pre_push(hook_home);
 	/* invariant 4: an unknown hook must not break git either */
 	warning("hook: unknown hook '%s' (ignored)", argc >= 2 ? argv[1] : "");
 	return 0;

@@ -21,6 +21,7 @@
 #include "base/path.h"
 #include "base/spawn.h"
 #include "base/strvec.h"
+#include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/denymsg.h"
 #include "git/argv.h"
@@ -30,6 +31,7 @@
 #include "git/gitcmd.h"
 #include "git/policy.h"
 #include "git/pushguard.h"
+#include "git/pushpin.h"
 #include "git/pushspec.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
@@ -139,6 +141,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		return 0;
 	o.overwrite_from = git_overwrite_source(ga, f->tok_facts, &paths);
 	o.overwrite_paths = paths.v;
+	o.output_paths = f->out_files.nr ? f->out_files.v : NULL;
 	/* a routed command runs without them; any other names its own */
 	if (v->kind != V_ROUTE)
 		facts_caller_repo(ga, &o.git_dir, &o.work_tree);
@@ -154,6 +157,36 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	}
 	strvec_clear(&paths);
 	return ret;
+}
+
+/*
+ * A push the guards passed is pinned to what they scanned (git/pushpin.h):
+ * the session hooks' stubs run the agentic-git beside the shim.
+ */
+static void pin_push(struct verdict *v, const struct shim_facts *f)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char *self = self_exe();
+	char *dir = self ? path_dirname(self) : NULL;
+	char *ag = dir ? path_join(dir, "agentic-git") : NULL;
+
+	if (ag && access(ag, X_OK)) {
+		free(ag);
+		ag = self ? xstrdup(self) : NULL;
+	}
+	if (push_pin_apply(v, f->real_git, f->env.home, ag, &err) < 0) {
+		v->kind = V_DENY;
+		v->event = "deny";
+		v->style = DS_BLOCK;
+		strbuf_reset(&v->reason);
+		strbuf_addf(
+			&v->reason,
+			"the push cannot be pinned to what the guard scanned (fail-closed): %s — ask the operator",
+			err.buf);
+	}
+	free(dir);
+	free(ag);
+	strbuf_release(&err);
 }
 
 /* rebase/merge/…: run git, then explain a conflict instead of letting the
@@ -223,8 +256,11 @@ int cmd_shim(int argc, const char **argv)
 	in = facts_input(&f, &ga);
 	verdict_init(&v);
 	policy_decide(&in, &v);
-	if (v.kind != V_DENY && v.push_guards)
+	if (v.kind != V_DENY && v.push_guards) {
 		push_guards_verdict(f.real_git, &in, &v);
+		if (v.kind != V_DENY)
+			pin_push(&v, &f);
+	}
 	if (v.kind == V_DENY) {
 		deny_print(stderr, &v, &f);
 		deny_record(&v, &f);

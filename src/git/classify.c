@@ -15,6 +15,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "git/classify.h"
+#include "git/outpaths.h"
 
 static const struct {
 	const char *name;
@@ -294,34 +295,16 @@ static bool fetch_read(const struct git_argv *ga)
 }
 
 /*
- * An option of a read command that writes a file wherever it is told
- * (`archive -o`, `format-patch -o`, `diff --output=<file>`): such a form is
- * not a read. Found by the invariant fuzzer: `archive -o <operator's file>`
- * overwrote uncommitted work.
+ * A form that writes a file wherever it is told (`archive -o`,
+ * `format-patch -o`, `diff --output=<file>`, `mailinfo <msg> <patch>`;
+ * git/outpaths.h) is not a read. Found by the invariant fuzzer: `archive
+ * -o <operator's file>` overwrote uncommitted work.
  */
 static bool writes_file(const struct git_argv *ga)
 {
-	static const char *const out[] = { "--output", "--output-directory",
-					   NULL };
-	static const char *const o_cmds[] = { "archive", "format-patch",
-					      "bugreport", "diagnose", NULL };
+	struct git_outs outs;
 
-	/* mailinfo writes its <msg> and <patch>, mailsplit into -o<dir> */
-	if (!strcmp(ga->sub, "mailinfo") || !strcmp(ga->sub, "mailsplit"))
-		return true;
-	if (has_arg(ga, out))
-		return true;
-	if (!git_word_in(ga->sub, o_cmds))
-		return false;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
-		/* -o, -oFILE, or o clustered behind other letters */
-		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, 'o'))
-			return true;
-	}
-	return false;
+	return git_output_paths(ga, &outs) > 0;
 }
 
 bool git_form_read_only(const struct git_argv *ga)
@@ -345,9 +328,11 @@ bool git_form_read_only(const struct git_argv *ga)
 
 	if (!sub)
 		return true;
+	if (writes_file(ga))
+		return false; /* `stash show --output=<file>` too */
 	switch (git_sub_class(sub)) {
 	case SC_READ:
-		return !writes_file(ga);
+		return true;
 	case SC_FORMS:
 		break;
 	case SC_WORKTREE:

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "base/envvar.h"
 #include "base/fileio.h"
@@ -25,6 +26,7 @@
 #include "base/xalloc.h"
 #include "git/classify.h"
 #include "git/facts.h"
+#include "git/outpaths.h"
 #include "git/realgit.h"
 
 unsigned facts_depth(void)
@@ -278,6 +280,60 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 		f->repo.target = TGT_SAME;
 }
 
+/*
+ * A bound agent's output paths (git/outpaths.h), resolved from where git
+ * will run: the routed directory for the bound repository, else the
+ * effective working directory; from the repository's top too.
+ */
+static void gather_outputs(struct shim_facts *f, const struct git_argv *ga)
+{
+	struct git_outs outs;
+	struct strbuf cwd = STRBUF_INIT, res = STRBUF_INIT;
+	const char *top = NULL;
+	struct stat st;
+
+	if (f->bind.state != BS_BOUND || !f->bind.worktree ||
+	    !git_output_paths(ga, &outs))
+		return;
+	if (f->repo.target == TGT_SAME) {
+		strbuf_addstr(&cwd, f->bind.worktree);
+		if (*f->target.rel && f->repo.rel_exists_in_wt)
+			strbuf_addf(&cwd, "/%s", f->target.rel);
+		top = f->bind.worktree;
+	} else if (f->eff_cwd) {
+		strbuf_addstr(&cwd, f->eff_cwd);
+		if (f->have_target)
+			top = f->target.top;
+	}
+	f->repo.outs_judged = true;
+	for (size_t i = 0; i < outs.nr && !f->repo.out_bad; i++) {
+		const struct git_out *o = &outs.v[i];
+		enum out_state s = OUTP_UNJUDGED;
+
+		strbuf_reset(&res);
+		if (!o->bad && cwd.len)
+			s = out_path_judge(o->path, cwd.buf,
+					   o->from_top ? top : NULL,
+					   f->bind.worktree, &res);
+		if (s != OUTP_INSIDE) {
+			f->repo.out_bad = o->path ? o->path : "";
+			f->repo.out_opt = o->opt;
+			if (s == OUTP_UNJUDGED)
+				f->repo.out_why =
+					o->bad ? o->bad
+					       : "a link to nowhere, or '..' below a directory that does not exist";
+			break;
+		}
+		for (size_t at = 0; o->kind == OUT_FILE && at < res.len;
+		     at += strlen(res.buf + at) + 1)
+			if (!lstat(res.buf + at, &st) &&
+			    (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+				strvec_push(&f->out_files, res.buf + at);
+	}
+	strbuf_release(&cwd);
+	strbuf_release(&res);
+}
+
 void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 		  const char *real_git)
 {
@@ -285,6 +341,7 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 	const char *gi = getenv("GIT_INDEX_FILE");
 
 	memset(f, 0, sizeof(*f));
+	strvec_init(&f->out_files);
 	f->real_git = real_git;
 	f->env.agent = ag_getenv_str(AGE_AGENT);
 	f->env.home = ag_getenv_str(AGE_HOME);
@@ -353,6 +410,7 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 	}
 	if (ga->sub && git_sub_class(ga->sub) == SC_UNKNOWN)
 		f->repo.sub_is_external = git_external_exists(real_git, ga->sub);
+	gather_outputs(f, ga);
 }
 
 struct policy_input facts_input(const struct shim_facts *f,
@@ -384,4 +442,5 @@ void facts_release(struct shim_facts *f)
 	free(f->sibling_agent);
 	free(f->sibling_dir);
 	free(f->tok_facts);
+	strvec_clear(&f->out_files);
 }

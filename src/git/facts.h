@@ -37,6 +37,9 @@ struct shim_facts {
 	char *wt_canon;
 	char *sibling_agent, *sibling_dir;
 	unsigned *tok_facts;
+	/* the existing files among the output paths, inside the worktree
+	 * (absolute, resolved): the snapshot captures them */
+	struct strvec out_files;
 	const char *real_git; /* not owned */
 };
 

@@ -7,7 +7,10 @@
 #include "git/hooks.h"
 
 const char *const hooks_names[] = {
-	"prepare-commit-msg", "reference-transaction", NULL,
+	"prepare-commit-msg",
+	"reference-transaction",
+	"pre-push",
+	NULL,
 };
 
 /* Appends s single-quoted for sh. */
@@ -28,9 +31,29 @@ char *hooks_dir(const char *home)
 	return path_join(home, "hooks");
 }
 
+/* One stub `name` in `dir`, naming `home` as the hooks' home. */
+static int write_stub(const char *dir, const char *self_exe, const char *home,
+		      const char *name)
+{
+	struct strbuf body = STRBUF_INIT, path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&body, "#!/bin/sh\nexec ");
+	add_sq(&body, self_exe);
+	strbuf_addstr(&body, " hook --home ");
+	add_sq(&body, home);
+	strbuf_addf(&body, " %s \"$@\"\n", name);
+	strbuf_addf(&path, "%s/%s", dir, name);
+	ret = write_file_atomic(path.buf, body.buf, body.len, 0755);
+	strbuf_release(&body);
+	strbuf_release(&path);
+	return ret;
+}
+
 int hooks_install(const char *hooks_dir, const char *self_exe)
 {
 	char *home;
+	int ret = 0;
 
 	if (!self_exe || self_exe[0] != '/') {
 		errno = EINVAL;
@@ -40,24 +63,26 @@ int hooks_install(const char *hooks_dir, const char *self_exe)
 		return -1;
 	/* the home is where the hooks are, not what the agent's env says */
 	home = path_dirname(hooks_dir);
-	for (size_t i = 0; hooks_names[i]; i++) {
-		struct strbuf body = STRBUF_INIT, path = STRBUF_INIT;
-		int ret;
-
-		strbuf_addstr(&body, "#!/bin/sh\nexec ");
-		add_sq(&body, self_exe);
-		strbuf_addstr(&body, " hook --home ");
-		add_sq(&body, home);
-		strbuf_addf(&body, " %s \"$@\"\n", hooks_names[i]);
-		strbuf_addf(&path, "%s/%s", hooks_dir, hooks_names[i]);
-		ret = write_file_atomic(path.buf, body.buf, body.len, 0755);
-		strbuf_release(&body);
-		strbuf_release(&path);
-		if (ret < 0) {
-			free(home);
-			return -1;
-		}
-	}
+	for (size_t i = 0; hooks_names[i] && !ret; i++)
+		ret = write_stub(hooks_dir, self_exe, home, hooks_names[i]);
 	free(home);
-	return 0;
+	return ret;
+}
+
+char *hooks_pin_dir(const char *home)
+{
+	return path_join(home, "hooks/pin");
+}
+
+int hooks_install_pin(const char *home, const char *self_exe)
+{
+	char *dir = hooks_pin_dir(home);
+	int ret = -1;
+
+	if (!self_exe || self_exe[0] != '/')
+		errno = EINVAL;
+	else if (mkdir_p(dir, 0755) == 0)
+		ret = write_stub(dir, self_exe, home, "pre-push");
+	free(dir);
+	return ret;
 }

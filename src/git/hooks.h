@@ -6,11 +6,11 @@
  * The hook files a session installs: tiny sh stubs,
  *   #!/bin/sh
  *   exec '<abs agentic-git>' hook --home '<home>' <name> "$@"
- * for prepare-commit-msg and reference-transaction; all logic is in C
+ * for prepare-commit-msg, reference-transaction and pre-push; all logic is in C
  * (cmd/hook.c). The home is the parent of `hooks_dir` (<home>/hooks), so
  * the hooks find the sessions from where they are installed, never from
  * the agent's environment. hooks_install() creates `hooks_dir` if needed and
- * (re)writes both stubs atomically with mode 0755. `self_exe` must be
+ * (re)writes every stub atomically with mode 0755. `self_exe` must be
  * absolute. Returns 0, or -1 with errno set (nothing printed).
  */
 #include "base/common.h"
@@ -25,5 +25,14 @@ int hooks_install(const char *hooks_dir, const char *self_exe);
  * target's workspace) names as its core.hooksPath. Malloc'd.
  */
 char *hooks_dir(const char *home);
+
+/*
+ * <home>/hooks/pin: the pre-push stub alone, for pinning a push in a
+ * worktree whose own core.hooksPath is not the session hooks (an
+ * embedder's): its other hooks are not replaced by the session's.
+ * hooks_install_pin() (re)writes it; 0, or -1 with errno set. Malloc'd.
+ */
+char *hooks_pin_dir(const char *home);
+int hooks_install_pin(const char *home, const char *self_exe);
 
 #endif

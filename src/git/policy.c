@@ -28,6 +28,7 @@
 #include <string.h>
 #include "git/classify.h"
 #include "git/optable.h"
+#include "git/outpaths.h"
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/pushspec.h"
@@ -49,6 +50,7 @@ void verdict_init(struct verdict *v)
 	strvec_init(&v->args);
 	strbuf_init(&v->reason, 0);
 	strbuf_init(&v->why, 0);
+	strbuf_init(&v->push_pins, 0);
 	v->sub = "";
 }
 
@@ -58,6 +60,7 @@ void verdict_release(struct verdict *v)
 	strvec_clear(&v->args);
 	strbuf_release(&v->reason);
 	strbuf_release(&v->why);
+	strbuf_release(&v->push_pins);
 }
 
 static AG_PRINTF(4, 5) void deny(struct verdict *v, const char *event,
@@ -766,9 +769,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
-/* Inserts `words` into v->args at index `at` (the subcommand's own
- * arguments start after it when `at` is at or before the subcommand). */
-static void insert_args(struct verdict *v, size_t at, const char *const *words)
+void verdict_insert_args(struct verdict *v, size_t at, const char *const *words)
 {
 	struct strvec args = STRVEC_INIT;
 	size_t n = 0;
@@ -800,7 +801,7 @@ static void require_force(struct verdict *v, const struct git_argv *ga)
 	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
 	    !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
 		return;
-	insert_args(v, v->sub_args_at - 1, cfg);
+	verdict_insert_args(v, v->sub_args_at - 1, cfg);
 }
 
 static void decide_push(struct verdict *v, const struct policy_input *in)
@@ -859,6 +860,36 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 	strbuf_addstr(&v->why, "': routed into the worktree");
 }
 
+/*
+ * A file written where the command is told (git/outpaths.h) lands in the
+ * agent's own worktree or nowhere: `archive -o <the operator's file>`,
+ * `mailinfo - ~/.gitconfig` (docs/fuzzing.md I5). The facts resolved the
+ * paths; a command whose paths were not judged is denied (fail-closed).
+ */
+static bool deny_output_path(struct verdict *v, const struct policy_input *in)
+{
+	const struct policy_repo *r = in->repo;
+	struct git_outs outs;
+
+	if (!git_output_paths(in->ga, &outs) || (r->outs_judged && !r->out_bad))
+		return false;
+	if (!r->outs_judged || r->out_why) {
+		deny(v, "deny", DS_BLOCK,
+		     "'git %s' writes a file where it is told, and where %s%s%s would write cannot be judged (%s) — name a path inside your worktree %s, or write to stdout",
+		     in->ga->sub, r->out_opt ? r->out_opt : "it",
+		     r->out_bad && *r->out_bad ? " " : "",
+		     r->out_bad ? r->out_bad : "",
+		     r->out_why ? r->out_why : "not resolved",
+		     in->bind->worktree);
+		return true;
+	}
+	deny(v, "deny", DS_BLOCK,
+	     "'git %s' would write '%s' (%s) outside your worktree — agents write files only inside their own worktree: name a path under %s (not its .git), or write to stdout",
+	     in->ga->sub, r->out_bad, r->out_opt ? r->out_opt : "output",
+	     in->bind->worktree);
+	return true;
+}
+
 static void decide_bound(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -873,6 +904,8 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK, "bound but no worktree path");
 		return;
 	}
+	if (deny_output_path(v, in))
+		return;
 	switch (in->repo->target) {
 	case TGT_NONE:
 		pass_verbatim(v, ga);

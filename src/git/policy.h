@@ -65,6 +65,14 @@ struct policy_repo {
 	const char *wt_branch;	  /* branch checked out in the worktree */
 	const unsigned *tok_facts; /* per ga->args[i]: enum tok_fact bits */
 	bool sub_is_external;	  /* git-<sub> is an installed program */
+	/* output paths (git/outpaths.h), judged by the facts for a bound
+	 * agent: outs_judged says they were; out_bad is the first one not
+	 * inside the worktree (as given, "" for a form without a value),
+	 * with its option and, when it could not be resolved, why */
+	bool outs_judged;
+	const char *out_bad;
+	const char *out_opt;
+	const char *out_why;
 };
 
 struct policy_input {
@@ -96,6 +104,8 @@ struct verdict {
 	bool quarantine;	   /* clean -x/-X */
 	bool conflict_wrap;	   /* spawn, then conflict guidance */
 	bool push_guards;	   /* run the repository push guards first */
+	struct strbuf push_pins;   /* after them: the object ids they scanned,
+				      space-separated (git/pushpin.h) */
 	bool audit_bypass;	   /* write bypass_mutating_op */
 	bool drop_env_hooks_off;   /* config_env_drop_hooks_off() first */
 	struct strbuf why;	   /* one line: why this verdict (for check) */
@@ -104,6 +114,10 @@ struct verdict {
 void verdict_init(struct verdict *v);
 void verdict_release(struct verdict *v);
 void policy_decide(const struct policy_input *in, struct verdict *v);
+/* Inserts `words` (NULL-terminated) into v->args at index `at`; the
+ * subcommand's own arguments move with it when `at` is before them. */
+void verdict_insert_args(struct verdict *v, size_t at,
+			 const char *const *words);
 const char *verdict_kind_str(enum verdict_kind k);
 
 #endif

@@ -145,6 +145,62 @@ static const struct {
 		       "could not verify the push range (fail-closed): ", "" },
 };
 
+/*
+ * The object ids the pushed refs have now, into `tips`: the scan reads
+ * these, and the real push may send only these (git/pushpin.h), however
+ * the refs move meanwhile. -1 (reason in why) when git cannot say.
+ */
+static int resolve_tips(const struct push_guard_in *in,
+			const struct push_plan *plan, struct strvec *tips,
+			struct strbuf *why)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	size_t want = 0;
+	int ret = -1;
+
+	gitcmd_prepare(&c, GIT_INTERNAL, in->real_git, in->dir);
+	strvec_push(&c.args, "rev-parse");
+	for (size_t i = 0; i < plan->nr; i++)
+		if (*plan->u[i].src) {
+			/* git names a ref here, never an option */
+			if (plan->u[i].src[0] == '-')
+				goto out;
+			strvec_push(&c.args, plan->u[i].src);
+			want++;
+		}
+	if (!want) {
+		ret = 0;
+		goto out;
+	}
+	/* revisions, even where a file has the name; rev-parse echoes it */
+	strvec_push(&c.args, "--");
+	if (gitcmd_run(&c, &out, &err) == 0) {
+		for (char *p = out.buf, *nl; *p; p = nl + 1) {
+			if (!(nl = strchr(p, '\n')))
+				break;
+			*nl = '\0';
+			if (!strcmp(p, "--"))
+				continue;
+			strvec_push(tips, p);
+			if (in->pins)
+				strbuf_addf(in->pins, "%s%s",
+					    in->pins->len ? " " : "", p);
+		}
+		ret = tips->nr == want ? 0 : -1;
+	}
+out:
+	if (ret < 0) {
+		first_line(&err);
+		strbuf_addf(why, "%sthe pushed refs cannot be resolved: %s",
+			    scan_deny[PS_ERROR].before, err.buf);
+	}
+	child_release(&c);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
 static const char *scan(const struct push_guard_in *in,
 			const struct push_plan *plan,
 			const struct strvec *haves, struct strbuf *why)
@@ -161,9 +217,8 @@ static const char *scan(const struct push_guard_in *in,
 	enum push_scan_result r;
 	const char *ev = NULL;
 
-	for (size_t i = 0; i < plan->nr; i++)
-		if (*plan->u[i].src)
-			strvec_push(&tips, plan->u[i].src);
+	if (resolve_tips(in, plan, &tips, why) < 0)
+		return scan_deny[PS_ERROR].event;
 	if (!tips.nr)
 		return NULL;
 	s.tips = tips.v;
@@ -248,7 +303,8 @@ void push_guards_verdict(const char *real_git, const struct policy_input *in,
 				   .assigned = in->bind->branch,
 				   .is_protected = protected_ref,
 				   .ctx = (void *)in,
-				   .depth = in->env->depth };
+				   .depth = in->env->depth,
+				   .pins = &v->push_pins };
 	const char *ev;
 
 	push_spec_parse(in->ga, &ps);

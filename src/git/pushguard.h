@@ -33,6 +33,9 @@ struct push_guard_in {
 	bool (*is_protected)(const char *branch, void *ctx);
 	void *ctx;
 	unsigned depth; /* the shim's nesting depth */
+	/* out, may be NULL: the object ids scanned, space-separated — what
+	 * the pushed refs were when the guard looked (git/pushpin.h) */
+	struct strbuf *pins;
 };
 
 const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why);

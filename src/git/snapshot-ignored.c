@@ -74,6 +74,23 @@ static bool head_has_nothing_new(const struct snap *s)
 	       s->head_tree.len && !strcmp(s->itree.buf, s->head_tree.buf);
 }
 
+/*
+ * The files a command writes where it is told (`mailinfo .env patch`,
+ * `diff --output=.env`), as NUL-separated top-relative names: the capture
+ * left out the ignored ones, and a forced add of all of them is the same
+ * for the others.
+ */
+static void output_names(struct snap *s, struct strbuf *out)
+{
+	char *top = real_path(s->top.buf);
+	const char *rel;
+
+	for (const char *const *p = s->o->output_paths; top && p && *p; p++)
+		if (path_inside(*p, top, &rel) && *rel)
+			strbuf_add(out, rel, strlen(rel) + 1);
+	free(top);
+}
+
 int snap_add_overwritten(struct snap *s)
 {
 	struct strbuf paths = STRBUF_INIT, gerr = STRBUF_INIT,
@@ -81,9 +98,13 @@ int snap_add_overwritten(struct snap *s)
 	struct child c = CHILD_INIT, w = CHILD_INIT;
 	int ret = 0;
 
-	if (!s->o->overwrite_from || !*s->o->overwrite_from ||
-	    !s->tmp_index.len || head_has_nothing_new(s) ||
-	    overwritten(s, &paths) || !paths.len)
+	if (!s->tmp_index.len)
+		goto out;
+	if (s->o->overwrite_from && *s->o->overwrite_from &&
+	    !head_has_nothing_new(s) && overwritten(s, &paths))
+		strbuf_reset(&paths);
+	output_names(s, &paths);
+	if (!paths.len)
 		goto out;
 	private_index_child(s, &c);
 	/* the names are literal paths, whatever they look like */

@@ -58,6 +58,10 @@ struct snapshot_opts {
 	 * would overwrite are captured too (git/snapshot-ignored.c) */
 	const char *overwrite_from;
 	const char *const *overwrite_paths;
+	/* absolute paths of existing files the operation writes where it
+	 * is told (git/outpaths.h: `diff --output=.env`), NULL-terminated,
+	 * may be NULL: captured too when they are ignored or untracked */
+	const char *const *output_paths;
 };
 
 /*

@@ -33,6 +33,24 @@ sbx_setup() {
 	export WS
 }
 
+# sbx_as_agent BACKEND AGENT WORKSPACE SCRIPT: SCRIPT under `sandbox run`
+# in WORKSPACE as bound AGENT: the shim first on PATH, that agent's binding
+# and the key bound read-only, snapshots on (t0640, t0642).
+sbx_as_agent() {
+	sbx_prereq "$1"
+	run "$AG_BIN" sandbox run --backend "$1" --policy fs+no-net \
+		--workspace "$3" --cache "$T/cache-$1" \
+		--ro "$AGENTIC_GIT_HOME/bin" --ro "$AGENTIC_GIT_HOME/runtime/$2" \
+		--ro "$AGENTIC_GIT_HOME/.config-integrity-key" \
+		--ro "$REPO/.git/objects" \
+		--env AGENTIC_GIT_HOME --env "AGENTIC_GIT_AGENT=$2" \
+		--env AGENTIC_GIT_SNAPSHOTS=1 \
+		--env AGENTIC_GIT_REAL_GIT --env GIT_AUTHOR_NAME \
+		--env GIT_AUTHOR_EMAIL --env GIT_COMMITTER_NAME \
+		--env GIT_COMMITTER_EMAIL \
+		--env "PATH=$AGENTIC_GIT_HOME/bin:/usr/bin:/bin" -- /bin/sh -c "$4"
+}
+
 # sbx POLICY [run options…] -- CMD…: run in the sandbox at $WS.
 sbx() {
 	local policy=$1

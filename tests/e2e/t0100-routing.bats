@@ -226,3 +226,52 @@ assert_landed_in_wt() {
 	assert_equal "$("$REAL_GIT" -C "$T/scratch" log -1 --format=%s)" scratch
 	assert_equal "$(head_of "$WT")" "$WT_HEAD"
 }
+
+# Output paths (docs/fuzzing.md I5): a file a bound agent's command writes
+# where it is told lands inside its worktree or nowhere.
+@test "a bound agent's output path outside its worktree is denied, in every spelling, and nothing is written" {
+	local before
+	echo "operator work" >>"$REPO/README.md"
+	before=$(cat "$REPO/README.md")
+	cd "$WT"
+	ln -s "$REPO" outlink
+	for form in "archive -o$REPO/README.md HEAD" "archive --output $REPO/README.md HEAD" \
+		"archive --outp=$REPO/README.md HEAD" "diff --output=$REPO/README.md" \
+		"log -1 --output $HOME/.gitconfig" "format-patch -o $REPO -1" \
+		"mailinfo - $HOME/.gitconfig" "bundle create $REPO/README.md HEAD" \
+		"fast-export --export-marks=$REPO/README.md HEAD" \
+		"diff --output=outlink/README.md" "diff --output=.git"; do
+		# shellcheck disable=SC2086
+		echo "form: $form"
+		run agit $form </dev/null
+		assert_failure
+		assert_output --partial "outside your worktree"
+		assert_output --partial "$WT"
+		assert_equal "$(cat "$REPO/README.md")" "$before"
+		[ ! -e "$HOME/.gitconfig" ] || ! grep -q "^From " "$HOME/.gitconfig"
+	done
+}
+
+@test "an output path that cannot be judged is denied (a link to nowhere, no value)" {
+	cd "$WT"
+	ln -s "$T/nowhere" dangling
+	run agit diff --output=dangling
+	assert_failure
+	assert_output --partial "cannot be judged"
+	[ ! -e "$T/nowhere" ]
+	run agit archive HEAD -o
+	assert_failure
+	assert_output --partial "cannot be judged"
+}
+
+@test "a bound agent's output path inside its worktree works, from the canonical checkout too" {
+	cd "$WT"
+	run agit archive -o out.tar HEAD
+	assert_success
+	[ -s "$WT/out.tar" ]
+	mkdir -p "$REPO/sub" "$WT/sub"
+	cd "$REPO/sub"
+	run agit diff --output=../routed.diff
+	assert_success
+	[ -e "$WT/routed.diff" ] && [ ! -e "$REPO/routed.diff" ]
+}

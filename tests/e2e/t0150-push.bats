@@ -387,3 +387,71 @@ trust_root_denied() {
 	assert_success
 	assert_equal "$(origin_sha feat/a)" "$WT_HEAD"
 }
+
+# The push window (docs/policy.md "Push guards"): another process moves the
+# branch after the guard scanned it and before git's own push reads it.
+# Deterministic: every git process reads ~/.gitconfig, which includes a
+# FIFO; the process serving it moves the branch when the reader is the
+# real push (real git's push, not the guard's dry run), before that push
+# reads any ref.
+@test "a branch moved between the guard's scan and the real push: the moved commit is not pushed" {
+	local evil fifo=$T/cfg.fifo server moved=$T/moved
+	evil=$("$REAL_GIT" -C "$WT" commit-tree -p HEAD -m "adds fleet.yaml" \
+		"$(printf '100644 blob %s\tfleet.yaml\n' \
+			"$(echo 'agents: []' | "$REAL_GIT" -C "$WT" hash-object -w --stdin)" |
+			"$REAL_GIT" -C "$WT" mktree)")
+	mkfifo "$fifo"
+	(
+		while :; do
+			exec 3>"$fifo" # blocks until a git opens it
+			for c in /proc/[0-9]*/cmdline; do
+				tr '\0' ' ' <"$c" 2>/dev/null
+				echo
+			done | grep -F -- "$REAL_GIT " | grep -F -- ' push ' |
+				grep -qvF -- '--dry-run' &&
+				[ ! -e "$moved" ] &&
+				HOME=$T/nohome "$REAL_GIT" -C "$WT" update-ref refs/heads/feat/a "$evil" &&
+				touch "$moved"
+			exec 3>&-
+		done
+	) &
+	server=$!
+	printf '[include]\n\tpath = %s\n' "$fifo" >>"$HOME/.gitconfig"
+	run agit push -q origin feat/a
+	sed -i '/^\[include\]/,$d' "$HOME/.gitconfig"
+	kill "$server"
+	echo "push: $status $output"
+	[ -e "$moved" ] || fail "the branch was never moved: the test proves nothing"
+	assert_equal "$(head_of "$WT")" "$evil"
+	assert_failure
+	assert_output --partial "which the push guard did not scan"
+	[ "$(origin_sha feat/a)" != "$evil" ]
+	run "$REAL_GIT" -C "$ORIGIN" cat-file -e "$evil"
+	assert_failure
+}
+
+@test "a push past the guard from an agent's worktree is refused by the session's pre-push hook" {
+	# a session's worktree names the session hooks (docs/audit.md)
+	"$REAL_GIT" -C "$WT" config core.hooksPath "$AGENTIC_GIT_HOME/hooks"
+	run agit push -q origin feat/a # the guard writes the missing stubs
+	assert_success
+	[ -x "$AGENTIC_GIT_HOME/hooks/pre-push" ]
+	commit_file "$WT" more.txt
+	run "$REAL_GIT" push -q origin feat/a
+	assert_failure
+	assert_output --partial "goes through the push guard"
+	assert_equal "$(origin_sha feat/a)" "$WT_HEAD"
+	# --no-verify cannot switch the pinning off through the shim
+	run agit push -q --no-verify origin feat/a
+	assert_success
+	assert_equal "$(origin_sha feat/a)" "$(head_of "$WT")"
+}
+
+@test "a push that cannot be pinned (the session hooks cannot be installed) is denied and pushes nothing" {
+	rm -rf "$AGENTIC_GIT_HOME/hooks"
+	echo "not a directory" >"$AGENTIC_GIT_HOME/hooks"
+	run agit push -q origin feat/a
+	assert_failure
+	assert_output --partial "cannot be pinned to what the guard scanned"
+	origin_unchanged
+}

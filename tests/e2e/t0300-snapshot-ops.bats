@@ -175,20 +175,27 @@ other_tracks_env() {
 	echo "SECRET=1" >.env
 }
 
+# env_restored SLUG: the newest SLUG snapshot brings the ignored .env's
+# unsaved "SECRET=1" back (run at the work tree's top).
+env_restored() {
+	local ref
+	ref=$(newest_ref "$1")
+	[ -n "$ref" ] || fail "no $1 snapshot was taken"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	[ "$(cat .env)" = "SECRET=1" ]
+}
+
 # ignored_overwrite_undone SLUG OP ARGS…
 ignored_overwrite_undone() {
-	local slug=$1 ref
+	local slug=$1
 	shift
 	run agit "$@"
 	echo "op: $status $output"
 	assert_success
 	[ "$(cat .env)" = tracked ] ||
 		fail "'$*' did not overwrite the ignored .env: the test proves nothing"
-	ref=$(newest_ref "$slug")
-	[ -n "$ref" ] || fail "no $slug snapshot was taken"
-	run "$AG_BIN" snapshots restore "$ref"
-	assert_success
-	[ "$(cat .env)" = "SECRET=1" ]
+	env_restored "$slug"
 }
 
 @test "checkout <branch> -- <ignored file> is undone" {
@@ -258,4 +265,55 @@ ignored_overwrite_undone() {
 	[ -f up.txt ]
 	run agit merge --abort
 	refute_output --partial "expects no arguments"
+}
+
+# A command that writes a file where it is told (docs/fuzzing.md I6): the
+# output path is an ignored file with unsaved work, which the capture
+# (`add -A`) never sees. output_overwrite_undone SLUG OP ARGS…
+output_overwrite_undone() {
+	local slug=$1
+	shift
+	echo ".env" >>.gitignore
+	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm "ignore .env"
+	echo "SECRET=1" >.env
+	echo change >>.gitignore
+	printf 'From: a <a@b>\nSubject: s\n\nbody\n' >mail.txt
+	run agit "$@" <mail.txt
+	echo "op: $status $output"
+	[ "$(cat .env)" != "SECRET=1" ] ||
+		fail "'$*' did not overwrite the ignored .env: the test proves nothing"
+	env_restored "$slug"
+}
+
+@test "mailinfo <ignored .env> <patch> is undone" {
+	output_overwrite_undone mailinfo mailinfo .env patch
+}
+
+@test "mailinfo <msg> <ignored .env> is undone" {
+	output_overwrite_undone mailinfo mailinfo msg .env
+}
+
+@test "diff --output=<ignored .env> is undone" {
+	output_overwrite_undone diff diff --output=.env
+}
+
+@test "diff --output <ignored .env> (separate value) is undone" {
+	output_overwrite_undone diff diff --output .env
+}
+
+@test "archive -o<ignored .env> (stuck) is undone" {
+	output_overwrite_undone archive archive -o.env HEAD
+}
+
+@test "log --output=<ignored .env> from a subdirectory (../.env) is undone" {
+	mkdir -p sub && echo x >sub/f && "$REAL_GIT" add sub && "$REAL_GIT" commit -qm sub
+	cd sub
+	echo ".env" >>../.gitignore
+	"$REAL_GIT" add ../.gitignore && "$REAL_GIT" commit -qm "ignore .env"
+	echo "SECRET=1" >../.env
+	run agit log -1 --output=../.env
+	assert_success
+	[ "$(cat ../.env)" != "SECRET=1" ]
+	cd .. # restore from a subdirectory restores that directory only
+	env_restored log
 }

@@ -54,7 +54,7 @@ world() {
 	assert_equal "$("$REAL_GIT" -C "$wt" config core.hooksPath)" "$AGENTIC_GIT_HOME/hooks"
 	run "$REAL_GIT" -C "$REPO" config core.hooksPath
 	assert_failure
-	for h in prepare-commit-msg reference-transaction; do
+	for h in prepare-commit-msg reference-transaction pre-push; do
 		[ -x "$AGENTIC_GIT_HOME/hooks/$h" ]
 		grep -qF "hook --home '$AGENTIC_GIT_HOME' $h" "$AGENTIC_GIT_HOME/hooks/$h"
 	done

@@ -15,18 +15,7 @@ setup() {
 
 # in_sandbox BACKEND SCRIPT
 in_sandbox() {
-	sbx_prereq "$1"
-	run "$AG_BIN" sandbox run --backend "$1" --policy fs+no-net \
-		--workspace "$T/pws" --cache "$T/cache-$1" \
-		--ro "$AGENTIC_GIT_HOME/bin" --ro "$AGENTIC_GIT_HOME/runtime/a1" \
-		--ro "$AGENTIC_GIT_HOME/.config-integrity-key" \
-		--ro "$REPO/.git/objects" \
-		--env AGENTIC_GIT_HOME --env AGENTIC_GIT_AGENT=a1 \
-		--env AGENTIC_GIT_SNAPSHOTS=1 \
-		--env AGENTIC_GIT_REAL_GIT --env GIT_AUTHOR_NAME \
-		--env GIT_AUTHOR_EMAIL --env GIT_COMMITTER_NAME \
-		--env GIT_COMMITTER_EMAIL \
-		--env "PATH=$AGENTIC_GIT_HOME/bin:/usr/bin:/bin" -- /bin/sh -c "$2"
+	sbx_as_agent "$1" a1 "$T/pws" "$2"
 }
 
 shim_case() {

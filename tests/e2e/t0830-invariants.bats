@@ -37,7 +37,9 @@ show_findings() {
 @test "t0830: the corpus (issue 18's examples, past findings) keeps every invariant through the shim" {
 	local f files=()
 	for f in "$CORPUS"/*.cmds; do
-		case $(basename "$f") in known-*) continue ;; esac
+		# known-*: real findings not fixed yet; outofscope-*: what only
+		# the sandbox separates (docs/fuzzing.md)
+		case $(basename "$f") in known-* | outofscope-*) continue ;; esac
 		files+=("$f")
 	done
 	run "$INV/invfuzz.sh" -o "$T/out" --replay "${files[@]}"

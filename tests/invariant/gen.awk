@@ -198,6 +198,12 @@ BEGIN {
 	    " --exec-path=@SENT@ --bare -p --no-pager --literal-pathspecs" \
 	    " --glob-pathspecs --no-replace-objects --no-optional-locks -P" \
 	    " --git-dir=@WT2@/.git --work-tree=@WT2@"
+	# Never AGENTIC_GIT_AGENT=<another fleet agent> (docs/fuzzing.md I3):
+	# an agent that names another acts as it, by design of an identity
+	# taken from the environment; without a sandbox same-uid agents are
+	# not separated at all (a shell can rm the other's files), so the
+	# control is the sandbox's (t0642), and this unsandboxed run would
+	# only report it again (corpus/outofscope-impersonation.cmds).
 	ENV_WORDS = "GIT_DIR=@REPO@/.git GIT_WORK_TREE=@REPO@" \
 	    " GIT_INDEX_FILE=@REPO@/.git/index GIT_COMMON_DIR=@SENT@" \
 	    " GIT_CONFIG_GLOBAL=@SENT@/cfg GIT_CONFIG_SYSTEM=@SENT@/cfg" \

@@ -8,9 +8,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <string.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include "git/argv.h"
 #include "git/classify.h"
+#include "git/outpaths.h"
 #include "git/config-env.h"
 #include "git/policy.h"
 #include "git/pushspec.h"
@@ -715,6 +720,245 @@ static void test_env_hooks_off(void **state)
 	ag_protected_release(&prot);
 }
 
+/* Output paths (docs/fuzzing.md I5): every spelling git reads is found. */
+static void test_output_paths(void **state)
+{
+	static const struct {
+		const char *cmd;
+		const char
+			*want; /* the paths, '|'-joined; "!" for a bad form */
+	} rows[] = {
+		{ "status", "" },
+		{ "rev-parse HEAD", "" },
+		{ "diff -- --output=x", "" },
+		{ "archive HEAD", "" },
+		{ "grep -o x", "" },
+		{ "ls-files -o", "" },
+		{ "diff --output-indicator-new=+", "" },
+		{ "archive -o /a HEAD", "/a" },
+		{ "archive -o/a HEAD", "/a" },
+		{ "archive -vo/a HEAD", "/a" },
+		{ "archive -vo /a HEAD", "/a" },
+		{ "archive --output=/a HEAD", "/a" },
+		{ "archive --output /a HEAD", "/a" },
+		{ "archive --outp=/a HEAD", "/a" },
+		{ "archive --o /a HEAD", "/a" },
+		{ "archive -o", "!" },
+		{ "diff --output=/a", "/a" },
+		{ "diff --out /a", "/a" },
+		{ "log --output /a", "/a" },
+		{ "show --output=", "!" },
+		{ "stash show --output=/a", "/a" },
+		{ "range-diff --output=/a a...b", "/a" },
+		{ "format-patch -o /d -1", "/d" },
+		{ "format-patch -o/d -1", "/d" },
+		{ "format-patch --output-directory /d", "/d" },
+		{ "format-patch --output-dir=/d", "/d" },
+		{ "format-patch --output=/f -1", "/f" },
+		{ "format-patch --suffix=/../x -1", "!" },
+		{ "format-patch --suffix=.txt -1", "" },
+		{ "bugreport -o /d", "/d" },
+		{ "bugreport --output-directory=/d", "/d" },
+		{ "bugreport -s /x", "!" },
+		{ "diagnose -o/d", "/d" },
+		{ "mailinfo msg /p", "msg|/p" },
+		{ "mailinfo -k - /home/x/.gitconfig", "-|/home/x/.gitconfig" },
+		{ "mailinfo -- -m /p", "-m|/p" },
+		{ "mailsplit -o/d mbox", "/d" },
+		{ "mailsplit -o", "!" },
+		{ "bundle create /b HEAD", "/b|HEAD" },
+		{ "bundle create -q /b HEAD", "/b|HEAD" },
+		{ "bundle verify /b", "" },
+		{ "fast-export --export-marks=/m HEAD", "/m" },
+		{ "fast-export --export-marks /m HEAD", "/m" },
+		{ "fast-export --import-marks=/m HEAD", "" },
+		{ "read-tree --index-output=/i HEAD", "/i" },
+		{ "checkout-index --prefix=/p/ -a", "/p/" },
+		{ "commit-graph write --object-dir /o", "/o" },
+		{ "merge-file /c b o", "/c|b|o" },
+		{ "merge-file -p /c b o", "" },
+		{ "pack-objects /base", "/base" },
+		{ "pack-objects --stdout", "" },
+		{ "index-pack -o /i p.pack", "/i|p.pack" },
+		{ "init --separate-git-dir=/g x", "/g" },
+		{ "apply --unsafe-paths p.diff", "!" },
+		{ "apply --directory=/r p.diff", "/r" },
+	};
+	const char *v[MAXW];
+	char buf[256];
+	struct git_argv ga;
+	struct git_outs outs;
+	struct strbuf got = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		git_output_paths(&ga, &outs);
+		strbuf_reset(&got);
+		for (size_t k = 0; k < outs.nr; k++) {
+			if (outs.v[k].bad) {
+				strbuf_reset(&got);
+				strbuf_addch(&got, '!');
+				break;
+			}
+			if (k)
+				strbuf_addch(&got, '|');
+			strbuf_addstr(&got, outs.v[k].path);
+		}
+		if (strcmp(got.buf, rows[i].want))
+			fail_msg("'%s': output paths '%s', want '%s'",
+				 rows[i].cmd, got.buf, rows[i].want);
+		/* a form that writes is never on the read-only allowlist */
+		if (*rows[i].want && git_form_read_only(&ga))
+			fail_msg("'%s' counted as read-only", rows[i].cmd);
+		git_argv_release(&ga);
+	}
+	strbuf_release(&got);
+}
+
+/* out_path_judge(): resolved as the kernel will open it. */
+static void test_output_judge(void **state)
+{
+	char tmpl[] = "/tmp/test-policy-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	struct strbuf wt = STRBUF_INIT, p = STRBUF_INIT, res = STRBUF_INIT;
+	static const struct {
+		const char *path;
+		enum out_state want;
+	} rows[] = {
+		{ "out.txt", OUTP_INSIDE },
+		{ "sub/out.txt", OUTP_INSIDE },
+		{ "new/dir/out.txt", OUTP_INSIDE },
+		{ "./sub/../out.txt", OUTP_INSIDE },
+		{ "../outside.txt", OUTP_OUTSIDE },
+		{ "sub/../../outside.txt", OUTP_OUTSIDE },
+		{ "/etc/passwd", OUTP_OUTSIDE },
+		{ "out-link", OUTP_OUTSIDE },	/* a link inside pointing out */
+		{ "dir-link/x", OUTP_OUTSIDE }, /* through a linked directory */
+		{ "dangling", OUTP_UNJUDGED },	/* would create its target */
+		{ "new/../x", OUTP_UNJUDGED },	/* `..` below a missing dir */
+		{ ".git", OUTP_OUTSIDE },
+		{ ".git/hooks/pre-commit", OUTP_OUTSIDE },
+		{ ".agend-managed", OUTP_OUTSIDE },
+		{ "", OUTP_UNJUDGED },
+	};
+	char *canon;
+
+	(void)state;
+	assert_non_null(root);
+	strbuf_addf(&wt, "%s/wt", root);
+	strbuf_addf(&p, "%s/wt/sub", root);
+	assert_int_equal(mkdir(wt.buf, 0700), 0);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/outside.txt", root);
+	assert_int_equal(mkdir(p.buf, 0700), 0); /* any kind of file */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt/out-link", root);
+	assert_int_equal(symlink("../outside.txt", p.buf), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt/dir-link", root);
+	assert_int_equal(symlink(root, p.buf), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt/dangling", root);
+	assert_int_equal(symlink("../nowhere", p.buf), 0);
+	canon = realpath(wt.buf, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		enum out_state st;
+		strbuf_reset(&res);
+		st = out_path_judge(rows[i].path, canon, NULL, canon, &res);
+		if (st != rows[i].want)
+			fail_msg("'%s': state %d, want %d", rows[i].path, st,
+				 rows[i].want);
+	}
+	/* judged from the top too: inside from the directory, outside from
+	 * the top (fast-export resolves from the top) */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/sub", canon);
+	assert_int_equal(out_path_judge("../x", p.buf, NULL, canon, &res),
+			 OUTP_INSIDE);
+	assert_int_equal(out_path_judge("../x", p.buf, canon, canon, &res),
+			 OUTP_OUTSIDE);
+	free(canon);
+	for (const char *const *n =
+		     (const char *const[]){ "wt/out-link", "wt/dir-link",
+					    "wt/dangling", NULL };
+	     *n; n++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", root, *n);
+		assert_int_equal(unlink(p.buf), 0);
+	}
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt/sub", root);
+	assert_int_equal(rmdir(p.buf), 0);
+	assert_int_equal(rmdir(wt.buf), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/outside.txt", root);
+	assert_int_equal(rmdir(p.buf), 0);
+	assert_int_equal(rmdir(root), 0);
+	strbuf_release(&wt);
+	strbuf_release(&p);
+	strbuf_release(&res);
+}
+
+/* policy_decide(): a bound agent's output path outside its worktree, or
+ * one the facts did not judge, is denied with where it may write. */
+static void test_output_policy(void **state)
+{
+	struct policy_env env = { .agent = "ag1",
+				  .agent_valid = true,
+				  .home = "/h",
+				  .snapshots = -1 };
+	struct policy_binding bind = { .state = BS_BOUND,
+				       .task_id = "t",
+				       .branch = "feat/a",
+				       .worktree = "/wt" };
+	struct policy_repo repo = { .target = TGT_SAME, .target_rel = "" };
+	struct ag_protected prot;
+	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
+	struct verdict vd;
+
+	(void)state;
+	verdict_init(&vd);
+	ag_protected_init(&prot);
+	/* not judged: fail closed, every target */
+	decide(&in, "archive -o/home/op/README.md HEAD", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	repo.target = TGT_NONE;
+	decide(&in, "diff --no-index --output=/x a b", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	repo.target = TGT_FOREIGN;
+	decide(&in, "mailinfo - /home/op/.gitconfig", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	/* judged outside */
+	repo.target = TGT_SAME;
+	repo.outs_judged = true;
+	repo.out_bad = "/home/op/README.md";
+	repo.out_opt = "-o";
+	decide(&in, "archive -o/home/op/README.md HEAD", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	assert_non_null(strstr(vd.reason.buf, "outside your worktree"));
+	assert_non_null(strstr(vd.reason.buf, "/wt"));
+	/* judged inside: routed, snapshotted */
+	repo.out_bad = NULL;
+	decide(&in, "diff --output=out.diff", &vd);
+	assert_int_equal(vd.kind, V_ROUTE);
+	assert_string_equal(vd.snapshot_slug, "diff");
+	/* the hot path names no output path: nothing to judge */
+	repo.outs_judged = false;
+	decide(&in, "status", &vd);
+	assert_int_equal(vd.kind, V_ROUTE);
+	/* the operator and a bypass are not judged */
+	env.bypass = true;
+	env.bypass_layer = "env";
+	decide(&in, "archive -o/x HEAD", &vd);
+	assert_int_equal(vd.kind, V_PASS);
+	verdict_release(&vd);
+	decide(&in, "status", &vd);
+	verdict_release(&vd);
+	ag_protected_release(&prot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -722,6 +966,9 @@ int main(void)
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_read_only_forms),
 		cmocka_unit_test(test_output_forms),
+		cmocka_unit_test(test_output_paths),
+		cmocka_unit_test(test_output_judge),
+		cmocka_unit_test(test_output_policy),
 		cmocka_unit_test(test_fuzzer_findings),
 		cmocka_unit_test(test_destructive),
 		cmocka_unit_test(test_checkout_analysis),

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <cmocka.h>
+#include "git/pushpin.h"
 #include "git/pushplan.h"
 
 #define A "1111111111111111111111111111111111111111"
@@ -177,12 +178,59 @@ static void test_plan_check(void **state)
 		"deny_snapshot_ref_push");
 }
 
+/* The pre-push hook's judgement (git/pushpin.h): only scanned ids leave. */
+static void test_pin_line(void **state)
+{
+	static const char a[] = "1111111111111111111111111111111111111111";
+	static const char b[] = "2222222222222222222222222222222222222222";
+	static const char z[] = "0000000000000000000000000000000000000000";
+	const char *pins = "1111111111111111111111111111111111111111 "
+			   "3333333333333333333333333333333333333333";
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+
+	(void)state;
+	strbuf_addf(&line, "refs/heads/feat/a %s refs/heads/feat/a %s", a, z);
+	assert_true(push_pin_line_ok(pins, line.buf, &why));
+	assert_int_equal(why.len, 0);
+	/* the ref moved after the scan */
+	strbuf_reset(&line);
+	strbuf_addf(&line, "refs/heads/feat/a %s refs/heads/feat/a %s", b, a);
+	assert_false(push_pin_line_ok(pins, line.buf, &why));
+	assert_non_null(strstr(why.buf, "did not scan"));
+	assert_non_null(strstr(why.buf, b));
+	/* a prefix of a pinned id is not that id */
+	strbuf_reset(&line);
+	strbuf_reset(&why);
+	strbuf_addf(&line, "refs/heads/feat/a 11111111 refs/heads/feat/a %s",
+		    z);
+	assert_false(push_pin_line_ok(pins, line.buf, &why));
+	/* a deletion is never pinned */
+	strbuf_reset(&line);
+	strbuf_reset(&why);
+	strbuf_addf(&line, "(delete) %s refs/heads/feat/a %s", z, a);
+	assert_false(push_pin_line_ok(pins, line.buf, &why));
+	assert_non_null(strstr(why.buf, "deleted"));
+	/* lines git should not write, and an empty pinned set */
+	strbuf_reset(&why);
+	assert_false(push_pin_line_ok(pins, "garbage", &why));
+	assert_non_null(strstr(why.buf, "fail-closed"));
+	strbuf_reset(&why);
+	assert_false(push_pin_line_ok(pins, "refs/heads/x  y z", &why));
+	strbuf_reset(&line);
+	strbuf_reset(&why);
+	strbuf_addf(&line, "refs/heads/feat/a %s refs/heads/feat/a %s", a, z);
+	assert_false(push_pin_line_ok("", line.buf, &why));
+	strbuf_release(&line);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_parse),
 		cmocka_unit_test(test_adv_parse),
 		cmocka_unit_test(test_plan_check),
+		cmocka_unit_test(test_pin_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
