@@ -14,8 +14,10 @@ INV_CONFIG_OK='^(user\.(name|email)|branch\..*\.(remote|merge|rebase|description
 guarded_files() {
 	local g=$REPO/.git f
 	find "$REPO" -path "$g" -prune -o -type f -print
-	# (the index is compared by content: a read refreshes its stat data)
-	for f in HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
+	# (the index is compared by content: a read refreshes its stat data;
+	# not FETCH_HEAD: every fetch rewrites it, and an unbound agent's
+	# fetch into remote-tracking refs is a read, docs/policy.md)
+	for f in HEAD ORIG_HEAD MERGE_HEAD description; do
 		[ -e "$g/$f" ] && echo "$g/$f"
 	done
 	# not info/refs (update-server-info's list, rewritten by repack) nor
