@@ -676,6 +676,32 @@ static const char *first_positional_in(const struct git_argv *ga,
 	return NULL;
 }
 
+/*
+ * git submodule add, init, sync, set-url, deinit and update --init write
+ * (or remove) submodule.<name>.url and .active in the repository's config,
+ * which every checkout of it shares: where the operator's submodules are
+ * fetched from, as remote.*.url is for the repository (invariant fuzzer:
+ * `submodule add <url> <name>` persisted both keys).
+ */
+static bool deny_submodule_config(struct verdict *v, const struct git_argv *ga)
+{
+	static const char *const config_w[] = { "add",	   "init",   "sync",
+						"set-url", "deinit", NULL };
+	static const char *const update_w[] = { "update", NULL };
+	static const char *const init[] = { "--init", "-i", NULL };
+	const char *w;
+
+	if (strcmp(ga->sub, "submodule"))
+		return false;
+	if (!(w = first_positional_in(ga, config_w)) &&
+	    !((w = first_positional_in(ga, update_w)) && arg_present(ga, init)))
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "git submodule %s%s writes submodule.<name>.url into the repository's config, which the operator's checkout shares — agents may not change where submodules come from; git submodule update (without --init) works on the submodules already set up, ask the operator to add or initialise others",
+	     w, strcmp(w, "update") ? "" : " --init");
+	return true;
+}
+
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -738,6 +764,8 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     w);
 		return true;
 	}
+	if (deny_submodule_config(v, ga))
+		return true;
 	if (!strcmp(sub, "maintenance") && (w = first_positional_in(ga, global_w))) {
 		deny(v, "deny", DS_BLOCK,
 		     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",

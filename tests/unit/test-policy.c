@@ -556,6 +556,27 @@ static void test_fuzzer_findings(void **state)
 		  0 },
 		{ BOUND, TGT_SAME, "stash branch x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "stash list", V_ROUTE, NULL, 0, 0 },
+		/* submodule.<name>.url in the shared config (long run 3) */
+		{ BOUND, TGT_SAME, "submodule add /r all", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "submodule --quiet add /r", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "submodule init", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "submodule sync --recursive", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "submodule set-url x /r", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "submodule deinit -f x", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "submodule update --init", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "submodule update -i --recursive", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "submodule update --recursive", V_ROUTE,
+		  NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "submodule status", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "submodule foreach git status", V_ROUTE,
+		  NULL, 0, 0 },
 	};
 	struct ag_protected prot;
 
