@@ -556,7 +556,7 @@ static void test_fuzzer_findings(void **state)
 		  0 },
 		{ BOUND, TGT_SAME, "stash branch x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "stash list", V_ROUTE, NULL, 0, 0 },
-		/* submodule.<name>.url in the shared config (long run 3) */
+		/* submodule.<name>.url in the shared config (long run, seed 11) */
 		{ BOUND, TGT_SAME, "submodule add /r all", V_DENY, "deny", 0,
 		  0 },
 		{ BOUND, TGT_SAME, "submodule --quiet add /r", V_DENY, "deny",
