@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/die.h"
 #include "base/fileio.h"
 #include "base/path.h"
 #include "git/gitcmd.h"
@@ -409,6 +410,13 @@ static int worktree_tree(struct snap *s, int st, struct strbuf *gerr,
 
 	if (!add_all_done(st))
 		return snap_fail(s, "git add -A failed", gerr);
+	if (st == 1) {
+		/* the rest is saved; say what is not, in git's words */
+		const char *nl = strchr(gerr->buf, '\n');
+		warning("the pre-op snapshot leaves out what git could not add (%.*s)",
+			(int)(nl ? (size_t)(nl - gerr->buf) : gerr->len),
+			gerr->buf);
+	}
 	if (have_before && s->itree.len && !stat(s->tmp_index.buf, &after) &&
 	    same_file(before, &after)) {
 		strbuf_addbuf(&s->wtree, &s->itree);

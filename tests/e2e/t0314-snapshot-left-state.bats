@@ -84,6 +84,7 @@ snapshot_has() {
 	run agit clean -f
 	assert_success
 	refute_output --partial "snapshot FAILED"
+	assert_output --partial "the pre-op snapshot leaves out what git could not add (error: 'sub/' does not have a commit checked out)"
 	[ ! -e work/u.txt ]
 	snapshot_has clean work/u.txt untracked
 }
