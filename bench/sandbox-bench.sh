@@ -11,10 +11,13 @@
 #  2. sandbox start-up: `sandbox run -- /bin/true` per backend and policy
 #     against the bare sandbox of the same command: the bwrap argv agentic-git
 #     execs, run directly, and the Landlock helper (`sandbox exec …`) run
-#     directly, both taken from strace. Budget: <= bare + 2 ms.
+#     directly, both taken from strace (`sandbox run` confines itself in
+#     process with Landlock; AGENTIC_GIT_SANDBOX_HELPER=exec makes it exec
+#     the helper, for strace to see). Budget: <= bare + 2 ms.
 # usage: bench/sandbox-bench.sh [path/to/agentic-git] [commits...]
 #        (default commits: 5000 20000)
-# env: RUNS (7), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit)
+# env: RUNS (7), RUNS_STARTUP (41), PAYLOAD_LINES (200 per commit),
+#      ONLY=startup (only part 2, the sandbox start-up)
 # The load average is printed; ratios within one run are what count.
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
@@ -117,6 +120,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GIT=$(command -v git)
 cc -O2 -o "$W/interleave" "$ROOT/bench/interleave.c"
 CLONE_MS=() WS_MS=() CLONE_CPU=() WS_CPU=()
+[ "${ONLY:-}" != startup ] || COMMITS_LIST=()
 for c in "${COMMITS_LIST[@]}"; do
 	measure "$c"
 done
@@ -152,7 +156,10 @@ for be in bwrap landlock; do
 		continue
 	fi
 	for p in fs-only fs+no-net; do
-		strace -f -qq -e trace=execve -s 65535 -o "$W/st" \
+		# the Landlock helper, which `sandbox run` is in-process, as
+		# its own exec (AGENTIC_GIT_SANDBOX_HELPER=exec) to take its argv
+		AGENTIC_GIT_SANDBOX_HELPER=exec strace -f -qq -e trace=execve \
+			-s 65535 -o "$W/st" \
 			"$AG" sandbox run --backend "$be" --policy "$p" -- /bin/true
 		if [ "$be" = bwrap ]; then
 			mapfile -t bare < <(last_exec "$W/st" '/bwrap", ["')

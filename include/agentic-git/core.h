@@ -176,7 +176,11 @@ void ag_binding_release(struct ag_binding *b);
  */
 bool ag_agent_name_valid(const char *name, const char **why);
 
-/* Branch names: git check-ref-format rules for refs/heads/<name>. */
+/*
+ * Branch names: git check-ref-format rules for refs/heads/<name>
+ * (base/refname.h), and not "@", "HEAD", longer than 255 bytes or starting
+ * with '-'. On failure returns false and sets *why to a static phrase.
+ */
 bool ag_branch_name_valid(const char *name, const char **why);
 
 /* ---- protected refs ---- */

@@ -170,6 +170,20 @@ static const struct agent_preset presets[] = {
 		.help_args = V("--help"),
 		.check_flags = V("--allow-all-tools", "--prompt", "--model"),
 		.needs_network = true,
+		/*
+		 * fs+api, checked 2026-12-02 against GitHub's "Copilot
+		 * allowlist reference": login and user endpoints on github.com
+		 * and api.github.com, the Copilot API (*.githubcopilot.com:
+		 * api., api.individual., api.business. …) and its two
+		 * githubusercontent services. Its telemetry hosts
+		 * (copilot-telemetry.githubusercontent.com,
+		 * collector.github.com, default.exp-tas.com) are not listed.
+		 * BYOK (COPILOT_PROVIDER_BASE_URL) needs that host instead.
+		 */
+		.allow_hosts =
+			V("github.com", "api.github.com", "*.githubcopilot.com",
+			  "copilot-proxy.githubusercontent.com",
+			  "origin-tracker.githubusercontent.com"),
 		.verified = "checked 2026-11-29 against copilot 1.0.102",
 	},
 	/*
@@ -187,6 +201,14 @@ static const struct agent_preset presets[] = {
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--force", "--model"),
 		.needs_network = true,
+		/*
+		 * fs+api, checked 2026-12-02 against Cursor's "Network
+		 * Configuration" (cursor.com/docs/enterprise): its backend and
+		 * authentication are *.cursor.sh; *.cursor-cdn.com (downloads)
+		 * and *.cursorapi.com (the editor's extension marketplace) are
+		 * not needed by the CLI, so not listed.
+		 */
+		.allow_hosts = V("*.cursor.sh"),
 		.verified =
 			"flags from Cursor's CLI docs 2026-11-29 (not on npm)",
 	},

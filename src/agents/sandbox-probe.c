@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "agents/sandbox-landlock.h"
 #include "agents/sandbox-probe.h"
+#include "agents/sandbox-probe-cache.h"
 #include "base/spawn.h"
 
 #define PROBE_TIMEOUT_MS 10000
@@ -62,13 +63,9 @@ static int finish_with_timeout(struct child *c, bool *timed_out)
 	return child_finish(c);
 }
 
-static void probe_bwrap(struct sandbox_caps *caps)
+/* The pinned bwrap; false (with the reason) when it may not be used. */
+static bool locate_bwrap(struct sandbox_caps *caps)
 {
-	struct child c = CHILD_INIT;
-	const char *truebin = access("/bin/true", X_OK) ? "/usr/bin/true"
-							: "/bin/true";
-	bool timed_out;
-
 	for (size_t i = 0; i < ARRAY_SIZE(bwrap_paths); i++) {
 		if (!access(bwrap_paths[i], X_OK)) {
 			set_why(caps->bwrap_path, sizeof(caps->bwrap_path),
@@ -80,19 +77,30 @@ static void probe_bwrap(struct sandbox_caps *caps)
 		caps->bwrap_path[0] = '\0';
 		set_why(caps->bwrap_why, sizeof(caps->bwrap_why),
 			"disabled by AGENTIC_GIT_SANDBOX_UNAVAILABLE");
-		return;
+		return false;
 	}
 	if (!caps->bwrap_path[0]) {
 		set_why(caps->bwrap_why, sizeof(caps->bwrap_why),
 			"bwrap is not installed in /usr/bin, /usr/local/bin or /bin");
-		return;
+		return false;
 	}
 	/* a host without user namespaces: bwrap (not setuid) cannot start */
 	if (disabled("userns")) {
 		set_why(caps->bwrap_why, sizeof(caps->bwrap_why),
 			"user namespaces are unavailable (disabled by AGENTIC_GIT_SANDBOX_UNAVAILABLE)");
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* `bwrap --unshare-all … -- true`: sets bwrap_works or bwrap_why. */
+static void test_bwrap(struct sandbox_caps *caps)
+{
+	struct child c = CHILD_INIT;
+	const char *truebin =
+		access("/bin/true", X_OK) ? "/usr/bin/true" : "/bin/true";
+	bool timed_out;
+
 	strvec_pushl(&c.args, caps->bwrap_path, "--unshare-all",
 		     "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
 		     "--", truebin, NULL);
@@ -116,6 +124,31 @@ static void probe_bwrap(struct sandbox_caps *caps)
 		caps->bwrap_works = true;
 	}
 	child_release(&c);
+}
+
+/*
+ * With `cached`, a "works" remembered under this host's key stands in for
+ * the test run (sandbox-probe-cache.h); every other answer is a real run,
+ * recorded for the next process.
+ */
+static void probe_bwrap(struct sandbox_caps *caps, bool cached)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool keyed;
+
+	caps->bwrap_works = false;
+	caps->bwrap_why[0] = '\0';
+	if (!locate_bwrap(caps))
+		return;
+	keyed = probe_cache_key(caps->bwrap_path, &key) == 0;
+	if (cached && keyed && probe_cache_says_works(key.buf)) {
+		caps->bwrap_works = true;
+	} else {
+		test_bwrap(caps);
+		if (keyed)
+			probe_cache_record(key.buf, caps->bwrap_works);
+	}
+	strbuf_release(&key);
 }
 
 static bool probe_userns(void)
@@ -189,20 +222,21 @@ void sandbox_probe_fill(struct sandbox_caps *caps)
 {
 	memset(caps, 0, sizeof(*caps));
 	probe_sys_dirs(caps);
-	probe_bwrap(caps);
+	probe_bwrap(caps, false);
 	caps->userns = probe_userns();
 	probe_landlock(caps);
 	caps->seccomp = probe_seccomp();
 }
 
 /*
- * Per-process cache (the brief's "cache per process"): the host does not
- * change under us. The parts are probed on demand: the cheap syscalls
- * always, bwrap's test run (a process, tens of ms) only when bwrap may be
- * used, the user-namespace fork only for the full report.
+ * Per-process cache: the host does not change under us. The parts are
+ * probed on demand: the cheap syscalls always, bwrap only when it may be
+ * used (its test run, a whole sandbox start, replaced by the cross-process
+ * cache when that says it works), the user-namespace fork only for the
+ * full report, which always runs bwrap's test for real.
  */
 static struct sandbox_caps cached;
-static bool done_basic, done_bwrap, done_userns;
+static bool done_basic, done_bwrap, done_truth, done_userns;
 
 const struct sandbox_caps *sandbox_probe_for(enum sandbox_backend pref)
 {
@@ -213,7 +247,7 @@ const struct sandbox_caps *sandbox_probe_for(enum sandbox_backend pref)
 		done_basic = true;
 	}
 	if (pref != SANDBOX_BACKEND_LANDLOCK && !done_bwrap) {
-		probe_bwrap(&cached);
+		probe_bwrap(&cached, true);
 		done_bwrap = true;
 	}
 	return &cached;
@@ -221,7 +255,11 @@ const struct sandbox_caps *sandbox_probe_for(enum sandbox_backend pref)
 
 const struct sandbox_caps *sandbox_probe(void)
 {
-	sandbox_probe_for(SANDBOX_BACKEND_AUTO);
+	sandbox_probe_for(SANDBOX_BACKEND_LANDLOCK);
+	if (!done_truth) {
+		probe_bwrap(&cached, false);
+		done_bwrap = done_truth = true;
+	}
 	if (!done_userns) {
 		cached.userns = probe_userns();
 		done_userns = true;

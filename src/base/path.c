@@ -123,6 +123,23 @@ void path_normalize(struct strbuf *sb)
 	strbuf_release(&out);
 }
 
+char *path_absolute(const char *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd)
+			return NULL;
+		strbuf_addf(&sb, "%s/", cwd);
+		free(cwd);
+	}
+	strbuf_addstr(&sb, p);
+	path_normalize(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
 bool path_inside(const char *path, const char *dir, const char **rel)
 {
 	size_t n = strlen(dir);

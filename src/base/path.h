@@ -24,6 +24,11 @@ char *path_join(const char *a, const char *b);
 /* Lexical normalisation: collapses //, ./ and ../ (never above /). */
 void path_normalize(struct strbuf *sb);
 /*
+ * `p` made absolute against the cwd and normalised (the path need not
+ * exist), or NULL with errno set when the cwd cannot be known.
+ */
+char *path_absolute(const char *p);
+/*
  * When `path` equals `dir` or lies below it (both normalised absolute
  * paths), sets *rel to the remainder ("" for equal) and returns true.
  */

@@ -10,6 +10,7 @@
 #include "base/die.h"
 #include "base/xalloc.h"
 #include "cmd/agents.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 
 static const char usage[] =
@@ -29,23 +30,29 @@ static const char usage[] =
 	"The config is $AGENTIC_GIT_HOME/config.yaml unless --config is given;\n"
 	"see docs/configuration.md.\n";
 
-enum { F_LIST = 1, F_SHOW = 2, F_CHECK = 4, F_EXEC = 8, F_ALL = 15 };
+enum { F_LIST = 1, F_SHOW = 2, F_CHECK = 4, F_EXEC = 8 };
 
-static const struct opt {
-	const char *name;
-	bool is_flag;	/* a bool at `off`, else a const char * */
-	size_t off;	/* into struct agents_opts */
-	unsigned verbs;
-} opts[] = {
-	{ "--config", false, offsetof(struct agents_opts, config), F_ALL },
-	{ "--json", true, offsetof(struct agents_opts, json), F_LIST | F_SHOW },
-	{ "--model", false, offsetof(struct agents_opts, model), F_SHOW | F_EXEC },
-	{ "--prompt", false, offsetof(struct agents_opts, prompt), F_EXEC },
-	{ "--prompt-file", false, offsetof(struct agents_opts, prompt_file), F_EXEC },
-	{ "--input-file", false, offsetof(struct agents_opts, input_file), F_EXEC },
-	{ "--cwd", false, offsetof(struct agents_opts, cwd), F_EXEC },
-	{ "--timeout", false, offsetof(struct agents_opts, timeout), F_EXEC },
-	{ "--dry-run", true, offsetof(struct agents_opts, dry_run), F_EXEC },
+/* The options of every verb, and whether help was asked for. */
+struct agents_cli {
+	struct agents_opts o;
+	bool help;
+};
+
+#define AGENTS_OPT(name, kind, field, verbs) \
+	ARGSPEC_AT(name, 0, kind, struct agents_cli, o.field, verbs, 0)
+static const struct argspec specs[] = {
+	AGENTS_OPT("config", ARG_VALUE, config, 0),
+	AGENTS_OPT("json", ARG_FLAG, json, F_LIST | F_SHOW),
+	AGENTS_OPT("model", ARG_VALUE, model, F_SHOW | F_EXEC),
+	AGENTS_OPT("prompt", ARG_VALUE, prompt, F_EXEC),
+	AGENTS_OPT("prompt-file", ARG_VALUE, prompt_file, F_EXEC),
+	AGENTS_OPT("input-file", ARG_VALUE, input_file, F_EXEC),
+	AGENTS_OPT("cwd", ARG_VALUE, cwd, F_EXEC),
+	AGENTS_OPT("timeout", ARG_VALUE, timeout, F_EXEC),
+	AGENTS_OPT("dry-run", ARG_FLAG, dry_run, F_EXEC),
+	/* a value is never help: `--prompt --help` is a prompt */
+	ARGSPEC_AT("help", 'h', ARG_FLAG, struct agents_cli, help, 0, 0),
+	ARGSPEC_END,
 };
 
 struct verb {
@@ -53,48 +60,35 @@ struct verb {
 	unsigned flag;
 	int (*fn)(const struct agents_opts *o);
 	bool needs_name;
+	size_t names; /* NAMEs it takes: 0 or 1 */
 };
 
-/* Parses argv after the verb. Returns 0 or exits with a usage error. */
+/*
+ * Parses argv after the verb: options and NAME in any order, `--` ends
+ * the options. Returns 0, or exits (0 after --help, else a usage error).
+ */
 static void parse_opts(int argc, const char **argv, const struct verb *vb,
 		       struct agents_opts *o)
 {
-	for (int i = 0; i < argc; i++) {
-		const struct opt *op = NULL;
-		const char *a = argv[i], *val = NULL, *eq = strchr(a, '=');
-		size_t n = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
+	char cmd[32];
+	const struct argtable t = { .cmd = cmd,
+				    .specs = specs,
+				    .flags = ARGT_NO_REST,
+				    .sub = vb->flag,
+				    .max_pos = vb->names };
+	struct agents_cli cli = { .o = *o };
+	struct argres r;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			exit(0);
-		}
-		if (a[0] != '-' || !strcmp(a, "-")) {
-			if (o->name)
-				die_code(AG_EXIT_USAGE, "agents %s: unexpected argument '%s'",
-					 vb->name, a);
-			o->name = a;
-			continue;
-		}
-		for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
-			if (strlen(opts[k].name) == n &&
-			    !strncmp(opts[k].name, a, n))
-				op = &opts[k];
-		if (!op || !(op->verbs & vb->flag))
-			die_code(AG_EXIT_USAGE, "agents %s: unknown option '%.*s' (see 'agentic-git agents --help')",
-				 vb->name, (int)n, a);
-		if (op->is_flag) {
-			if (eq)
-				die_code(AG_EXIT_USAGE, "agents %s: option '%s' takes no value",
-					 vb->name, op->name);
-			*(bool *)((char *)o + op->off) = true;
-			continue;
-		}
-		val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val)
-			die_code(AG_EXIT_USAGE, "agents %s: option '%s' needs a value",
-				 vb->name, op->name);
-		*(const char **)((char *)o + op->off) = val;
+	snprintf(cmd, sizeof(cmd), "agents %s", vb->name);
+	if (argtable_parse_table(&t, argc, argv, &cli, &r) < 0)
+		exit(AG_EXIT_USAGE);
+	if (cli.help) {
+		fputs(usage, stdout);
+		exit(0);
 	}
+	*o = cli.o;
+	if (r.pos_nr)
+		o->name = r.pos[0];
 	if (vb->needs_name && !o->name)
 		die_code(AG_EXIT_USAGE, "agents %s: missing NAME (see 'agentic-git agents list')",
 			 vb->name);
@@ -331,10 +325,10 @@ out:
 }
 
 static const struct verb verbs[] = {
-	{ "list", F_LIST, agents_list, false },
-	{ "show", F_SHOW, agents_show, true },
-	{ "check", F_CHECK, agents_check, false },
-	{ "exec", F_EXEC, agents_exec, true },
+	{ "list", F_LIST, agents_list, false, 0 },
+	{ "show", F_SHOW, agents_show, true, 1 },
+	{ "check", F_CHECK, agents_check, false, 1 },
+	{ "exec", F_EXEC, agents_exec, true, 1 },
 };
 
 int cmd_agents(int argc, const char **argv)
@@ -352,7 +346,7 @@ int cmd_agents(int argc, const char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
 		if (strcmp(verbs[i].name, argv[1]))
 			continue;
-		parse_opts(argc - 2, argv + 2, &verbs[i], &o);
+		parse_opts(argc - 1, argv + 1, &verbs[i], &o);
 		return verbs[i].fn(&o);
 	}
 	error("agents: unknown verb '%s' (list, show, check, exec)", argv[1]);

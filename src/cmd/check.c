@@ -9,6 +9,7 @@
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/strbuf.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/denymsg.h"
 #include "git/argv.h"
@@ -89,10 +90,17 @@ static void print_text(const struct verdict *v, const struct shim_facts *f)
 		printf("audit: bypass_mutating_op\n");
 }
 
+static const struct argtable check_table = {
+	.cmd = "check",
+	.hint = "the git command goes after '--'",
+	.specs = argtable_json_only,
+};
+
 int cmd_check(int argc, const char **argv)
 {
 	bool json = false;
-	int i = 1;
+	struct argres r;
+	int i;
 	struct git_argv ga;
 	struct shim_facts f;
 	struct policy_input in;
@@ -100,23 +108,15 @@ int cmd_check(int argc, const char **argv)
 	char *real_git;
 	int rc;
 
-	for (; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-			continue;
-		}
-		error("check: unknown option '%s' (put the git command after --)", argv[i]);
+	if (cmd_wants_help(argc, argv, usage))
+		return 0;
+	if (argtable_parse_table(&check_table, argc, argv, &json, &r) < 0)
 		return AG_EXIT_USAGE;
-	}
-	if (i >= argc) {
+	if (!r.dashdash) {
 		error("check: missing '--' before the git command");
 		return AG_EXIT_USAGE;
 	}
-	i++;
+	i = r.rest;
 	real_git = realgit_locate(ag_getenv_str(AGE_HOME));
 	git_argv_parse(&ga, argv + i, (size_t)(argc - i));
 	facts_gather(&f, &ga, real_git);

@@ -528,7 +528,8 @@ int cmd_dispatch(int argc, const char **argv)
 	umask(077);
 	strbuf_init(&p.default_prompt, 0);
 	strvec_init(&p.agent_argv);
-	if (argtable_parse(argc, argv, specs, on_opt, &o, &rest) < 0)
+	if (argtable_parse_cmd("dispatch", "the agent command goes after '--'",
+			       argc, argv, specs, on_opt, &o, &rest) < 0)
 		return 1;
 	if ((o.v[O_PROFILE] || o.v[O_MODEL]) && rest < argc) {
 		error("give either --profile/--model or an agent command after '--', not both");

@@ -350,28 +350,22 @@ static int end_session(struct end_ctx *c, bool force)
 	return 0;
 }
 
-enum { END_AGENT, END_FORCE };
-static const struct argspec end_specs[] = {
-	{ "agent", 0, ARG_VALUE, END_AGENT },
-	{ "force", 0, ARG_FLAG, END_FORCE },
-	{ NULL, 0, ARG_FLAG, 0 },
-};
-
 struct end_opts {
 	const char *agent;
 	bool force;
 };
 
-static int on_end_opt(void *data, int id, const char *value)
-{
-	struct end_opts *o = data;
+#define ARGT_STRUCT struct end_opts
+static const struct argspec end_specs[] = {
+	OPT_VALUE(agent),
+	OPT_FLAG(force),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
 
-	if (id == END_AGENT)
-		o->agent = value;
-	else
-		o->force = true;
-	return 0;
-}
+static const struct argtable end_table = { .cmd = "end",
+					   .specs = end_specs,
+					   .flags = ARGT_NO_REST };
 
 int cmd_end(int argc, const char **argv)
 {
@@ -380,18 +374,13 @@ int cmd_end(int argc, const char **argv)
 	const char *agent = NULL, *why;
 	bool force = false;
 	char *home, *git, *rt;
-	int rc, rest = argc;
+	struct argres r;
+	int rc;
 
 	if (cmd_wants_help(argc, argv, end_usage))
 		return 0;
-	if (argtable_parse_cmd("end", NULL, argc, argv, end_specs, on_end_opt,
-			       &o, &rest) < 0 ||
-	    rest < argc) {
-		if (rest < argc)
-			error("end: unexpected argument '%s' (see agentic-git end --help)",
-			      argv[rest]);
+	if (argtable_parse_table(&end_table, argc, argv, &o, &r) < 0)
 		return AG_EXIT_USAGE;
-	}
 	agent = o.agent;
 	force = o.force;
 	if (!agent) {

@@ -41,70 +41,29 @@ struct events_cli {
 	bool warned;
 };
 
-enum {
-	EV_AGENT,
-	EV_EVENT,
-	EV_DISPOSITION,
-	EV_SINCE,
-	EV_UNTIL,
-	EV_FOLLOW,
-	EV_JSON
-};
+#define ARGT_STRUCT struct events_cli
+#define EV_FILTER(name, field) \
+	ARGSPEC_AT(name, 0, ARG_VALUE, ARGT_STRUCT, field, 0, ARGF_NONEMPTY)
 static const struct argspec events_specs[] = {
-	{ "agent", 0, ARG_VALUE, EV_AGENT },
-	{ "event", 0, ARG_VALUE, EV_EVENT },
-	{ "disposition", 0, ARG_VALUE, EV_DISPOSITION },
-	{ "since", 0, ARG_VALUE, EV_SINCE },
-	{ "until", 0, ARG_VALUE, EV_UNTIL },
-	{ "follow", 0, ARG_FLAG, EV_FOLLOW },
-	{ "json", 0, ARG_FLAG, EV_JSON },
-	{ NULL, 0, ARG_FLAG, 0 },
+	EV_FILTER("agent", f.agent),
+	EV_FILTER("event", f.event),
+	EV_FILTER("disposition", f.disposition),
+	EV_FILTER("since", since),
+	EV_FILTER("until", until),
+	OPT_FLAG(follow),
+	OPT_FLAG(json),
+	ARGSPEC_END,
 };
-
-static int on_events_opt(void *data, int id, const char *value)
-{
-	struct events_cli *e = data;
-
-	if (value && !*value)
-		return error("events: --%s needs a non-empty value",
-			     events_specs[id].name);
-	switch (id) {
-	case EV_AGENT:
-		e->f.agent = value;
-		break;
-	case EV_EVENT:
-		e->f.event = value;
-		break;
-	case EV_DISPOSITION:
-		e->f.disposition = value;
-		break;
-	case EV_SINCE:
-		e->since = value;
-		break;
-	case EV_UNTIL:
-		e->until = value;
-		break;
-	case EV_FOLLOW:
-		e->follow = true;
-		break;
-	default:
-		e->json = true;
-	}
-	return 0;
-}
+#undef ARGT_STRUCT
 
 static int parse_args(struct events_cli *e, int argc, const char **argv)
 {
-	int rest = argc;
+	const struct argtable t = { .cmd = "events",
+				    .specs = events_specs,
+				    .flags = ARGT_NO_REST };
+	struct argres r;
 
-	if (argtable_parse_cmd("events", NULL, argc, argv, events_specs,
-			       on_events_opt, e, &rest) < 0)
-		return -1;
-	if (rest < argc)
-		return error(
-			"events: unexpected argument '%s' (see agentic-git events --help)",
-			argv[rest]);
-	return 0;
+	return argtable_parse_table(&t, argc, argv, e, &r);
 }
 
 static int parse_times(struct events_cli *e)

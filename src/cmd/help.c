@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/die.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 
 bool cmd_wants_help(int argc, const char **argv, const char *text)
@@ -18,16 +19,35 @@ bool cmd_wants_help(int argc, const char **argv, const char *text)
 	return false;
 }
 
+struct help_opts {
+	bool help;
+};
+
+static const struct argspec help_specs[] = {
+	ARGSPEC_AT("help", 'h', ARG_FLAG, struct help_opts, help, 0, 0),
+	ARGSPEC_END,
+};
+
 int cmd_help(int argc, const char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+	const struct argtable t = { .cmd = "help",
+				    .hint = "help takes one command",
+				    .specs = help_specs,
+				    .flags = ARGT_NO_REST,
+				    .max_pos = 1 };
+	struct help_opts o = { false };
+	struct argres r;
+
+	if (argtable_parse_table(&t, argc, argv, &o, &r) < 0)
+		return AG_EXIT_USAGE;
+	if (r.pos_nr && !o.help) {
 		for (const struct cmd *c = ag_commands; c->name; c++) {
-			if (!strcmp(c->name, argv[1])) {
+			if (!strcmp(c->name, r.pos[0])) {
 				const char *hv[] = { c->name, "--help", NULL };
 				return c->fn(2, hv);
 			}
 		}
-		error("help: unknown command '%s'", argv[1]);
+		error("help: unknown command '%s'", r.pos[0]);
 		return AG_EXIT_USAGE;
 	}
 	printf("usage: agentic-git <command> [<args>]\n\n"

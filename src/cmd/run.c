@@ -77,69 +77,36 @@ struct run_opts {
 	struct run_profile_opts prof;
 };
 
-enum {
-	RUN_AGENT,
-	RUN_BRANCH,
-	RUN_BASE,
-	RUN_PROFILE,
-	RUN_PROMPT,
-	RUN_PROMPT_FILE,
-	RUN_MODEL,
-	RUN_CONFIG,
-	RUN_TIMEOUT,
-	RUN_GRACE,
-	RUN_ALLOW_BYPASS
-};
+#define ARGT_STRUCT struct run_opts
 static const struct argspec run_specs[] = {
-	{ "agent", 0, ARG_VALUE, RUN_AGENT },
-	{ "branch", 0, ARG_VALUE, RUN_BRANCH },
-	{ "base", 0, ARG_VALUE, RUN_BASE },
-	{ "profile", 0, ARG_VALUE, RUN_PROFILE },
-	{ "prompt", 0, ARG_VALUE, RUN_PROMPT },
-	{ "prompt-file", 0, ARG_VALUE, RUN_PROMPT_FILE },
-	{ "model", 0, ARG_VALUE, RUN_MODEL },
-	{ "config", 0, ARG_VALUE, RUN_CONFIG },
-	{ "timeout", 0, ARG_VALUE, RUN_TIMEOUT },
-	{ "grace", 0, ARG_VALUE, RUN_GRACE },
-	{ "allow-bypass", 0, ARG_FLAG, RUN_ALLOW_BYPASS },
-	{ NULL, 0, ARG_FLAG, 0 },
+	/* the session */
+	OPT_VALUE(agent),
+	OPT_VALUE(branch),
+	OPT_VALUE(base),
+	OPT_VALUE(timeout),
+	OPT_VALUE(grace),
+	OPT_AS("allow-bypass", ARG_FLAG, allow_bypass),
+	/* a profile to run instead of a command */
+	OPT_AS("profile", ARG_VALUE, prof.profile),
+	OPT_AS("prompt", ARG_VALUE, prof.prompt),
+	OPT_AS("prompt-file", ARG_VALUE, prof.prompt_file),
+	OPT_AS("model", ARG_VALUE, prof.model),
+	OPT_AS("config", ARG_VALUE, prof.config),
+	ARGSPEC_END,
 };
-
-static int on_run_opt(void *data, int id, const char *value)
-{
-	struct run_opts *o = data;
-	const char **dst[] = {
-		[RUN_AGENT] = &o->agent,
-		[RUN_BRANCH] = &o->branch,
-		[RUN_BASE] = &o->base,
-		[RUN_PROFILE] = &o->prof.profile,
-		[RUN_PROMPT] = &o->prof.prompt,
-		[RUN_PROMPT_FILE] = &o->prof.prompt_file,
-		[RUN_MODEL] = &o->prof.model,
-		[RUN_CONFIG] = &o->prof.config,
-		[RUN_TIMEOUT] = &o->timeout,
-		[RUN_GRACE] = &o->grace,
-	};
-
-	if (id == RUN_ALLOW_BYPASS)
-		o->allow_bypass = true;
-	else
-		*dst[id] = value;
-	return 0;
-}
+#undef ARGT_STRUCT
 
 static int parse(int argc, const char **argv, struct run_opts *o)
 {
-	int i = argc;
-	bool dashdash;
+	const struct argtable t = { .cmd = "run",
+				    .hint = ARGT_HINT_COMMAND,
+				    .specs = run_specs };
+	struct argres r;
+	int i;
 
-	if (argtable_parse_cmd("run", "the command goes after '--'", argc, argv,
-			       run_specs, on_run_opt, o, &i) < 0)
+	if (argtable_parse_table(&t, argc, argv, o, &r) < 0)
 		return -1;
-	/* i is past the `--`, if there was one */
-	dashdash = i > 1 && i <= argc && !strcmp(argv[i - 1], "--");
-	if (dashdash)
-		i--;
+	i = r.dashdash ? r.rest - 1 : r.rest; /* at the `--`, if any */
 	if (o->prof.profile) {
 		if (i < argc)
 			return error("run: give either --profile or a command after '--', not both");

@@ -41,46 +41,58 @@ static void confine(const struct landlock_rules *r)
 		setup_failed("seccomp", NULL);
 }
 
+struct exec_opts {
+	const char *policy;
+	struct strvec ro, rw, dev;
+	bool net, no_net;
+};
+
+#define ARGT_STRUCT struct exec_opts
+static const struct argspec exec_specs[] = {
+	OPT_REQUIRED("policy", policy),
+	OPT_LIST(ro),
+	OPT_LIST(rw),
+	OPT_LIST(dev),
+	OPT_FLAG(net),
+	OPT_AS("no-net", ARG_FLAG, no_net),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
+static const struct argtable exec_table =
+	SANDBOX_HELPER_TABLE("exec", exec_specs);
+
 int cmd_sandbox_exec(int argc, const char **argv)
 {
-	struct strvec ro = STRVEC_INIT, rw = STRVEC_INIT, dev = STRVEC_INIT,
-		      pos = STRVEC_INIT;
+	struct exec_opts o = { .ro = STRVEC_INIT,
+			       .rw = STRVEC_INIT,
+			       .dev = STRVEC_INIT };
 	struct landlock_rules r = { 0 };
-	const char *policy = NULL;
 	enum sandbox_policy p;
-	bool net = false, no_net = false;
-	const struct sandbox_cli_opt opts[] = {
-		{ "--policy", OPT_STRING, &policy },
-		{ "--ro", OPT_LIST, &ro },
-		{ "--rw", OPT_LIST, &rw },
-		{ "--dev", OPT_LIST, &dev },
-		{ "--net", OPT_FLAG, &net },
-		{ "--no-net", OPT_FLAG, &no_net },
-		{ NULL, 0, NULL },
-	};
-	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox exec");
+	struct argres res;
+	int idx = sandbox_cli_parse(&exec_table, argc, argv, &o, &res);
 
-	if (pos.nr || idx >= argc || argv[idx][0] != '/')
+	if (idx >= argc || argv[idx][0] != '/')
 		die_code(AG_EXIT_USAGE, "sandbox exec: internal helper; needs '-- /absolute/command' (see docs/sandbox.md)");
 	/* fs+api is bwrap's alone: Landlock cannot confine addresses */
-	if (!policy || sandbox_policy_parse(policy, &p) < 0 ||
-	    p == SANDBOX_NONE || p == SANDBOX_FS_API || net == no_net ||
-	    no_net != (p == SANDBOX_FS_NO_NET))
+	if (!o.policy || sandbox_policy_parse(o.policy, &p) < 0 ||
+	    p == SANDBOX_NONE || p == SANDBOX_FS_API || o.net == o.no_net ||
+	    o.no_net != (p == SANDBOX_FS_NO_NET))
 		die_code(
 			AG_EXIT_USAGE,
 			"sandbox exec: --policy fs-only needs --net, fs+no-net needs --no-net (fs+api is not the landlock helper's)");
-	for (size_t i = 0; i < ro.nr + rw.nr; i++) {
-		const char *x = i < ro.nr ? ro.v[i] : rw.v[i - ro.nr];
+	for (size_t i = 0; i < o.ro.nr + o.rw.nr; i++) {
+		const char *x = i < o.ro.nr ? o.ro.v[i] : o.rw.v[i - o.ro.nr];
 		if (!sandbox_path_ok(x))
 			die_code(AG_EXIT_USAGE, "sandbox exec: '%s' must be an absolute, normalised path", x);
 	}
-	r.ro = ro.v;
-	r.ro_nr = ro.nr;
-	r.rw = rw.v;
-	r.rw_nr = rw.nr;
-	r.dev = dev.v;
-	r.dev_nr = dev.nr;
-	r.no_net = no_net;
+	r.ro = o.ro.v;
+	r.ro_nr = o.ro.nr;
+	r.rw = o.rw.v;
+	r.rw_nr = o.rw.nr;
+	r.dev = o.dev.v;
+	r.dev_nr = o.dev.nr;
+	r.no_net = o.no_net;
 	confine(&r);
 	execve(argv[idx], (char *const *)argv + idx, environ);
 	die_code(AG_EXIT_EXEC, "sandbox exec: cannot run '%s': %s", argv[idx],

@@ -9,6 +9,7 @@
  */
 #include "base/common.h"
 #include "base/strvec.h"
+#include "cmd/argtable.h"
 
 /* `sandbox run` exits with this when warn-run ran the command unsandboxed
  * and the command itself succeeded (docs/commands.md). */
@@ -18,21 +19,20 @@
 
 extern const char sandbox_cli_usage[];
 
-enum sandbox_cli_opt_kind { OPT_FLAG, OPT_STRING, OPT_LIST };
-struct sandbox_cli_opt {
-	const char *name;
-	enum sandbox_cli_opt_kind kind;
-	void *dest; /* bool *, const char ** or struct strvec * */
-};
+/* The table of an internal helper (exec, proxy, relay): no --help. */
+#define SANDBOX_HELPER_TABLE(sub, specs_)                         \
+	{                                                         \
+		.cmd = "sandbox " sub, .hint = ARGT_HINT_COMMAND, \
+		.help = "docs/sandbox.md", .specs = (specs_)      \
+	}
 
 /*
- * Parses argv[1..] against the NULL-terminated table; other words go to
- * positional. Stops after "--" and returns the index after it (or argc).
- * Dies with a usage error on an unknown option or a missing value.
+ * Parses argv[1..] by `t` (cmd/argtable.h) into `opts`; exits
+ * AG_EXIT_USAGE with the one-line error on bad usage. Returns the index
+ * of the first word after `--` (argc when none); `r` gets the rest.
  */
-int sandbox_cli_parse(int argc, const char **argv,
-		      const struct sandbox_cli_opt *opts,
-		      struct strvec *positional, const char *cmdname);
+int sandbox_cli_parse(const struct argtable *t, int argc, const char **argv,
+		      void *opts, struct argres *r);
 
 /* The real git (not owned). */
 const char *sandbox_cli_real_git(void);

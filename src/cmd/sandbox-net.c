@@ -116,43 +116,53 @@ static void write_stats(const char *file, const struct netproxy *np)
 	strbuf_release(&sb);
 }
 
+struct proxy_opts {
+	const char *sock, *home, *agent, *hint, *stats;
+	struct strvec allow;
+};
+
+#define ARGT_STRUCT struct proxy_opts
+static const struct argspec proxy_specs[] = {
+	OPT_REQUIRED("socket", sock),
+	OPT_LIST(allow),
+	OPT_VALUE(home),
+	OPT_VALUE(agent),
+	OPT_VALUE(hint),
+	OPT_VALUE(stats),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
+static const struct argtable proxy_table =
+	SANDBOX_HELPER_TABLE("proxy", proxy_specs);
+
 int cmd_sandbox_proxy(int argc, const char **argv)
 {
 	struct netproxy np = NETPROXY_INIT;
-	struct strvec allow = STRVEC_INIT, pos = STRVEC_INIT;
+	struct proxy_opts o = { .allow = STRVEC_INIT };
 	struct strbuf err = STRBUF_INIT;
-	const char *sock = NULL, *home = NULL, *agent = NULL, *hint = NULL,
-		   *stats = NULL;
-	const struct sandbox_cli_opt opts[] = {
-		{ "--socket", OPT_STRING, &sock },
-		{ "--allow", OPT_LIST, &allow },
-		{ "--home", OPT_STRING, &home },
-		{ "--agent", OPT_STRING, &agent },
-		{ "--hint", OPT_STRING, &hint },
-		{ "--stats", OPT_STRING, &stats },
-		{ NULL, 0, NULL },
-	};
-	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox proxy"),
-	    pidfd, sigfd, status = 0;
+	struct argres r;
+	int idx = sandbox_cli_parse(&proxy_table, argc, argv, &o, &r), pidfd,
+	    sigfd, status = 0;
 	struct child c = CHILD_INIT;
 	sigset_t set;
 
-	if (pos.nr || idx >= argc || argv[idx][0] != '/' || !sock ||
-	    !sandbox_path_ok(sock))
+	if (idx >= argc || argv[idx][0] != '/' || !o.sock ||
+	    !sandbox_path_ok(o.sock))
 		die_code(
 			AG_EXIT_USAGE,
 			"sandbox proxy: internal helper; needs --socket /absolute/path and '-- /absolute/command' (see docs/sandbox.md)");
-	for (size_t i = 0; i < allow.nr; i++)
-		if (allowhost_check(allow.v[i], &err) < 0)
+	for (size_t i = 0; i < o.allow.nr; i++)
+		if (allowhost_check(o.allow.v[i], &err) < 0)
 			die_code(AG_EXIT_USAGE,
-				 "sandbox proxy: --allow '%s': %s", allow.v[i],
-				 err.buf);
-	np.listen_fd = listen_unix(sock);
-	np.allow = allow.v;
-	np.allow_nr = allow.nr;
-	np.home = home;
-	np.agent = agent;
-	np.hint = hint;
+				 "sandbox proxy: --allow '%s': %s",
+				 o.allow.v[i], err.buf);
+	np.listen_fd = listen_unix(o.sock);
+	np.allow = o.allow.v;
+	np.allow_nr = o.allow.nr;
+	np.home = o.home;
+	np.agent = o.agent;
+	np.hint = o.hint;
 	strvec_pushv(&c.args, argv + idx);
 	c.inherit_stdin = true;
 	if (child_start(&c) < 0)
@@ -168,16 +178,15 @@ int cmd_sandbox_proxy(int argc, const char **argv)
 	netproxy_run(&np, pidfd, sigfd, c.pid);
 	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (stats)
-		write_stats(stats, &np);
-	unlink(sock);
+	if (o.stats)
+		write_stats(o.stats, &np);
+	unlink(o.sock);
 	close(pidfd);
 	close(sigfd);
 	close(np.listen_fd);
 	child_release(&c);
 	netproxy_release(&np);
-	strvec_clear(&allow);
-	strvec_clear(&pos);
+	strvec_clear(&o.allow);
 	strbuf_release(&err);
 	return wait_status_to_code(status);
 }
@@ -268,23 +277,33 @@ static AG_NORETURN void relay_loop(int lfd, const char *path)
 	}
 }
 
+struct relay_opts {
+	const char *port, *sock;
+};
+
+#define ARGT_STRUCT struct relay_opts
+static const struct argspec relay_specs[] = {
+	OPT_REQUIRED("port", port),
+	OPT_REQUIRED("socket", sock),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
+static const struct argtable relay_table =
+	SANDBOX_HELPER_TABLE("relay", relay_specs);
+
 int cmd_sandbox_relay(int argc, const char **argv)
 {
-	struct strvec pos = STRVEC_INIT;
-	const char *port_s = NULL, *sock = NULL;
-	const struct sandbox_cli_opt opts[] = {
-		{ "--port", OPT_STRING, &port_s },
-		{ "--socket", OPT_STRING, &sock },
-		{ NULL, 0, NULL },
-	};
-	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox relay"),
-	    lfd, status;
+	struct relay_opts o = { NULL };
+	struct argres r;
+	int idx = sandbox_cli_parse(&relay_table, argc, argv, &o, &r), lfd,
+	    status;
+	const char *port_s = o.port, *sock = o.sock;
 	unsigned long port;
 	pid_t pid;
 
-	if (pos.nr || idx >= argc || argv[idx][0] != '/' || !sock ||
-	    sock[0] != '/' || !port_s ||
-	    parse_ulong(port_s, 65535, &port) < 0 || !port)
+	if (idx >= argc || argv[idx][0] != '/' || !sock || sock[0] != '/' ||
+	    !port_s || parse_ulong(port_s, 65535, &port) < 0 || !port)
 		die_code(
 			AG_EXIT_USAGE,
 			"sandbox relay: internal helper; needs --port N --socket /path '-- /absolute/command' (see docs/sandbox.md)");

@@ -19,7 +19,11 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "cmd/sandbox-int.h"
+#include "fleet/agent-sandbox.h"
+#include "fleet/sandbox-build.h"
 #include "fleet/workspace.h"
+
+extern char **environ;
 
 struct run_opts {
 	const char *policy, *backend, *fallback, *workspace, *from, *head,
@@ -28,25 +32,25 @@ struct run_opts {
 };
 
 struct run_state {
-	struct sandbox_request rq;
+	struct agent_sandbox as; /* the request (fleet/sandbox-build.h) */
+	enum sandbox_policy policy;
+	enum sandbox_backend backend;
 	enum sandbox_fallback fb;
 	const char *agent;
-	struct strvec env, ro, extra_ro, argv;
-	char *home, *workspace, *cache, *tmp, *scratch_home;
-	char *ag_home, *net_dir, *proxy_sock; /* fs+api */
+	struct strvec env, ro, argv;
 	struct workspace ws;
 };
 
 static void parse_enums(const struct run_opts *o, struct run_state *st)
 {
 	if (sandbox_policy_parse(o->policy ? o->policy : "fs+no-net",
-				 &st->rq.policy) < 0)
+				 &st->policy) < 0)
 		die_code(
 			AG_EXIT_USAGE,
 			"sandbox run: unknown policy '%s' (none, fs-only, fs+api, fs+no-net)",
 			o->policy);
 	if (sandbox_backend_parse(o->backend ? o->backend : "auto",
-				  &st->rq.backend) < 0)
+				  &st->backend) < 0)
 		die_code(AG_EXIT_USAGE, "sandbox run: unknown backend '%s' (auto, bwrap, landlock)",
 			 o->backend);
 	if (sandbox_fallback_parse(o->fallback ? o->fallback : "refuse",
@@ -55,21 +59,32 @@ static void parse_enums(const struct run_opts *o, struct run_state *st)
 			 o->fallback);
 }
 
-static void resolve_paths(const struct run_opts *o, struct run_state *st)
+/* The request, built where every sandbox's is (fleet/sandbox-build.h). */
+static void build(const struct run_opts *o, struct run_state *st)
 {
-	const char *home = getenv("HOME");
+	struct sandbox_build_spec s = {
+		.policy = st->policy,
+		.backend = st->backend,
+		.agent = st->agent,
+		.guard = SANDBOX_GUARD_TOOLS,
+		.real_git = sandbox_cli_real_git(),
+		.allow_hint = "the --allow options of 'sandbox run'",
+		.allow_hosts = (const char *const *)o->allow.v,
+		.allow_hosts_nr = o->allow.nr,
+		.argv = (const char *const *)st->argv.v,
+		.argc = st->argv.nr,
+		.env = (const char *const *)st->env.v,
+		.env_nr = st->env.nr,
+	};
+	struct strbuf err = STRBUF_INIT;
+	char *state = ag_home_dir(), *workspace, *cache = NULL;
 
-	if (!home || !*home)
-		die("sandbox run: HOME is not set; the sandbox hides it, so it must be known");
-	st->home = real_path(home);
-	if (!st->home)
-		st->home = sandbox_cli_canonical_new(home);
 	if (o->from) {
 		if (!o->workspace || !o->head)
 			die_code(AG_EXIT_USAGE, "sandbox run: --from needs --workspace DIR and --head BRANCH");
-		st->workspace = sandbox_cli_canonical_new(o->workspace);
+		workspace = sandbox_cli_canonical_new(o->workspace);
 	} else {
-		st->workspace = sandbox_cli_canonical_existing(
+		workspace = sandbox_cli_canonical_existing(
 			"workspace", o->workspace ? o->workspace : ".");
 	}
 	for (size_t i = 0; i < o->ro.nr; i++) {
@@ -77,60 +92,27 @@ static void resolve_paths(const struct run_opts *o, struct run_state *st)
 		strvec_push(&st->ro, p);
 		free(p);
 	}
-	if (o->cache) {
-		st->cache = sandbox_cli_canonical_new(o->cache);
-		st->tmp = xstrfmt("%s/tmp", st->cache);
-		st->scratch_home = xstrfmt("%s/home", st->cache);
-	}
-	if (st->rq.policy == SANDBOX_FS_API) {
-		st->ag_home = ag_home_dir();
-		if (!st->ag_home)
-			die("sandbox run: no state directory for the fs+api proxy (set AGENTIC_GIT_HOME or HOME)");
-		st->net_dir = xstrfmt("%s/runtime/net", st->ag_home);
-		st->proxy_sock =
-			xstrfmt("%s/run-%ld.sock", st->net_dir, (long)getpid());
-	}
-	strvec_pushl(&st->extra_ro, self_exe(), sandbox_cli_real_git(), NULL);
-	if (strcmp(shim_exe(), self_exe()))
-		strvec_push(&st->extra_ro, shim_exe());
-}
-
-static void fill_request(struct run_state *st)
-{
-	struct sandbox_request *rq = &st->rq;
-
-	rq->workspace = st->workspace;
-	rq->home = st->home;
-	rq->cache_dir = st->cache;
-	rq->tmp_dir = st->tmp;
-	rq->private_home = st->scratch_home;
-	rq->self_exe = self_exe();
-	rq->ro_binds = st->ro.v;
-	rq->ro_binds_nr = st->ro.nr;
-	rq->extra_ro = st->extra_ro.v;
-	rq->extra_ro_nr = st->extra_ro.nr;
-	rq->env = st->env.v;
-	rq->env_nr = st->env.nr;
-	rq->argv = st->argv.v;
-	rq->argc = st->argv.nr;
-	rq->proxy_sock = st->proxy_sock;
-	rq->events_home = st->ag_home;
-	rq->agent = st->agent;
-	rq->allow_hint = "the --allow options of 'sandbox run'";
+	if (o->cache)
+		cache = sandbox_cli_canonical_new(o->cache);
+	s.state = state;
+	s.workspace = workspace;
+	s.cache = cache;
+	s.ro_binds = (const char *const *)st->ro.v;
+	s.ro_binds_nr = st->ro.nr;
+	if (sandbox_build(&s, &st->as, &err) < 0)
+		die("sandbox run: %s", err.buf);
+	free(state);
+	free(workspace);
+	free(cache);
 }
 
 /* Plans; a refusal that survives the fallback exits (nothing created). */
 static void plan_or_die(struct run_state *st, struct sandbox_plan *plan)
 {
-	const struct sandbox_caps none = { 0 };
-	const struct sandbox_caps *caps =
-		st->rq.policy == SANDBOX_NONE ? &none
-					     : sandbox_probe_for(st->rq.backend);
-
-	fill_request(st);
-	if (sandbox_plan(&st->rq, caps, plan) != SANDBOX_REFUSED)
-		return;
-	if (sandbox_fallback(&st->rq, st->fb, st->agent, plan) != SANDBOX_REFUSED)
+	sandbox_plan_release(plan);
+	*plan = (struct sandbox_plan)SANDBOX_PLAN_INIT;
+	if (sandbox_build_plan(&st->as.rq, st->fb, st->agent, plan) !=
+	    SANDBOX_REFUSED)
 		return;
 	if (plan->bad_input)
 		die_code(AG_EXIT_USAGE, "sandbox run: %s", plan->reason.buf);
@@ -141,24 +123,23 @@ static void plan_or_die(struct run_state *st, struct sandbox_plan *plan)
 static void provision(const struct run_opts *o, struct run_state *st)
 {
 	struct workspace_request wr = { 0 };
+	struct strbuf err = STRBUF_INIT;
 
 	if (o->from) {
 		wr.git = sandbox_cli_real_git();
 		wr.from = o->from;
-		wr.dir = st->workspace;
+		wr.dir = st->as.workspace;
 		wr.head = o->head;
 		wr.base = o->base;
 		if (workspace_create(&wr, &st->ws) < 0)
 			exit(AG_EXIT_DENY);
-		free(st->workspace);
-		st->workspace = xstrdup(st->ws.dir);
-		strvec_pushv(&st->extra_ro, st->ws.ro_dirs.v);
+		free(st->as.workspace);
+		st->as.workspace = xstrdup(st->ws.dir);
+		strvec_pushv(&st->as.extra_ro, st->ws.ro_dirs.v);
+		sandbox_build_request(&st->as);
 	}
-	if (st->net_dir && mkdir_p(st->net_dir, 0700) < 0)
-		die_errno("sandbox run: cannot create '%s'", st->net_dir);
-	if (st->cache && (mkdir_p(st->cache, 0700) < 0 || mkdir_p(st->tmp, 0700) < 0 ||
-			  mkdir_p(st->scratch_home, 0700) < 0))
-		die_errno("sandbox run: cannot create cache dir '%s'", st->cache);
+	if (sandbox_build_mkdirs(&st->as, &err) < 0)
+		die("sandbox run: %s", err.buf);
 }
 
 static int run_downgraded(struct run_state *st, struct sandbox_plan *plan)
@@ -168,7 +149,7 @@ static int run_downgraded(struct run_state *st, struct sandbox_plan *plan)
 	int status;
 
 	warning("%s", plan->warning.buf);
-	sandbox_downgrade_event(&st->rq, plan, &ev);
+	sandbox_downgrade_event(&st->as.rq, plan, &ev);
 	if (event_write(ag_getenv_str(AGE_HOME), &ev) < 0)
 		warning("sandbox run: could not record the downgrade in fleet_events.jsonl");
 	event_release(&ev);
@@ -186,21 +167,65 @@ static int run_downgraded(struct run_state *st, struct sandbox_plan *plan)
 	return status ? status : SANDBOX_EXIT_ATTENTION;
 }
 
+/*
+ * AGENTIC_GIT_SANDBOX_HELPER=exec: exec the Landlock helper as its own
+ * process, as the agents' plans do, instead of confining this one (the
+ * start-up bench takes the bare helper's argv from that exec).
+ */
+static bool helper_exec(void)
+{
+	const char *v = getenv("AGENTIC_GIT_SANDBOX_HELPER");
+
+	return v && !strcmp(v, "exec");
+}
+
 static void run_state_release(struct run_state *st)
 {
 	strvec_clear(&st->env);
 	strvec_clear(&st->ro);
-	strvec_clear(&st->extra_ro);
 	strvec_clear(&st->argv);
-	free(st->home);
-	free(st->workspace);
-	free(st->cache);
-	free(st->tmp);
-	free(st->scratch_home);
-	free(st->ag_home);
-	free(st->net_dir);
-	free(st->proxy_sock);
+	agent_sandbox_release(&st->as);
 	workspace_release(&st->ws);
+}
+
+#define ARGT_STRUCT struct run_opts
+static const struct argspec run_specs[] = {
+	/* the sandbox */
+	OPT_VALUE(policy),
+	OPT_VALUE(backend),
+	OPT_VALUE(fallback),
+	OPT_VALUE(agent),
+	/* its workspace */
+	OPT_VALUE(workspace),
+	OPT_VALUE(from),
+	OPT_VALUE(head),
+	OPT_VALUE(base),
+	OPT_VALUE(cache),
+	/* what it may see and reach: each adds up */
+	OPT_LIST(ro),
+	OPT_AS("env", ARG_LIST, env_names),
+	OPT_LIST(allow),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
+static const struct argtable run_table = {
+	.cmd = "sandbox run",
+	.hint = ARGT_HINT_COMMAND,
+	.specs = run_specs,
+};
+
+/* The options into o; returns the index of the command after `--`. */
+static int parse_run_opts(int argc, const char **argv, struct run_opts *o)
+{
+	struct argres r;
+	int idx = sandbox_cli_parse(&run_table, argc, argv, o, &r);
+
+	if (idx >= argc)
+		die_code(
+			AG_EXIT_USAGE,
+			"sandbox run: give the command after '--' (see agentic-git sandbox run --help)");
+	return idx;
 }
 
 int cmd_sandbox_run(int argc, const char **argv)
@@ -208,31 +233,15 @@ int cmd_sandbox_run(int argc, const char **argv)
 	struct run_opts o = { .ro = STRVEC_INIT,
 			      .env_names = STRVEC_INIT,
 			      .allow = STRVEC_INIT };
-	struct run_state st = { .env = STRVEC_INIT, .ro = STRVEC_INIT,
-				.extra_ro = STRVEC_INIT, .argv = STRVEC_INIT,
+	struct run_state st = { .as = AGENT_SANDBOX_INIT,
+				.env = STRVEC_INIT,
+				.ro = STRVEC_INIT,
+				.argv = STRVEC_INIT,
 				.ws = WORKSPACE_INIT };
 	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
-	struct strvec pos = STRVEC_INIT;
-	const struct sandbox_cli_opt opts[] = {
-		{ "--policy", OPT_STRING, &o.policy },
-		{ "--backend", OPT_STRING, &o.backend },
-		{ "--fallback", OPT_STRING, &o.fallback },
-		{ "--workspace", OPT_STRING, &o.workspace },
-		{ "--from", OPT_STRING, &o.from },
-		{ "--head", OPT_STRING, &o.head },
-		{ "--base", OPT_STRING, &o.base },
-		{ "--cache", OPT_STRING, &o.cache },
-		{ "--agent", OPT_STRING, &o.agent },
-		{ "--ro", OPT_LIST, &o.ro },
-		{ "--env", OPT_LIST, &o.env_names },
-		{ "--allow", OPT_LIST, &o.allow },
-		{ NULL, 0, NULL },
-	};
-	int idx = sandbox_cli_parse(argc, argv, opts, &pos, "sandbox run"), rc;
+	int idx = parse_run_opts(argc, argv, &o), rc;
 	char *cmd;
 
-	if (pos.nr || idx >= argc)
-		die_code(AG_EXIT_USAGE, "sandbox run: give the command after '--' (see --help)");
 	parse_enums(&o, &st);
 	st.agent = o.agent ? o.agent : ag_getenv_str(AGE_AGENT);
 	sandbox_cli_build_env(&o.env_names, &st.env);
@@ -240,23 +249,34 @@ int cmd_sandbox_run(int argc, const char **argv)
 	strvec_push(&st.argv, cmd);
 	free(cmd);
 	strvec_pushn(&st.argv, argv + idx + 1, (size_t)(argc - idx - 1));
-	if (o.allow.nr && st.rq.policy != SANDBOX_FS_API)
+	if (o.allow.nr && st.policy != SANDBOX_FS_API)
 		die_code(AG_EXIT_USAGE,
 			 "sandbox run: --allow is for --policy fs+api");
-	st.rq.allow_hosts = o.allow.v;
-	st.rq.allow_hosts_nr = o.allow.nr;
-	resolve_paths(&o, &st);
+	build(&o, &st);
 	plan_or_die(&st, &plan); /* pre-flight: refuse before creating */
 	provision(&o, &st);
 	plan_or_die(&st, &plan);
 	if (plan.downgraded) {
 		rc = run_downgraded(&st, &plan);
 	} else if (plan.verdict == SANDBOX_WRAPPED &&
-		   st.rq.policy == SANDBOX_FS_API) {
+		   st.policy == SANDBOX_FS_API) {
 		/* the plan starts with `agentic-git sandbox proxy`: be it */
 		if (chdir(plan.dir) < 0)
 			die_errno("sandbox run: cannot enter '%s'", plan.dir);
 		rc = cmd_sandbox_proxy((int)plan.argv.nr - 2, plan.argv.v + 2);
+	} else if (plan.verdict == SANDBOX_WRAPPED &&
+		   plan.backend == SANDBOX_BACKEND_LANDLOCK && !helper_exec()) {
+		/*
+		 * The plan starts with `agentic-git sandbox exec`: be it, as
+		 * the exec'd helper would be (no descriptor of ours left, the
+		 * command's environment), without a second start-up of
+		 * agentic-git. Confined or exit 126: never half confined.
+		 */
+		if (chdir(plan.dir) < 0)
+			die_errno("sandbox run: cannot enter '%s'", plan.dir);
+		closefrom(3);
+		environ = (char **)plan.env.v;
+		rc = cmd_sandbox_exec((int)plan.argv.nr - 2, plan.argv.v + 2);
 	} else {
 		if (chdir(plan.dir) < 0)
 			die_errno("sandbox run: cannot enter '%s'", plan.dir);
@@ -270,6 +290,5 @@ int cmd_sandbox_run(int argc, const char **argv)
 	strvec_clear(&o.ro);
 	strvec_clear(&o.env_names);
 	strvec_clear(&o.allow);
-	strvec_clear(&pos);
 	return rc;
 }

@@ -101,17 +101,17 @@ static int probe_json(const struct sandbox_caps *c)
 	return 0;
 }
 
+static const struct argtable probe_table = { .cmd = "sandbox probe",
+					     .specs = argtable_json_only,
+					     .flags = ARGT_NO_REST };
+
 static int cmd_probe(int argc, const char **argv)
 {
 	const struct sandbox_caps *c;
 	bool json = false;
+	struct argres r;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else
-			die_code(AG_EXIT_USAGE, "sandbox probe: unknown option '%s'", argv[i]);
-	}
+	sandbox_cli_parse(&probe_table, argc, argv, &json, &r);
 	c = sandbox_probe();
 	if (json)
 		return probe_json(c);
@@ -209,85 +209,61 @@ char *sandbox_cli_canonical_existing(const char *what, const char *p)
 
 char *sandbox_cli_canonical_new(const char *p)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *cwd;
+	char *abs = path_absolute(p);
 
-	if (p[0] != '/') {
-		cwd = getcwd(NULL, 0);
-		if (!cwd)
-			die_errno("sandbox: getcwd");
-		strbuf_addf(&sb, "%s/", cwd);
-		free(cwd);
-	}
-	strbuf_addstr(&sb, p);
-	path_normalize(&sb);
-	return strbuf_detach(&sb, NULL);
+	if (!abs)
+		die_errno("sandbox: getcwd");
+	return abs;
 }
 
-int sandbox_cli_parse(int argc, const char **argv,
-		      const struct sandbox_cli_opt *opts,
-		      struct strvec *positional, const char *cmdname)
+int sandbox_cli_parse(const struct argtable *t, int argc, const char **argv,
+		      void *opts, struct argres *r)
 {
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		const struct sandbox_cli_opt *o;
-		size_t n;
-
-		if (!strcmp(a, "--"))
-			return i + 1;
-		if (a[0] != '-' || !a[1]) {
-			strvec_push(positional, a);
-			continue;
-		}
-		n = strchrnul(a, '=') - a;
-		for (o = opts; o->name; o++)
-			if (strlen(o->name) == n && !strncmp(a, o->name, n))
-				break;
-		if (!o->name)
-			die_code(AG_EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmdname, a);
-		if (o->kind == OPT_FLAG) {
-			if (a[n])
-				die_code(AG_EXIT_USAGE, "%s: option '%s' takes no value", cmdname, o->name);
-			*(bool *)o->dest = true;
-			continue;
-		}
-		if (a[n])
-			val = a + n + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
-			die_code(AG_EXIT_USAGE, "%s: option '%s' needs a value", cmdname, o->name);
-		if (o->kind == OPT_STRING)
-			*(const char **)o->dest = val;
-		else
-			strvec_push(o->dest, val);
-	}
-	return i;
+	if (argtable_parse_table(t, argc, argv, opts, r) < 0)
+		exit(AG_EXIT_USAGE);
+	return r->rest;
 }
+
+struct workspace_opts {
+	const char *from, *head, *base, *hooks_path;
+};
+
+#define ARGT_STRUCT struct workspace_opts
+static const struct argspec workspace_specs[] = {
+	OPT_REQUIRED("from", from),
+	OPT_REQUIRED("head", head),
+	OPT_VALUE(base),
+	OPT_AS("hooks-path", ARG_VALUE, hooks_path),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
+/* One DIR among the options; `--` ends them. */
+static const struct argtable workspace_table = {
+	.cmd = "sandbox workspace",
+	.hint = "only one DIR",
+	.specs = workspace_specs,
+	.flags = ARGT_NO_REST,
+	.max_pos = 1,
+};
 
 static int cmd_workspace(int argc, const char **argv)
 {
 	struct workspace_request rq = { 0 };
 	struct workspace ws = WORKSPACE_INIT;
-	struct strvec pos = STRVEC_INIT;
-	const char *from = NULL;
+	struct workspace_opts o = { NULL };
+	struct argres r;
 	char *dir;
-	const struct sandbox_cli_opt opts[] = {
-		{ "--from", OPT_STRING, &from },
-		{ "--head", OPT_STRING, &rq.head },
-		{ "--base", OPT_STRING, &rq.base },
-		{ "--hooks-path", OPT_STRING, &rq.hooks_path },
-		{ NULL, 0, NULL },
-	};
 
-	sandbox_cli_parse(argc, argv, opts, &pos, "sandbox workspace");
-	if (pos.nr != 1 || !from || !rq.head)
+	sandbox_cli_parse(&workspace_table, argc, argv, &o, &r);
+	if (r.pos_nr != 1)
 		die_code(AG_EXIT_USAGE, "sandbox workspace: need --from REPO --head BRANCH and one DIR");
 	rq.git = sandbox_cli_real_git();
-	rq.from = from;
-	dir = sandbox_cli_canonical_new(pos.v[0]);
+	rq.from = o.from;
+	rq.head = o.head;
+	rq.base = o.base;
+	rq.hooks_path = o.hooks_path;
+	dir = sandbox_cli_canonical_new(r.pos[0]);
 	rq.dir = dir;
 	if (workspace_create(&rq, &ws) < 0)
 		return AG_EXIT_DENY;
@@ -297,31 +273,40 @@ static int cmd_workspace(int argc, const char **argv)
 	for (size_t i = 0; i < ws.ro_dirs.nr; i++)
 		printf("borrows: %s\n", ws.ro_dirs.v[i]);
 	workspace_release(&ws);
-	strvec_clear(&pos);
 	free(dir);
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	bool internal; /* the planner's helper: no --help, every word its own */
+} subs[] = {
+	{ "probe", cmd_probe, false },
+	{ "run", cmd_sandbox_run, false },
+	{ "workspace", cmd_workspace, false },
+	{ "exec", cmd_sandbox_exec, true },
+	{ "proxy", cmd_sandbox_proxy, true },
+	{ "relay", cmd_sandbox_relay, true },
+};
+
 int cmd_sandbox(int argc, const char **argv)
 {
+	int sub = -1;
+
 	if (argc < 2) {
 		fputs(sandbox_cli_usage, stderr);
 		return AG_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "exec"))
-		return cmd_sandbox_exec(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "proxy"))
-		return cmd_sandbox_proxy(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "relay"))
-		return cmd_sandbox_relay(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
+		if (!strcmp(argv[1], subs[i].name))
+			sub = (int)i;
+	if (sub >= 0 && subs[sub].internal)
+		return subs[sub].fn(argc - 1, argv + 1);
 	if (cmd_wants_help(argc, argv, sandbox_cli_usage))
 		return 0;
-	if (!strcmp(argv[1], "probe"))
-		return cmd_probe(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return cmd_sandbox_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "workspace"))
-		return cmd_workspace(argc - 1, argv + 1);
+	if (sub >= 0)
+		return subs[sub].fn(argc - 1, argv + 1);
 	error("sandbox: unknown subcommand '%s' (probe, run, workspace)", argv[1]);
 	return AG_EXIT_USAGE;
 }

@@ -110,34 +110,21 @@ static void table(const struct session_list *l)
 	strbuf_release(&st);
 }
 
-static const struct argspec sessions_specs[] = {
-	{ "json", 0, ARG_FLAG, 0 },
-	{ NULL, 0, ARG_FLAG, 0 },
-};
-
-static int on_sessions_opt(void *data, int id, const char *value)
-{
-	*(bool *)data = true;
-	return 0;
-}
+static const struct argtable sessions_table = { .cmd = "sessions",
+						.specs = argtable_json_only,
+						.flags = ARGT_NO_REST };
 
 int cmd_sessions(int argc, const char **argv)
 {
 	struct session_list l = { 0 };
 	bool json = false;
-	int rest = argc;
+	struct argres r;
 	char *home, *git;
 
 	if (cmd_wants_help(argc, argv, sessions_usage))
 		return 0;
-	if (argtable_parse_cmd("sessions", NULL, argc, argv, sessions_specs,
-			       on_sessions_opt, &json, &rest) < 0 ||
-	    rest < argc) {
-		if (rest < argc)
-			error("sessions: unexpected argument '%s' (see agentic-git sessions --help)",
-			      argv[rest]);
+	if (argtable_parse_table(&sessions_table, argc, argv, &json, &r) < 0)
 		return AG_EXIT_USAGE;
-	}
 	gitcmd_trust_set(GIT_AGENT_REPO); /* git status in agents' worktrees */
 	home = ag_home_dir();
 	if (!home)

@@ -25,6 +25,7 @@
 #include "cmd/denymsg.h"
 #include "git/argv.h"
 #include "git/classify.h"
+#include "git/config-env.h"
 #include "git/facts.h"
 #include "git/gitcmd.h"
 #include "git/policy.h"
@@ -58,6 +59,10 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 	strbuf_addu(&depth, f->env.depth + 1UL);
 	setenv("AGENTIC_GIT_SHIM_DEPTH", depth.buf, 1);
 	strbuf_release(&depth);
+	/* an agent's shell that keeps repository hooks off keeps the
+	 * session's on: they are agentic-git's (config-env.h) */
+	if (v->drop_env_hooks_off)
+		config_env_drop_hooks_off();
 	/* git itself refuses abbreviated long options (`reset --har`) for
 	 * agents: the policy reasons about full spellings (PRODUCT.md §4).
 	 * Not needed where the form is read-only whatever its spelling

@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 #include "agentic-git/core.h"
 #include "base/timefmt.h"
+#include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
@@ -280,86 +281,45 @@ static const struct {
 	{ "prune", cmd_prune, S_PRUNE, false },
 };
 
-enum opt_kind { O_FLAG, O_VALUE };
+#define S_ALL (S_LIST | S_SHOW | S_DIFF | S_RESTORE | S_PRUNE)
+#define SNAP_OPT(name, sh, kind, field, subs) \
+	ARGSPEC_AT(name, sh, kind, struct snap_cli, field, subs, 0)
 
-static const struct {
-	const char *name, *alias;
-	enum opt_kind kind;
-	size_t off;
-	unsigned subs;
-} opts[] = {
-	{ "--repo", NULL, O_VALUE, offsetof(struct snap_cli, repo),
-	  S_LIST | S_SHOW | S_DIFF | S_RESTORE | S_PRUNE },
-	{ "--agent", NULL, O_VALUE, offsetof(struct snap_cli, agent_opt),
-	  S_LIST | S_SHOW | S_DIFF | S_RESTORE | S_PRUNE },
-	{ "--older-than", NULL, O_VALUE, offsetof(struct snap_cli, older),
-	  S_PRUNE },
-	{ "--all", NULL, O_FLAG, offsetof(struct snap_cli, all), S_LIST },
-	{ "--json", NULL, O_FLAG, offsetof(struct snap_cli, json), S_LIST },
-	{ "--yes", "-y", O_FLAG, offsetof(struct snap_cli, yes), S_RESTORE },
-	{ "--staged", NULL, O_FLAG, offsetof(struct snap_cli, staged),
-	  S_RESTORE },
-	{ "--since", NULL, O_VALUE, offsetof(struct snap_cli, since),
-	  S_RESTORE },
-	{ "--any-worktree", NULL, O_FLAG,
-	  offsetof(struct snap_cli, any_worktree), S_RESTORE },
+static const struct argspec specs[] = {
+	SNAP_OPT("repo", 0, ARG_VALUE, repo, S_ALL),
+	SNAP_OPT("agent", 0, ARG_VALUE, agent_opt, S_ALL),
+	SNAP_OPT("older-than", 0, ARG_VALUE, older, S_PRUNE),
+	SNAP_OPT("all", 0, ARG_FLAG, all, S_LIST),
+	SNAP_OPT("json", 0, ARG_FLAG, json, S_LIST),
+	SNAP_OPT("yes", 'y', ARG_FLAG, yes, S_RESTORE),
+	SNAP_OPT("staged", 0, ARG_FLAG, staged, S_RESTORE),
+	SNAP_OPT("since", 0, ARG_VALUE, since, S_RESTORE),
+	SNAP_OPT("any-worktree", 0, ARG_FLAG, any_worktree, S_RESTORE),
+	ARGSPEC_END,
 };
 
-/* Returns how many argv elements were used, or -1 (message printed). */
-static int parse_opt(struct snap_cli *c, unsigned bit, const char *a,
-		     const char *next)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
-		const char *val = NULL;
-		size_t n = strlen(opts[i].name);
-
-		if (!(opts[i].subs & bit))
-			continue;
-		if (opts[i].kind == O_VALUE && !strncmp(a, opts[i].name, n) &&
-		    a[n] == '=')
-			val = a + n + 1;
-		else if (strcmp(a, opts[i].name) &&
-			 (!opts[i].alias || strcmp(a, opts[i].alias)))
-			continue;
-		if (opts[i].kind == O_FLAG) {
-			*(bool *)((char *)c + opts[i].off) = true;
-			return 1;
-		}
-		if (!val && !next) {
-			error("snapshots %s: %s needs a value", c->sub, a);
-			return -1;
-		}
-		*(const char **)((char *)c + opts[i].off) = val ? val : next;
-		return val ? 1 : 2;
-	}
-	error("unknown flag `%s` for `snapshots %s`", a, c->sub);
-	return -1;
-}
-
+/*
+ * The sub-command's options, anywhere among its words; `--` ends them
+ * (a ref that starts with '-' goes after it). 0, or -1 with one line.
+ */
 static int parse_args(struct snap_cli *c, unsigned bit, bool takes_ref,
 		      int argc, const char **argv)
 {
-	for (int i = 2; i < argc;) {
-		const char *a = argv[i];
-		int used;
+	char name[32];
+	struct argtable t = { .cmd = name,
+			      .hint = takes_ref ? "at most one snapshot ref"
+						: NULL,
+			      .specs = specs,
+			      .flags = ARGT_NO_REST,
+			      .sub = bit,
+			      .max_pos = takes_ref ? 1 : 0 };
+	struct argres r;
 
-		if (a[0] == '-' && a[1]) {
-			used = parse_opt(c, bit, a, i + 1 < argc ? argv[i + 1]
-								 : NULL);
-			if (used < 0)
-				return -1;
-			i += used;
-			continue;
-		}
-		if (!takes_ref || c->ref) {
-			error(takes_ref ? "unexpected extra argument `%s` (at most one snapshot ref)"
-					: "unexpected argument `%s`",
-			      a);
-			return -1;
-		}
-		c->ref = a;
-		i++;
-	}
+	snprintf(name, sizeof(name), "snapshots %s", c->sub);
+	if (argtable_parse_table(&t, argc - 1, argv + 1, c, &r) < 0)
+		return -1;
+	if (r.pos_nr)
+		c->ref = r.pos[0];
 	return 0;
 }
 

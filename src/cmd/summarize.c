@@ -329,7 +329,8 @@ int cmd_summarize(int argc, const char **argv)
 		return 1;
 	}
 	agent_launch_init(&l);
-	if (argtable_parse(argc, argv, specs, on_opt, &o, &rest) < 0)
+	if (argtable_parse_cmd("summarize", "the agent command goes after '--'",
+			       argc, argv, specs, on_opt, &o, &rest) < 0)
 		goto out;
 	if (o.v[S_INPUT] && o.v[S_RUN]) {
 		error("give either --run or --input, not both");

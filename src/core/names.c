@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include "agentic-git/core.h"
+#include "base/refname.h"
 
 bool ag_agent_name_valid(const char *name, const char **why)
 {
@@ -55,50 +56,30 @@ device:
 	return false;
 }
 
+/*
+ * What agentic-git refuses on top of git's rules, on purpose: a name that
+ * starts with '-' reads as an option on a git command line, "@" and "HEAD"
+ * read as revisions, and a branch over 255 bytes does not fit in one
+ * file name of the refs directory.
+ */
+static const char *branch_reserved(const char *name, size_t n)
+{
+	if (!n || n > 255)
+		return "must be 1 to 255 bytes";
+	if (name[0] == '-')
+		return "must not start with '-'";
+	if (!strcmp(name, "@") || !strcmp(name, "HEAD"))
+		return "must not be '@' or 'HEAD'";
+	return NULL;
+}
+
 bool ag_branch_name_valid(const char *name, const char **why)
 {
-	size_t n = name ? strlen(name) : 0;
-	const char *comp;
+	const char *w = branch_reserved(name, name ? strlen(name) : 0);
 
-	if (!n || n > 255) {
-		*why = "branch name must be 1 to 255 bytes";
-		return false;
-	}
-	if (name[0] == '-' || name[0] == '/' || name[n - 1] == '/' ||
-	    name[n - 1] == '.') {
-		*why = "branch name must not start with '-' or '/' nor end with '/' or '.'";
-		return false;
-	}
-	if (!strcmp(name, "@") || !strcmp(name, "HEAD")) {
-		*why = "branch name must not be '@' or 'HEAD'";
-		return false;
-	}
-	if (strstr(name, "..") || strstr(name, "//") || strstr(name, "@{")) {
-		*why = "branch name must not contain '..', '//' or '@{'";
-		return false;
-	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)name[i];
-		if (c < 0x20 || c == 0x7f || strchr(" ~^:?*[\\", c)) {
-			*why = "branch name must not contain spaces, control characters or any of ~^:?*[\\";
-			return false;
-		}
-	}
-	for (comp = name; comp; comp = strchr(comp, '/')) {
-		const char *end;
-		if (*comp == '/')
-			comp++;
-		end = strchr(comp, '/');
-		if (*comp == '.') {
-			*why = "branch name components must not start with '.'";
-			return false;
-		}
-		if (end ? (end - comp >= 5 && !strncmp(end - 5, ".lock", 5))
-			: (strlen(comp) >= 5 &&
-			   !strcmp(comp + strlen(comp) - 5, ".lock"))) {
-			*why = "branch name components must not end with '.lock'";
-			return false;
-		}
-	}
-	return true;
+	if (!w)
+		w = refname_problem(name, REFNAME_BRANCH);
+	if (w)
+		*why = w;
+	return !w;
 }

@@ -6,6 +6,7 @@
 #include "base/envvar.h"
 #include "base/path.h"
 #include "base/strbuf.h"
+#include "base/strset.h"
 #include "base/xalloc.h"
 #include "base/yaml-doc.h"
 #include "fleet/targets.h"
@@ -92,9 +93,9 @@ static void check_branch(struct parse_ctx *c, const struct ynode *n,
 {
 	const char *why = NULL;
 
-	if (v && (v[0] == '-' || !ag_branch_name_valid(v, &why)))
+	if (v && !ag_branch_name_valid(v, &why))
 		perr(c, n, NULL, "'%s' is not a valid branch name '%s': %s",
-		     what, v, why ? why : "must not start with '-'");
+		     what, v, why);
 }
 
 static void parse_argv(struct parse_ctx *c, const struct ynode *n,
@@ -244,9 +245,10 @@ int targets_add(struct target_list *tl, const char *repo, const char *head,
 		return error_add(errors, "a target from flags needs --repo, --head and --base");
 	for (size_t i = 0; i < 2; i++) {
 		const char *why = NULL;
-		if (val[i][0] == '-' || !ag_branch_name_valid(val[i], &why)) {
-			strvec_pushf(errors, "%s: not a valid branch name '%s': %s",
-				     what[i], val[i], why ? why : "must not start with '-'");
+		if (!ag_branch_name_valid(val[i], &why)) {
+			strvec_pushf(errors,
+				     "%s: not a valid branch name '%s': %s",
+				     what[i], val[i], why);
 			bad = 1;
 		}
 	}
@@ -282,14 +284,6 @@ bool target_key_valid(const char *key)
 	return true;
 }
 
-static bool key_taken(const struct target_list *tl, const char *key)
-{
-	for (size_t i = 0; i < tl->nr; i++)
-		if (tl->v[i].key && !strcmp(tl->v[i].key, key))
-			return true;
-	return false;
-}
-
 /* "<repo basename>-<head>" with every byte outside [A-Za-z0-9._-] as '-'. */
 static void derive_key(const struct target *t, struct strbuf *sb)
 {
@@ -321,36 +315,99 @@ static void derive_key(const struct target *t, struct strbuf *sb)
 	strbuf_release(&raw);
 }
 
-int targets_finish(struct target_list *tl, struct strvec *errors)
+/*
+ * Every pair of targets with the same given key, as "duplicate target key
+ * 'k' (line <earlier> and line <later>)", by the later target, then the
+ * earlier, in file order. Linear in the targets plus the messages: the
+ * targets of one key are chained first to last (next[], and the chain's
+ * last in last[] at its first).
+ */
+static int check_given_keys(const struct target_list *tl, struct strvec *errors)
 {
+	struct strset seen = STRSET_INIT;
+	size_t *next = xcalloc(tl->nr ? tl->nr : 1, sizeof(*next));
+	size_t *last = xcalloc(tl->nr ? tl->nr : 1, sizeof(*last));
 	int bad = 0;
 
 	for (size_t i = 0; i < tl->nr; i++) {
-		for (size_t j = 0; j < i; j++) {
-			if (tl->v[i].key_given && tl->v[j].key_given &&
-			    !strcmp(tl->v[i].key, tl->v[j].key)) {
-				strvec_pushf(errors, "duplicate target key '%s' (line %d and line %d)",
-					     tl->v[i].key, tl->v[j].line, tl->v[i].line);
-				bad = 1;
-			}
+		struct strset_entry *e;
+		size_t first;
+		bool added;
+
+		if (!tl->v[i].key_given)
+			continue;
+		e = strset_add(&seen, tl->v[i].key, &added);
+		if (added) {
+			e->value = last[i] = i;
+			continue;
+		}
+		first = e->value;
+		for (size_t j = first;; j = next[j]) {
+			strvec_pushf(
+				errors,
+				"duplicate target key '%s' (line %d and line %d)",
+				tl->v[i].key, tl->v[j].line, tl->v[i].line);
+			if (j == last[first])
+				break;
+		}
+		next[last[first]] = i;
+		last[first] = i;
+		bad = -1;
+	}
+	strset_clear(&seen);
+	free(next);
+	free(last);
+	return bad;
+}
+
+/*
+ * The first of base, base-2, base-3 ... not in `taken`. `tried` keeps, per
+ * base, the next suffix to try: every one before it is taken, and keys are
+ * only ever added, so a later search for the same base starts there
+ * (without it, n targets of one repo and head cost n^2/2 probes).
+ */
+static void unique_key(struct strset *taken, struct strset *tried,
+		       struct strbuf *sb)
+{
+	struct strset_entry *e;
+	size_t len = sb->len;
+	bool added;
+
+	if (!strset_find(taken, sb->buf))
+		return;
+	e = strset_add(tried, sb->buf, &added);
+	for (size_t n = added ? 2 : e->value;; n++) {
+		strbuf_setlen(sb, len);
+		strbuf_addf(sb, "-%zu", n);
+		if (!strset_find(taken, sb->buf)) {
+			e->value = n + 1;
+			return;
 		}
 	}
-	if (bad)
+}
+
+int targets_finish(struct target_list *tl, struct strvec *errors)
+{
+	struct strset taken = STRSET_INIT, tried = STRSET_INIT;
+	bool added;
+
+	if (check_given_keys(tl, errors) < 0)
 		return -1;
+	for (size_t i = 0; i < tl->nr; i++)
+		if (tl->v[i].key)
+			strset_add(&taken, tl->v[i].key, &added);
 	for (size_t i = 0; i < tl->nr; i++) {
 		struct strbuf sb = STRBUF_INIT;
-		size_t len;
 
 		if (tl->v[i].key)
 			continue;
 		derive_key(&tl->v[i], &sb);
-		len = sb.len;
-		for (unsigned n = 2; key_taken(tl, sb.buf); n++) {
-			strbuf_setlen(&sb, len);
-			strbuf_addf(&sb, "-%u", n);
-		}
+		unique_key(&taken, &tried, &sb);
+		strset_add(&taken, sb.buf, &added);
 		tl->v[i].key = strbuf_detach(&sb, NULL);
 	}
+	strset_clear(&taken);
+	strset_clear(&tried);
 	return 0;
 }
 

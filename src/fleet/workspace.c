@@ -10,6 +10,7 @@
 #include "base/die.h"
 #include "base/fileio.h"
 #include "base/path.h"
+#include "base/refname.h"
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "fleet/workspace.h"
@@ -119,17 +120,15 @@ static char *first_line(const struct strbuf *sb)
 	return xstrndup(sb->buf, (size_t)(nl - sb->buf));
 }
 
-/* Branch names go into ref patterns and config: keep them boring. */
+/*
+ * Branch names go into ref patterns and config: git's rules
+ * (base/refname.h) and, on top, keep them boring: no '-' start (an
+ * option), no '"' (config quoting), at most 200 bytes.
+ */
 static bool branch_ok(const char *b)
 {
-	if (!b || !*b || *b == '-' || *b == '/' || strstr(b, "..") ||
-	    strstr(b, "//") || strstr(b, "@{") || ends_with(b, "/") ||
-	    ends_with(b, ".lock") || ends_with(b, ".") || strlen(b) > 200)
-		return false;
-	for (const char *c = b; *c; c++)
-		if ((unsigned char)*c <= ' ' || strchr("~^:?*[\\\"\x7f", *c))
-			return false;
-	return true;
+	return b && refname_valid(b, REFNAME_BRANCH) && *b != '-' &&
+	       !strchr(b, '"') && strlen(b) <= 200;
 }
 
 struct operator_info {

@@ -283,15 +283,17 @@ bool git_config_key_persistable(const char *key)
 bool git_config_value_disables(const char *key, const char *value)
 {
 	return value && !strcmp(key, "core.hookspath") &&
-	       !strcmp(value, "/dev/null");
+	       (!*value || !strcmp(value, "/dev/null"));
 }
 
 /*
  * Values that only take something away from git, with the session's hooks
- * untouched: no fsmonitor, no credential helper, prompt or askpass. The
- * CLIs put them in their tool shells' environment (Copilot CLI 1.0.102:
- * core.fsmonitor=false, credential.interactive=never, beside
- * safe.bareRepository=explicit, which is no dangerous key).
+ * untouched: no fsmonitor, no credential helper, prompt or askpass, an
+ * empty ssh or external diff command (git fails to run "": nothing runs).
+ * The CLIs put them in their tool shells' environment (Copilot CLI
+ * 1.0.102: core.fsmonitor=false, credential.interactive=never, beside
+ * safe.bareRepository=explicit, which is no dangerous key; Gemini CLI
+ * 0.61.0: empty credential.helper, core.sshCommand, diff.external …).
  */
 static bool value_restricts(const char *key, const char *value)
 {
@@ -301,7 +303,9 @@ static bool value_restricts(const char *key, const char *value)
 		for (const char *const *o = off; *o; o++)
 			if (!strcasecmp(value, *o))
 				return true;
-	if (!strcmp(key, "credential.helper") || !strcmp(key, "core.askpass"))
+	/* an empty command: git tries to run "", which nothing can be */
+	if (!strcmp(key, "credential.helper") || !strcmp(key, "core.askpass") ||
+	    !strcmp(key, "core.sshcommand") || !strcmp(key, "diff.external"))
 		return !*value;
 	if (!strcmp(key, "credential.interactive"))
 		return !strcasecmp(value, "never") ||

@@ -85,16 +85,16 @@ bool git_config_key_dangerous(const char *key);
  * Values of editor/pager keys that run nothing (`true`, `:`, `cat`):
  * `git -c core.editor=true rebase --continue` is an everyday agent idiom.
  * Also values that only take something away and leave the hooks alone (an
- * empty or false core.fsmonitor, an empty credential.helper or
- * core.askPass, credential.interactive=never): agents' tool shells set
- * them for every command.
+ * empty or false core.fsmonitor, an empty credential.helper, core.askPass,
+ * core.sshCommand or diff.external, credential.interactive=never): agents'
+ * tool shells set them for every command.
  */
 bool git_config_value_inert(const char *key, const char *value);
 
 /*
- * core.hooksPath=/dev/null: harmless on a read-only command, where agents'
- * own start-up probes pass it; never on a command that writes (hooks are
- * the audit).
+ * core.hooksPath=/dev/null or empty: harmless on a read-only command, where
+ * agents' own start-up probes pass it; never on a command that writes
+ * (hooks are the audit) — but see config_env_hooks_off().
  */
 bool git_config_value_disables(const char *key, const char *value);
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "base/envvar.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "git/argv.h"
 #include "git/config-env.h"
 
 /*
@@ -120,4 +122,77 @@ void config_env_release(struct config_env *ce)
 {
 	strvec_clear(&ce->kv);
 	strvec_clear(&ce->from);
+}
+
+bool config_env_hooks_off(const struct config_env *ce, size_t i)
+{
+	char key[32];
+	const char *val;
+
+	if (i >= ce->kv.nr || !starts_with(ce->from.v[i], "GIT_CONFIG_KEY_"))
+		return false;
+	val = git_config_split(ce->kv.v[i], key, sizeof(key));
+	return git_config_value_disables(key, val);
+}
+
+static const char *env_get(const char *name)
+{
+	return getenv(name);
+}
+
+size_t config_env_drop_hooks_off(void)
+{
+	struct config_env ce;
+	struct strvec keep = STRVEC_INIT; /* key, value, key, value … */
+	struct strbuf name = STRBUF_INIT;
+	size_t dropped = 0, n = 0;
+
+	config_env_read(&ce, env_get);
+	if (ce.error)
+		goto out;
+	for (size_t i = 0; i < ce.kv.nr; i++) {
+		const char *k;
+		if (!starts_with(ce.from.v[i], "GIT_CONFIG_KEY_"))
+			continue;
+		n++;
+		if (config_env_hooks_off(&ce, i)) {
+			dropped++;
+			continue;
+		}
+		k = getenv(ce.from.v[i]);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_VALUE_%s",
+			    ce.from.v[i] + strlen("GIT_CONFIG_KEY_"));
+		strvec_push(&keep, k);
+		strvec_push(&keep, getenv(name.buf));
+	}
+	if (!dropped)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_KEY_%zu", i);
+		unsetenv(name.buf);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_VALUE_%zu", i);
+		unsetenv(name.buf);
+	}
+	for (size_t i = 0; i + 1 < keep.nr; i += 2) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_KEY_%zu", i / 2);
+		setenv(name.buf, keep.v[i], 1);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_VALUE_%zu", i / 2);
+		setenv(name.buf, keep.v[i + 1], 1);
+	}
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%zu", keep.nr / 2);
+	if (keep.nr)
+		setenv("GIT_CONFIG_COUNT", name.buf, 1);
+	else
+		unsetenv("GIT_CONFIG_COUNT");
+out:
+	strvec_clear(&keep);
+	strbuf_release(&name);
+	config_env_release(&ce);
+	return dropped;
 }

@@ -38,4 +38,25 @@ struct config_env {
 void config_env_read(struct config_env *ce, const char *(*get)(const char *));
 void config_env_release(struct config_env *ce);
 
+/*
+ * Whether entry i of ce is one the shim drops instead of judging:
+ * core.hooksPath set to "" or /dev/null through GIT_CONFIG_KEY_<n>/
+ * VALUE_<n>. Agents' tool shells put it in every command's environment
+ * (Gemini CLI 0.61.0) so that no repository hook runs; in a session the
+ * hooks are agentic-git's own, so the shim removes the entry and the
+ * session's hooks run — the agent's aim (no repository hook) still holds.
+ * In GIT_CONFIG_PARAMETERS (git's own export of `-c`) it is not dropped
+ * but judged like `-c`.
+ */
+bool config_env_hooks_off(const struct config_env *ce, size_t i);
+
+/*
+ * Rewrites this process's GIT_CONFIG_COUNT and GIT_CONFIG_KEY_<n>/
+ * VALUE_<n> without the entries config_env_hooks_off() names, the rest
+ * renumbered in git's order (GIT_CONFIG_COUNT unset when none is left).
+ * Returns how many were dropped; an environment config_env_read() cannot
+ * read is left alone (the policy has denied it).
+ */
+size_t config_env_drop_hooks_off(void);
+
 #endif

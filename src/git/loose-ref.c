@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "base/fileio.h"
 #include "base/path.h"
+#include "base/refname.h"
 #include "base/strbuf.h"
 #include "git/loose-ref.h"
 #include "git/repo-probe.h"
@@ -18,26 +19,10 @@ static bool valid_oid(const char *oid)
 	return (n == 40 || n == 64) && is_lower_hex(oid, n);
 }
 
-/* refs/<c>/<c>…: no empty, "." or ".."-leading component, no lock name */
+/* refs/…, by git's rules (base/refname.h) */
 static bool valid_ref(const char *ref)
 {
-	const char *c = ref;
-
-	if (!starts_with(ref, "refs/") || strstr(ref, "..") ||
-	    ends_with(ref, ".lock") || ends_with(ref, "/"))
-		return false;
-	while (*c) {
-		const char *slash = strchr(c, '/');
-		size_t len = slash ? (size_t)(slash - c) : strlen(c);
-
-		if (!len || c[0] == '.')
-			return false;
-		for (size_t i = 0; i < len; i++)
-			if ((unsigned char)c[i] < 0x21 || strchr("~^:?*[\\\x7f", c[i]))
-				return false;
-		c += len + (slash ? 1 : 0);
-	}
-	return true;
+	return starts_with(ref, "refs/") && refname_valid(ref, 0);
 }
 
 enum loose_ref_result loose_ref_create(const char *commondir, const char *ref,

@@ -15,8 +15,8 @@
  *     repository (git would adjust the modes of what it writes there);
  *     anything else, or any doubt about the layout, returns
  *     LOOSE_REF_UNSUPPORTED so the caller runs git instead.
- *  3. The ref name and object id are validated (refs/… with no "..", no
- *     empty or dot-leading component, hex id of 40 or 64 digits).
+ *  3. The ref name and object id are validated (refs/… by git's ref-name
+ *     rules, base/refname.h; a hex id of 40 or 64 digits).
  *  4. The lock file `<ref>.lock` is taken with O_EXCL, like git, so a
  *     concurrent git writer of the same ref fails one of the two.
  */

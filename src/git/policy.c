@@ -254,9 +254,14 @@ static bool env_config_denied(struct verdict *v, const struct policy_env *e,
 		     ce->error);
 		return true;
 	}
-	for (size_t i = 0; i < ce->kv.nr; i++)
+	for (size_t i = 0; i < ce->kv.nr; i++) {
+		if (config_env_hooks_off(ce, i)) {
+			v->drop_env_hooks_off = true; /* the shim drops it */
+			continue;
+		}
 		if (config_kv_denied(v, ce->kv.v[i], NULL, ce->from.v[i], read_only))
 			return true;
+	}
 	if (ce->file_var) {
 		deny(v, "deny", DS_BLOCK,
 		     "%s points git at a config file of its own, which the policy cannot judge — agents may not (unset it, or set it to /dev/null)",

@@ -97,6 +97,7 @@ struct verdict {
 	bool conflict_wrap;	   /* spawn, then conflict guidance */
 	bool push_guards;	   /* run the repository push guards first */
 	bool audit_bypass;	   /* write bypass_mutating_op */
+	bool drop_env_hooks_off;   /* config_env_drop_hooks_off() first */
 	struct strbuf why;	   /* one line: why this verdict (for check) */
 };
 

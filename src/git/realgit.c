@@ -42,7 +42,9 @@ static char *usable(const char *candidate)
 	 * symlink: its name is already the file's own (what the basename
 	 * check needs), so the realpath of every component is skipped.
 	 */
-	if (candidate[0] == '/' && !lstat(candidate, &st) && S_ISREG(st.st_mode))
+	if (candidate[0] == '/' && lstat(candidate, &st) < 0)
+		return NULL; /* nothing there: no realpath walk of its dirs */
+	if (candidate[0] == '/' && S_ISREG(st.st_mode))
 		c = xstrdup(candidate);
 	else if (!(c = real_path(candidate)) || stat(c, &st) < 0) {
 		free(c);
@@ -73,11 +75,14 @@ char *realgit_locate(const char *home)
 		size_t n = colon ? (size_t)(colon - path) : strlen(path);
 		if (n) {
 			char *dir = xstrndup(path, n);
-			if (!bin.len || !same_real_path(dir, bin.buf)) {
-				char *cand = path_join(dir, "git");
-				found = usable(cand);
-				free(cand);
+			char *cand = path_join(dir, "git");
+			/* a git found in <home>/bin is the shim: look on */
+			found = usable(cand);
+			if (found && bin.len && same_real_path(dir, bin.buf)) {
+				free(found);
+				found = NULL;
 			}
+			free(cand);
 			free(dir);
 		}
 		path = colon ? colon + 1 : NULL;

@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "base/fileio.h"
+#include "base/refname.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
+#include "git/packed-refs.h"
 #include "git/refs-files.h"
 #include "git/repo-probe.h"
 
@@ -24,30 +26,6 @@ static bool files_backend(const char *gitdir, size_t hexlen)
 	const struct repo_probe *p = repo_probe_get(gitdir, NULL);
 
 	return repo_probe_refs_ours(p) && repo_probe_hexlen(p) == hexlen;
-}
-
-/* Appends "oid ref" when packed-refs (its text) has ref; -1 on an odd line. */
-static int packed_lookup(const char *text, const char *ref, size_t hexlen,
-			 struct strbuf *out)
-{
-	size_t rlen = strlen(ref);
-
-	for (const char *l = text; *l;) {
-		const char *e = strchrnul(l, '\n');
-		if (*l != '#' && *l != '^') {
-			if ((size_t)(e - l) <= hexlen + 1 || l[hexlen] != ' ' ||
-			    !is_lower_hex(l, hexlen))
-				return -1;
-			if ((size_t)(e - l) == hexlen + 1 + rlen &&
-			    !memcmp(l + hexlen + 1, ref, rlen)) {
-				strbuf_addf(out, "%.*s %s\n", (int)hexlen, l,
-					    ref);
-				return 0;
-			}
-		}
-		l = *e ? e + 1 : e;
-	}
-	return 0;
 }
 
 /* Reads a loose ref file: 0 with the oid appended, 1 missing, -1 odd. */
@@ -71,11 +49,16 @@ int refs_files_lookup(const char *gitdir, size_t hexlen,
 		      const char *const *refs, size_t n, struct strbuf *out)
 {
 	struct strbuf path = STRBUF_INIT, oid = STRBUF_INIT;
-	struct strbuf packed = STRBUF_INIT;
+	struct packed_refs packed = PACKED_REFS_INIT;
 	bool have_packed = false;
 	int rc = files_backend(gitdir, hexlen) ? 0 : -1;
 
 	for (size_t i = 0; i < n && !rc; i++) {
+		const struct packed_ref *p;
+		if (!refname_valid(refs[i], REFNAME_ONELEVEL)) {
+			rc = -1; /* not a name git would give a file */
+			break;
+		}
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", gitdir, refs[i]);
 		strbuf_reset(&oid);
@@ -86,36 +69,31 @@ int refs_files_lookup(const char *gitdir, size_t hexlen,
 		}
 		if (rc < 0)
 			continue;
-		rc = 0;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/packed-refs", gitdir);
-		if (!have_packed &&
-		    read_file_bounded(path.buf, PACKED_REFS_FAST, RF_REGULAR,
-				      &packed) && errno != ENOENT)
-			rc = -1;
+		rc = 0; /* not loose: packed, or absent */
+		if (!have_packed)
+			rc = packed_refs_read(&packed, gitdir, hexlen,
+					      PACKED_REFS_FAST);
 		have_packed = true;
-		if (!rc)
-			rc = packed_lookup(packed.buf, refs[i], hexlen, out);
+		if (!rc && (p = packed_refs_find(&packed, refs[i])))
+			strbuf_addf(out, "%s %s\n", p->oid, refs[i]);
 	}
 	strbuf_release(&path);
 	strbuf_release(&oid);
-	strbuf_release(&packed);
+	packed_refs_release(&packed);
 	return rc;
 }
 
 /*
- * A path component for-each-ref would list as is: no dot start, no
- * ".lock" end, none of the characters check-ref-format refuses, nothing
- * outside printable ASCII (git's own sorting of those is not strcmp's).
+ * A refname for-each-ref lists as is: git's rules (base/refname.h) and,
+ * on top, nothing outside printable ASCII (git's own sorting of those is
+ * not strcmp's).
  */
-static bool plain_component(const char *c)
+static bool plain_refname(const char *name)
 {
-	if (!*c || *c == '.' || ends_with(c, ".lock") || strstr(c, "..") ||
-	    strstr(c, "@{") || !strcmp(c, "@"))
+	if (!refname_valid(name, REFNAME_ONELEVEL))
 		return false;
-	for (; *c; c++)
-		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f ||
-		    strchr("~^:?*[\\", *c))
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
 			return false;
 	return true;
 }
@@ -142,12 +120,16 @@ static int list_dir(const char *gitdir, struct strbuf *rel, size_t hexlen,
 		struct stat st;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (!plain_component(de->d_name) ||
-		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		strbuf_addf(rel, "/%s", de->d_name);
+		/* a directory is judged as a ref of its name would be: one
+		 * ending in '.' goes to git, which is only slower */
+		if (!plain_refname(rel->buf) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0) {
 			rc = -1;
+			strbuf_setlen(rel, keep);
 			break;
 		}
-		strbuf_addf(rel, "/%s", de->d_name);
 		if (S_ISDIR(st.st_mode) && depth < LIST_MAX_DEPTH) {
 			rc = list_dir(gitdir, rel, hexlen, depth + 1, refs);
 		} else if (S_ISREG(st.st_mode) && refs->nr < LIST_MAX_REFS) {
@@ -212,25 +194,6 @@ int refs_files_list(const char *gitdir, size_t hexlen, struct strbuf *out)
 	return rc;
 }
 
-/* Every component of a refname is one for-each-ref lists as is. */
-static bool plain_refname(const char *name)
-{
-	struct strbuf c = STRBUF_INIT;
-	bool ok = true;
-
-	for (const char *p = name; ok;) {
-		const char *e = strchrnul(p, '/');
-		strbuf_reset(&c);
-		strbuf_add(&c, p, (size_t)(e - p));
-		ok = plain_component(c.buf);
-		if (!*e)
-			break;
-		p = e + 1;
-	}
-	strbuf_release(&c);
-	return ok;
-}
-
 /*
  * The loose refs under rel (a prefix without its '/'): 0 also when a
  * directory on the way does not exist, -1 when one is not a directory.
@@ -277,33 +240,22 @@ static bool listed(const struct strvec *refs, size_t n, const char *name)
 static int list_packed_under(const char *gitdir, const char *prefix,
 			     size_t hexlen, struct strvec *refs)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct packed_refs pr = PACKED_REFS_INIT;
 	size_t loose = refs->nr;
-	int rc = 0;
+	int rc = packed_refs_read(&pr, gitdir, hexlen, PACKED_REFS_FAST);
 
-	strbuf_addf(&path, "%s/packed-refs", gitdir);
-	if (read_file_bounded(path.buf, PACKED_REFS_FAST, RF_REGULAR, &text))
-		rc = errno == ENOENT ? 0 : -1;
-	for (char *l = text.buf, *e; !rc && *l; l = e) {
-		const char *name;
-		e = strchrnul(l, '\n');
-		if (*e)
-			*e++ = '\0';
-		if (*l == '#' || *l == '^')
-			continue;
-		if (strlen(l) <= hexlen + 1 || l[hexlen] != ' ' ||
-		    !is_lower_hex(l, hexlen) ||
-		    !plain_refname(name = l + hexlen + 1))
+	for (size_t i = 0; !rc && i < pr.nr; i++) {
+		const char *name = pr.v[i].name;
+		if (!plain_refname(name))
 			rc = -1;
 		else if (!starts_with(name, prefix) || listed(refs, loose, name))
 			continue;
 		else if (refs->nr >= LIST_MAX_REFS)
 			rc = -1;
 		else
-			strvec_push(refs, l);
+			strvec_pushf(refs, "%s %s", pr.v[i].oid, name);
 	}
-	strbuf_release(&path);
-	strbuf_release(&text);
+	packed_refs_release(&pr);
 	return rc;
 }
 

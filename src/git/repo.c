@@ -21,13 +21,16 @@
 #include <sys/stat.h>
 #include "base/fileio.h"
 #include "base/path.h"
+#include "base/refname.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/packed-refs.h"
 #include "git/repo.h"
 #include "git/repo-probe.h"
 
 #define SMALL_FILE 4096
+/* packed-refs larger than this: git answers */
 #define PACKED_REFS_MAX (256u << 20)
 
 void repo_loc_release(struct repo_loc *r)
@@ -228,45 +231,40 @@ enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 	return REPO_FOUND;
 }
 
-static bool packed_has(const char *commondir, const char *suffix_ref,
-		       bool match_remote_suffix)
+/*
+ * Whether packed-refs has refname, or with remote_tail a
+ * refs/remotes/<any>/<refname>: PRESENT, ABSENT, or UNKNOWN for "ask git"
+ * (git/packed-refs.h: too large, odd, unreadable).
+ */
+static enum repo_ref packed_has(const struct repo_loc *r, size_t hexlen,
+				const char *refname, bool remote_tail)
 {
-	struct strbuf p = STRBUF_INIT, data = STRBUF_INIT;
-	bool found = false;
-	char *line, *save = NULL;
+	struct packed_refs pr = PACKED_REFS_INIT;
+	enum repo_ref res = REPO_REF_ABSENT;
 
-	strbuf_addf(&p, "%s/packed-refs", commondir);
-	if (read_file_bounded(p.buf, PACKED_REFS_MAX, RF_REGULAR, &data) < 0)
-		goto out;
-	for (line = strtok_r(data.buf, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		const char *sp = strchr(line, ' ');
-		const char *rest;
-		if (!sp || line[0] == '#' || line[0] == '^')
-			continue;
-		sp++;
-		if (!match_remote_suffix) {
-			found = !strcmp(sp, suffix_ref);
-		} else if (skip_prefix(sp, "refs/remotes/", &rest)) {
-			const char *slash = strchr(rest, '/');
-			found = slash && !strcmp(slash + 1, suffix_ref);
+	if (packed_refs_read(&pr, r->commondir, hexlen, PACKED_REFS_MAX) < 0)
+		res = REPO_REF_UNKNOWN;
+	for (size_t i = 0; i < pr.nr && res == REPO_REF_ABSENT; i++) {
+		const char *rest, *slash;
+		if (!remote_tail) {
+			if (!strcmp(pr.v[i].name, refname))
+				res = REPO_REF_PRESENT;
+		} else if (skip_prefix(pr.v[i].name, "refs/remotes/", &rest) &&
+			   (slash = strchr(rest, '/')) &&
+			   !strcmp(slash + 1, refname)) {
+			res = REPO_REF_PRESENT;
 		}
 	}
-out:
-	strbuf_release(&p);
-	strbuf_release(&data);
-	return found;
+	packed_refs_release(&pr);
+	return res;
 }
 
-static bool safe_ref_component(const char *name)
+/* The object format's hex length where refs are files, else 0. */
+static size_t refs_files_hexlen(const struct repo_loc *r)
 {
-	return *name && !strstr(name, "..") && name[0] != '/' &&
-	       !strchr(name, '\n');
-}
+	const struct repo_probe *p = repo_probe_get(r->commondir, r->gitdir);
 
-static bool refs_are_files(const struct repo_loc *r)
-{
-	return repo_probe_refs_ours(repo_probe_get(r->commondir, r->gitdir));
+	return repo_probe_refs_ours(p) ? repo_probe_hexlen(p) : 0;
 }
 
 /* git's answer: `args` exits 0 when the ref exists (and, for_each, prints
@@ -299,26 +297,30 @@ static enum repo_ref ask_git(const struct repo_loc *r, bool for_each,
 enum repo_ref repo_ref_state(const struct repo_loc *r, const char *refname)
 {
 	struct strbuf p = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
 	struct stat st;
-	bool ok;
+	size_t hexlen;
+	enum repo_ref res = REPO_REF_UNKNOWN;
 
-	if (!safe_ref_component(refname))
+	/* a name git's rules refuse is no ref git could have */
+	if (!refname_valid(refname, REFNAME_ONELEVEL))
 		return REPO_REF_ABSENT;
-	if (!refs_are_files(r)) {
-		struct strvec args = STRVEC_INIT;
-		enum repo_ref res;
-
-		strvec_pushl(&args, "show-ref", "--verify", "--quiet",
-			     "--end-of-options", refname, NULL);
-		res = ask_git(r, false, args.v);
-		strvec_clear(&args);
-		return res;
+	hexlen = refs_files_hexlen(r);
+	if (hexlen) {
+		strbuf_addf(&p, "%s/%s", r->commondir, refname);
+		if (!lstat(p.buf, &st) && S_ISREG(st.st_mode))
+			res = REPO_REF_PRESENT;
+		else
+			res = packed_has(r, hexlen, refname, false);
+		strbuf_release(&p);
 	}
-	strbuf_addf(&p, "%s/%s", r->commondir, refname);
-	ok = !lstat(p.buf, &st) && S_ISREG(st.st_mode);
-	strbuf_release(&p);
-	return ok || packed_has(r->commondir, refname, false) ? REPO_REF_PRESENT
-							      : REPO_REF_ABSENT;
+	if (res != REPO_REF_UNKNOWN)
+		return res;
+	strvec_pushl(&args, "show-ref", "--verify", "--quiet",
+		     "--end-of-options", refname, NULL);
+	res = ask_git(r, false, args.v);
+	strvec_clear(&args);
+	return res;
 }
 
 bool repo_ref_exists(const struct repo_loc *r, const char *refname)
@@ -326,7 +328,8 @@ bool repo_ref_exists(const struct repo_loc *r, const char *refname)
 	return repo_ref_state(r, refname) == REPO_REF_PRESENT;
 }
 
-static bool remote_branch_in_files(const struct repo_loc *r, const char *name)
+static enum repo_ref remote_branch_in_files(const struct repo_loc *r,
+					    size_t hexlen, const char *name)
 {
 	struct strbuf p = STRBUF_INIT;
 	DIR *d;
@@ -347,26 +350,31 @@ static bool remote_branch_in_files(const struct repo_loc *r, const char *name)
 	if (d)
 		closedir(d);
 	strbuf_release(&p);
-	return found || packed_has(r->commondir, name, true);
+	return found ? REPO_REF_PRESENT : packed_has(r, hexlen, name, true);
 }
 
 bool repo_remote_branch_exists(const struct repo_loc *r, const char *name)
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf pat = STRBUF_INIT;
-	bool found;
+	size_t hexlen;
+	enum repo_ref res = REPO_REF_UNKNOWN;
 
-	if (!safe_ref_component(name))
+	/* what follows refs/remotes/<remote>/ */
+	if (!refname_valid(name, REFNAME_BRANCH))
 		return false;
-	if (refs_are_files(r))
-		return remote_branch_in_files(r, name);
+	hexlen = refs_files_hexlen(r);
+	if (hexlen)
+		res = remote_branch_in_files(r, hexlen, name);
+	if (res != REPO_REF_UNKNOWN)
+		return res == REPO_REF_PRESENT;
 	strbuf_addf(&pat, "refs/remotes/*/%s", name);
 	strvec_pushl(&args, "for-each-ref", "--count=1", "--format=x",
 		     "--end-of-options", pat.buf, NULL);
-	found = ask_git(r, true, args.v) == REPO_REF_PRESENT;
+	res = ask_git(r, true, args.v);
 	strvec_clear(&args);
 	strbuf_release(&pat);
-	return found;
+	return res == REPO_REF_PRESENT;
 }
 
 bool repo_has_origin(const struct repo_loc *r)

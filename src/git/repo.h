@@ -41,13 +41,15 @@ enum repo_ref {
 
 /*
  * Whether refname (e.g. refs/heads/x) exists: a loose or packed ref where
- * the repository probe says refs are files (git/repo-probe.h), else git's
- * answer, UNKNOWN when git gives none (it refuses the repository).
+ * the repository probe says refs are files (git/repo-probe.h) and
+ * packed-refs reads as git's (git/packed-refs.h), else git's answer,
+ * UNKNOWN when git gives none (it refuses the repository). A name git's
+ * rules refuse (base/refname.h, one level allowed) is ABSENT.
  */
 enum repo_ref repo_ref_state(const struct repo_loc *r, const char *refname);
 /* repo_ref_state() == REPO_REF_PRESENT. */
 bool repo_ref_exists(const struct repo_loc *r, const char *refname);
-/* True when refs/remotes/<any remote>/<name> exists. */
+/* True when refs/remotes/<any remote>/<name> exists (the same sources). */
 bool repo_remote_branch_exists(const struct repo_loc *r, const char *name);
 /* True when the repository's config has a [remote "origin"] section. */
 bool repo_has_origin(const struct repo_loc *r);

@@ -162,11 +162,14 @@ unchanged() {
 	assert_success
 	[ "$(events | jq -s '[.[] | select(.disposition == "deny")] | length')" -eq 0 ]
 	[ "$("$REAL_GIT" -C "$WT" log -2 --format=%s | tr '\n' ' ')" = "also hardened " ]
-	# what turns the hooks off, or names a program, stays denied
-	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0= \
-		run agit commit --allow-empty -qm silent
+	# what turns the hooks off on the command line, or names a program,
+	# stays denied
+	run agit -c core.hooksPath= commit --allow-empty -qm silent
 	assert_failure
-	assert_output --partial "GIT_CONFIG_KEY_0 'core.hookspath'"
+	assert_output --partial "-c 'core.hookspath'"
+	GIT_CONFIG_PARAMETERS="'core.hooksPath'=''" run agit commit --allow-empty -qm silent
+	assert_failure
+	assert_output --partial "GIT_CONFIG_PARAMETERS 'core.hookspath'"
 	run agit -c credential.interactive=always commit --allow-empty -qm x
 	assert_failure
 	assert_output --partial "'credential.interactive'"

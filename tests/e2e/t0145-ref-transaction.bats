@@ -126,3 +126,39 @@ refused() {
 	AGENTIC_GIT_AGENT=ag1 PATH="$AGENTIC_GIT_HOME/bin:$PATH" git commit -qm z
 	events | jq -e -s 'map(select(.event == "ref_update" and .ref == "refs/heads/feat/a")) | length >= 1'
 }
+
+@test "hooks turned off in a tool shell's environment stay on: the entry is dropped, the rest kept" {
+	# what Gemini CLI 0.61.0 puts in every tool command's environment
+	# (docs/configuration.md): the repository's hooks off, empty programs
+	local -a gemini=(AGENTIC_GIT_AGENT=ag1 GIT_CONFIG_COUNT=9 GIT_CONFIG_GLOBAL=/dev/null
+		GIT_CONFIG_KEY_0=credential.helper GIT_CONFIG_VALUE_0=
+		GIT_CONFIG_KEY_1=core.fsmonitor GIT_CONFIG_VALUE_1=
+		GIT_CONFIG_KEY_2=core.hooksPath GIT_CONFIG_VALUE_2=
+		GIT_CONFIG_KEY_3=core.sshCommand GIT_CONFIG_VALUE_3=
+		GIT_CONFIG_KEY_4=core.pager GIT_CONFIG_VALUE_4=cat
+		GIT_CONFIG_KEY_5=core.editor GIT_CONFIG_VALUE_5=
+		GIT_CONFIG_KEY_6=sequence.editor GIT_CONFIG_VALUE_6=
+		GIT_CONFIG_KEY_7=diff.external GIT_CONFIG_VALUE_7=
+		GIT_CONFIG_KEY_8=user.name GIT_CONFIG_VALUE_8=From-The-Env)
+	echo gem >gem.txt
+	env "${gemini[@]}" PATH="$AGENTIC_GIT_HOME/bin:$PATH" git add gem.txt
+	run env -u GIT_AUTHOR_NAME "${gemini[@]}" PATH="$AGENTIC_GIT_HOME/bin:$PATH" git commit -qm "gemini's commit"
+	assert_success
+	# the session's hooks ran: the commit is attributed, the move journaled
+	run "$REAL_GIT" -C "$WT" log -1 --format=%B
+	assert_output --partial "Agentic-Agent: ag1"
+	local tip
+	tip=$("$REAL_GIT" -C "$WT" rev-parse HEAD)
+	events | jq -se --arg tip "$tip" 'map(select(.event == "ref_update" and .new == $tip)) | length > 0'
+	# the entries after the dropped one were renumbered, not lost
+	[ "$("$REAL_GIT" -C "$WT" log -1 --format=%an)" = From-The-Env ]
+	# and the hook lock still holds against what the agent may not do
+	run env "${gemini[@]}" PATH="$AGENTIC_GIT_HOME/bin:$PATH" git update-ref refs/heads/main HEAD
+	assert_failure
+	[ "$("$REAL_GIT" -C "$REPO" rev-parse main)" != "$("$REAL_GIT" -C "$WT" rev-parse HEAD)" ]
+	# a hooks path that is not "off" is judged, not dropped
+	run env AGENTIC_GIT_AGENT=ag1 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0="$T" \
+		PATH="$AGENTIC_GIT_HOME/bin:$PATH" git commit --allow-empty -qm x
+	assert_failure
+	assert_output --partial "GIT_CONFIG_KEY_0 'core.hookspath'"
+}

@@ -18,13 +18,13 @@ setup() {
 	assert_output --partial "unknown subcommand \`frob\`"
 	run "$AG_BIN" snapshots list --bogus
 	assert_equal "$status" 2
-	assert_output --partial "unknown flag \`--bogus\` for \`snapshots list\`"
+	assert_output --partial "snapshots list: unknown option '--bogus' (see agentic-git snapshots list --help)"
 	run "$AG_BIN" snapshots restore a b
 	assert_equal "$status" 2
-	assert_output --partial "unexpected extra argument \`b\` (at most one snapshot ref)"
+	assert_output --partial "snapshots restore: unexpected argument 'b' (at most one snapshot ref)"
 	run "$AG_BIN" snapshots list --repo
 	assert_equal "$status" 2
-	assert_output --partial "--repo needs a value"
+	assert_output --partial "snapshots list: needs a value: '--repo'"
 	run "$AG_BIN" snapshots prune --older-than 7x
 	assert_equal "$status" 2
 	assert_output --partial '--older-than value "7x" must look like `<N>d`'

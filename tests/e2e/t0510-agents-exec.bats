@@ -266,7 +266,7 @@ EOF
 	must_fail "$AG_BIN" agents exec nosuch --prompt a
 	assert_output "agentic-git: unknown agent 'nosuch': not defined under 'agents:' and not a built-in preset (claude, codex, copilot, cursor, gemini)"
 	must_fail "$AG_BIN" agents exec claude --prompt a --bogus
-	assert_output "agentic-git: agents exec: unknown option '--bogus' (see 'agentic-git agents --help')"
+	assert_output "agentic-git: agents exec: unknown option '--bogus' (see agentic-git agents exec --help)"
 	must_fail "$AG_BIN" agents exec
 	assert_output --partial "missing NAME"
 	must_fail "$AG_BIN" agents frob

@@ -93,7 +93,7 @@ EOF
 	must_fail "$AG_BIN" agents show
 	assert_output "agentic-git: agents show: missing NAME (see 'agentic-git agents list')"
 	must_fail "$AG_BIN" agents list --model x
-	assert_output "agentic-git: agents list: unknown option '--model' (see 'agentic-git agents --help')"
+	assert_output "agentic-git: agents list: unknown option '--model' (see agentic-git agents list --help)"
 }
 
 @test "agents --help and a bad config stop every verb" {

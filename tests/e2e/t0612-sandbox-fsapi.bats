@@ -284,6 +284,15 @@ api() {
 	run "$AG_BIN" agents show codex --json
 	run jq -r '.profile.allow_hosts | join(",")' <<<"$output"
 	assert_output "api.openai.com,chatgpt.com,auth.openai.com"
+	# every preset that needs the network lists its vendor's hosts
+	for p in claude codex gemini copilot cursor; do
+		run "$AG_BIN" agents show "$p" --json
+		jq -e '.profile.allow_hosts | length > 0' <<<"$output" >/dev/null ||
+			fail "preset $p lists no allow_hosts"
+	done
+	run "$AG_BIN" agents show copilot --json
+	run jq -r '.profile.allow_hosts | join(",")' <<<"$output"
+	assert_output "github.com,api.github.com,*.githubcopilot.com,copilot-proxy.githubusercontent.com,origin-tracker.githubusercontent.com"
 	printf 'agents:\n  claude:\n    sandbox: fs+api\n    allow_hosts: ["llm.internal.example:8443"]\n' \
 		>"$AGENTIC_GIT_HOME/config.yaml"
 	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"

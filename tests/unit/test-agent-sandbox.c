@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <unistd.h>
+#include "base/xalloc.h"
 #include "fleet/agent-sandbox.h"
 
 static const char *const cmd[] = { "/usr/bin/true", "--task", "x" };
@@ -208,6 +210,48 @@ static void test_config_dir(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * sandbox-build.h 1: $HOME is compared as its real path, so a workspace
+ * that is the home behind a symlinked $HOME is refused as bad input (no
+ * warn-run), and a sandboxed profile without HOME is refused.
+ */
+static void test_home_canonical(void **state)
+{
+	char dir[] = "/tmp/test-agent-sandbox-XXXXXX", *link;
+	struct agent_profile p;
+	struct agent_sandbox as = AGENT_SANDBOX_INIT;
+	struct agent_sandbox_spec sp;
+	struct strbuf err = STRBUF_INIT;
+
+	assert_non_null(mkdtemp(dir));
+	link = xstrfmt("%s.link", dir);
+	assert_int_equal(symlink(dir, link), 0);
+	setenv("HOME", link, 1);
+	profile_init(&p, SANDBOX_FS_ONLY);
+	sp = spec(&p, SANDBOX_FALLBACK_WARN_RUN);
+	sp.workspace = dir;
+	assert_int_equal(agent_sandbox_plan(&sp, &as, &err), -1);
+	assert_non_null(strstr(err.buf, "would expose the home directory"));
+	assert_false(as.plan.downgraded);
+	agent_sandbox_release(&as);
+	strbuf_reset(&err);
+	unsetenv("HOME");
+	as = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+	assert_int_equal(agent_sandbox_plan(&sp, &as, &err), -1);
+	assert_non_null(strstr(err.buf, "HOME is not set"));
+	assert_false(as.plan.downgraded);
+	agent_sandbox_release(&as);
+	as = (struct agent_sandbox)AGENT_SANDBOX_INIT;
+	profile_init(&p, SANDBOX_NONE);
+	assert_int_equal(agent_sandbox_plan(&sp, &as, &err), 0);
+	agent_sandbox_release(&as);
+	setenv("HOME", "/home/op", 1);
+	unlink(link);
+	rmdir(dir);
+	free(link);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_redacted_argv),
 		cmocka_unit_test(test_toolchain_dirs),
 		cmocka_unit_test(test_config_dir),
+		cmocka_unit_test(test_home_canonical),
 	};
 
 	/* before the first (cached) probe: this host cannot sandbox */

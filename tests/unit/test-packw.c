@@ -23,43 +23,10 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "git/packw.h"
+#include "unit-git.h"
 #include "unit-tmpdir.h"
 
-static char dir[64];
-static char *git; /* absolute path of git, or NULL: repo tests skip */
-
-static char *find_git(void)
-{
-	const char *p = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-
-	while (p && *p) {
-		const char *end = strchrnul(p, ':');
-
-		strbuf_reset(&sb);
-		strbuf_add(&sb, p, (size_t)(end - p));
-		strbuf_addstr(&sb, "/git");
-		if (sb.buf[0] == '/' && !access(sb.buf, X_OK))
-			return strbuf_detach(&sb, NULL);
-		p = *end ? end + 1 : end;
-	}
-	strbuf_release(&sb);
-	return NULL;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	git = find_git();
-	return unit_tmpdir_make(dir, sizeof(dir), "packw");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	free(git);
-	return unit_tmpdir_remove(dir);
-}
+UNIT_GIT_GROUP("packw")
 
 static void hex_of(const unsigned char *raw, char out[41])
 {
@@ -268,34 +235,7 @@ static void test_finish_fails_clean(void **state)
 }
 
 /* git in <repo>, isolated from the user's configuration; its exit code. */
-static int run_git(const char *repo, struct strbuf *out, ...)
-{
-	struct child c = CHILD_INIT;
-	const char *arg;
-	va_list ap;
-	int status;
-
-	strvec_pushl(&c.args, git, "-C", repo, NULL);
-	va_start(ap, out);
-	while ((arg = va_arg(ap, const char *)))
-		strvec_push(&c.args, arg);
-	va_end(ap);
-	strvec_pushl(&c.env_set, "GIT_CONFIG_NOSYSTEM=1",
-		     "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C", NULL);
-	strvec_pushl(&c.env_unset, "GIT_DIR", "GIT_WORK_TREE",
-		     "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-		     "GIT_ALTERNATE_OBJECT_DIRECTORIES", NULL);
-	c.capture_out = true;
-	c.capture_err = true;
-	assert_int_equal(child_run(&c), 0);
-	if (c.status)
-		print_message("git %s: %s", c.args.v[3], c.err.buf);
-	if (out)
-		strbuf_addbuf(out, &c.out);
-	status = c.status;
-	child_release(&c);
-	return status;
-}
+#define run_git(repo, out, ...) unit_run_git(git, repo, out, __VA_ARGS__)
 
 struct repo_objs {
 	unsigned char blob[20], tree[20], commit[20], big[20], edge[20];

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "git/argv.h"
 #include "git/classify.h"
+#include "git/config-env.h"
 #include "git/policy.h"
 #include "git/pushspec.h"
 
@@ -86,9 +87,11 @@ static void test_config_keys(void **state)
 		"core.sshCommand=x", "core.fsmonitor=x", "url.https://x.insteadOf=y",
 		"core.editor=vim", "core.pager=less",
 		"remote.origin.fetch=+refs/heads/*:refs/heads/*", "remote.origin.push=+HEAD:main" };
-	const char *ok[] = { "user.name=x", "core.autocrlf=false", "color.ui=never",
-		"core.editor=true", "sequence.editor=:", "core.pager=cat", "diff.renames=true",
-		"push.default=simple" };
+	const char *ok[] = { "user.name=x",	  "core.autocrlf=false",
+			     "color.ui=never",	  "core.editor=true",
+			     "sequence.editor=:", "core.pager=cat",
+			     "diff.renames=true", "core.sshCommand=",
+			     "diff.external=",	  "push.default=simple" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		val = git_config_split(bad[i], key, sizeof(key));
@@ -646,6 +649,93 @@ static void test_policy_effects(void **state)
 	ag_protected_release(&prot);
 }
 
+/* a fake environment for config_env_read(): NAME=VALUE pairs */
+static const char *const *fake_env;
+
+static const char *fake_get(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *const *e = fake_env; e && *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+static void test_env_hooks_off(void **state)
+{
+	static const char *const gemini[] = {
+		"GIT_CONFIG_COUNT=4",
+		"GIT_CONFIG_KEY_0=credential.helper",
+		"GIT_CONFIG_VALUE_0=",
+		"GIT_CONFIG_KEY_1=Core.HooksPath",
+		"GIT_CONFIG_VALUE_1=",
+		"GIT_CONFIG_KEY_2=core.hooksPath",
+		"GIT_CONFIG_VALUE_2=/dev/null",
+		"GIT_CONFIG_KEY_3=diff.external",
+		"GIT_CONFIG_VALUE_3=",
+		NULL
+	};
+	static const char *const elsewhere[] = {
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.hooksPath",
+		"GIT_CONFIG_VALUE_0=/tmp/hooks", NULL
+	};
+	static const char *const params[] = {
+		"GIT_CONFIG_PARAMETERS='core.hooksPath'=''", NULL
+	};
+	struct policy_env env = { .agent = "ag1",
+				  .agent_valid = true,
+				  .home = "/h",
+				  .snapshots = 0 };
+	struct policy_binding bind = { .state = BS_BOUND,
+				       .task_id = "t",
+				       .branch = "feat/a",
+				       .worktree = "/wt" };
+	struct policy_repo repo = { .target = TGT_SAME,
+				    .target_rel = "",
+				    .rel_exists_in_wt = true };
+	struct ag_protected prot;
+	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
+	struct config_env ce;
+	struct verdict vd;
+
+	(void)state;
+	verdict_init(&vd);
+	ag_protected_init(&prot);
+	env.cfg_env = &ce;
+	/* off, in any case of the key, "" or /dev/null: dropped, not denied */
+	fake_env = gemini;
+	config_env_read(&ce, fake_get);
+	assert_false(config_env_hooks_off(&ce, 0));
+	assert_true(config_env_hooks_off(&ce, 1));
+	assert_true(config_env_hooks_off(&ce, 2));
+	assert_false(config_env_hooks_off(&ce, 3));
+	assert_false(config_env_hooks_off(&ce, 4));
+	decide(&in, "commit -m x", &vd);
+	assert_int_not_equal(vd.kind, V_DENY);
+	assert_true(vd.drop_env_hooks_off);
+	config_env_release(&ce);
+	/* a hooks path of the agent's choosing is judged, and denied */
+	fake_env = elsewhere;
+	config_env_read(&ce, fake_get);
+	assert_false(config_env_hooks_off(&ce, 0));
+	decide(&in, "commit -m x", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	config_env_release(&ce);
+	/* git's own export of -c is judged like -c: denied on a write */
+	fake_env = params;
+	config_env_read(&ce, fake_get);
+	assert_false(config_env_hooks_off(&ce, 0));
+	decide(&in, "commit -m x", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	assert_false(vd.drop_env_hooks_off);
+	config_env_release(&ce);
+	verdict_release(&vd);
+	decide(&in, "status", &vd); /* release the parser's state */
+	verdict_release(&vd);
+	ag_protected_release(&prot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_push_spec),
 		cmocka_unit_test(test_policy_table),
 		cmocka_unit_test(test_policy_effects),
+		cmocka_unit_test(test_env_hooks_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
