@@ -681,6 +681,60 @@ static const char *first_positional_in(const struct git_argv *ga,
 	return NULL;
 }
 
+/* Whether an option of `ga` is `name`, alone or with `=value`. */
+static bool arg_spelled(const struct git_argv *ga, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (size_t i = 0; i < ga->nargs && strcmp(ga->args[i], "--"); i++)
+		if (!strncmp(ga->args[i], name, l) &&
+		    (!ga->args[i][l] || ga->args[i][l] == '='))
+			return true;
+	return false;
+}
+
+/*
+ * git init and clone. --separate-git-dir puts a git dir wherever it is
+ * told: into the operator's checkout, or, with no directory, it moves the
+ * bound repository's own, which every checkout shares (invariant fuzzer:
+ * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
+ * no directory re-initialises the bound repository: the values of init's
+ * options (`init --template x`) are no directory.
+ */
+static bool deny_init_bound(struct verdict *v, const struct git_argv *ga)
+{
+	static const char *const vals[] = {
+		"--template",	    "--separate-git-dir", "-b",
+		"--initial-branch", "--object-format",	  NULL
+	};
+	size_t dirs = 0;
+	bool after = false;
+
+	if (arg_spelled(ga, "--separate-git-dir")) {
+		deny(v, "deny", DS_BLOCK,
+		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories elsewhere without it: git init <dir>",
+		     ga->sub);
+		return true;
+	}
+	if (!strcmp(ga->sub, "clone"))
+		return false;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+
+		if (!after && !strcmp(a, "--"))
+			after = true;
+		else if (!after && a[0] == '-' && a[1])
+			i += git_word_in(a, vals) ? 1 : 0;
+		else
+			dirs++;
+	}
+	if (dirs)
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories elsewhere: git init <dir>");
+	return true;
+}
+
 /*
  * git submodule add, init, sync, set-url, deinit and update --init write
  * (or remove) submodule.<name>.url and .active in the repository's config,
@@ -740,11 +794,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		git_checkout_analyse(ga, in->repo->tok_facts, &co);
 		return deny_branch_move(v, in, &co);
 	case SC_CREATE:
-		if (!strcmp(sub, "clone") || git_positionals(ga, NULL, 0))
-			return false;
-		deny(v, "deny", DS_BLOCK,
-		     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories elsewhere: git init <dir>");
-		return true;
+		return deny_init_bound(v, ga);
 	default:
 		break;
 	}

@@ -559,6 +559,18 @@ static void test_fuzzer_findings(void **state)
 		  0 },
 		{ BOUND, TGT_SAME, "stash branch x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "stash list", V_ROUTE, NULL, 0, 0 },
+		/* the bound repository's git dir moved (long run, seed 12) */
+		{ BOUND, TGT_SAME, "init-db --separate-git-dir x", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "init --separate-git-dir=/r newdir", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "clone --separate-git-dir /g /o c", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "init --template /t", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "init -b x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "init -q --template /t newdir", V_ROUTE,
+		  NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "init -- newdir", V_ROUTE, NULL, 0, 0 },
 		/* submodule.<name>.url in the shared config (long run, seed 11) */
 		{ BOUND, TGT_SAME, "submodule add /r all", V_DENY, "deny", 0,
 		  0 },
