@@ -684,6 +684,86 @@ static const char *first_positional_in(const struct git_argv *ga,
 	return NULL;
 }
 
+/* Whether an option of `ga` is `name`, alone or with `=value`. */
+static bool arg_spelled(const struct git_argv *ga, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (size_t i = 0; i < ga->nargs && strcmp(ga->args[i], "--"); i++)
+		if (!strncmp(ga->args[i], name, l) &&
+		    (!ga->args[i][l] || ga->args[i][l] == '='))
+			return true;
+	return false;
+}
+
+/*
+ * git init and clone. --separate-git-dir puts a git dir wherever it is
+ * told: into the operator's checkout, or, with no directory, it moves the
+ * bound repository's own, which every checkout shares (invariant fuzzer:
+ * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
+ * no directory re-initialises the bound repository: the values of init's
+ * options (`init --template x`) are no directory.
+ */
+static bool deny_init_bound(struct verdict *v, const struct git_argv *ga)
+{
+	static const char *const vals[] = {
+		"--template",	    "--separate-git-dir", "-b",
+		"--initial-branch", "--object-format",	  NULL
+	};
+	size_t dirs = 0;
+	bool after = false;
+
+	if (arg_spelled(ga, "--separate-git-dir")) {
+		deny(v, "deny", DS_BLOCK,
+		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories elsewhere without it: git init <dir>",
+		     ga->sub);
+		return true;
+	}
+	if (!strcmp(ga->sub, "clone"))
+		return false;
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+
+		if (!after && !strcmp(a, "--"))
+			after = true;
+		else if (!after && a[0] == '-' && a[1])
+			i += git_word_in(a, vals) ? 1 : 0;
+		else
+			dirs++;
+	}
+	if (dirs)
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories elsewhere: git init <dir>");
+	return true;
+}
+
+/*
+ * git submodule add, init, sync, set-url, deinit and update --init write
+ * (or remove) submodule.<name>.url and .active in the repository's config,
+ * which every checkout of it shares: where the operator's submodules are
+ * fetched from, as remote.*.url is for the repository (invariant fuzzer:
+ * `submodule add <url> <name>` persisted both keys).
+ */
+static bool deny_submodule_config(struct verdict *v, const struct git_argv *ga)
+{
+	static const char *const config_w[] = { "add",	   "init",   "sync",
+						"set-url", "deinit", NULL };
+	static const char *const update_w[] = { "update", NULL };
+	static const char *const init[] = { "--init", "-i", NULL };
+	const char *w;
+
+	if (strcmp(ga->sub, "submodule"))
+		return false;
+	if (!(w = first_positional_in(ga, config_w)) &&
+	    !((w = first_positional_in(ga, update_w)) && arg_present(ga, init)))
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "git submodule %s%s writes submodule.<name>.url into the repository's config, which the operator's checkout shares — agents may not change where submodules come from; git submodule update (without --init) works on the submodules already set up, ask the operator to add or initialise others",
+	     w, strcmp(w, "update") ? "" : " --init");
+	return true;
+}
+
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -717,11 +797,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		git_checkout_analyse(ga, in->repo->tok_facts, &co);
 		return deny_branch_move(v, in, &co);
 	case SC_CREATE:
-		if (!strcmp(sub, "clone") || git_positionals(ga, NULL, 0))
-			return false;
-		deny(v, "deny", DS_BLOCK,
-		     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories elsewhere: git init <dir>");
-		return true;
+		return deny_init_bound(v, ga);
 	default:
 		break;
 	}
@@ -746,6 +822,8 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     w);
 		return true;
 	}
+	if (deny_submodule_config(v, ga))
+		return true;
 	if (!strcmp(sub, "maintenance") && (w = first_positional_in(ga, global_w))) {
 		deny(v, "deny", DS_BLOCK,
 		     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",

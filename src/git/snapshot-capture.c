@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/die.h"
 #include "base/fileio.h"
 #include "base/path.h"
 #include "git/gitcmd.h"
@@ -361,9 +362,29 @@ static const char *const write_tree[] = { "write-tree", NULL };
  * loose file each; creating hundreds of small files is most of the cost
  * of a snapshot on a journalling file system. Content is the same: files
  * that need a filter or an eol conversion still take git's normal path.
+ *
+ * What the repository's config or state must not make fail or overlook
+ * (each a key or a command a bound agent may use): core.safecrlf=false,
+ * or `core.autocrlf=true` with `core.safecrlf=true` makes `add` die on
+ * the first file with LF endings and the snapshot fail; --sparse, or in
+ * a sparse checkout every untracked file outside the sparse patterns is
+ * refused (and add exits 1); --ignore-errors, or the first file git
+ * cannot index stops the whole scan: a nested repository with no commit
+ * yet (`git init sub`: there is no gitlink to record), an unreadable
+ * file. With it git adds everything else, writes the index and exits 1.
  */
-static const char *const add_all[] = { "-c", "core.bigFileThreshold=1",
-				       "add", "-A", NULL };
+static const char *const add_all[] = { "-c",	   "core.bigFileThreshold=1",
+				       "-c",	   "core.safecrlf=false",
+				       "add",	   "-A",
+				       "--sparse", "--ignore-errors",
+				       NULL };
+
+/* add_all's status: 1 is files left out (--ignore-errors), the rest of
+ * the work tree in the index all the same */
+static bool add_all_done(int st)
+{
+	return st == 0 || st == 1;
+}
 
 /* The staged tree, from `index` as it was before the scan, unless git's
  * cached tree already told it; none with unmerged entries. */
@@ -387,8 +408,15 @@ static int worktree_tree(struct snap *s, int st, struct strbuf *gerr,
 {
 	struct stat after;
 
-	if (st != 0)
+	if (!add_all_done(st))
 		return snap_fail(s, "git add -A failed", gerr);
+	if (st == 1) {
+		/* the rest is saved; say what is not, in git's words */
+		const char *nl = strchr(gerr->buf, '\n');
+		warning("the pre-op snapshot leaves out what git could not add (%.*s)",
+			(int)(nl ? (size_t)(nl - gerr->buf) : gerr->len),
+			gerr->buf);
+	}
 	if (have_before && s->itree.len && !stat(s->tmp_index.buf, &after) &&
 	    same_file(before, &after)) {
 		strbuf_addbuf(&s->wtree, &s->itree);
@@ -450,6 +478,10 @@ static int capture_overlapped(struct snap *s)
 	    repo_discover(s->o->dir, &loc) != REPO_FOUND || !loc.top)
 		goto out;
 	strbuf_addf(&index, "%s/index", loc.gitdir);
+	/* bits to clear before the scan (git/snapshot-hidden.h): the
+	 * plain way clears them, once rev-parse has answered */
+	if (snap_index_may_hide(index.buf, loc.commondir, loc.gitdir))
+		goto out;
 	snapshot_tmp_sweep(loc.gitdir);
 	snapshot_tmp_name(&s->tmp_index, loc.gitdir);
 	snapshot_tmp_name(&before_scan, loc.gitdir);
@@ -518,5 +550,8 @@ int snap_capture(struct snap *s)
 
 	if (ret <= 0)
 		return ret;
-	return locate(s) || prepare_index(s) || scan_worktree(s) ? -1 : 0;
+	return locate(s) || prepare_index(s) || snap_unhide(s) ||
+			       scan_worktree(s)
+		       ? -1
+		       : 0;
 }

@@ -109,8 +109,9 @@ int snap_add_overwritten(struct snap *s)
 	private_index_child(s, &c);
 	/* the names are literal paths, whatever they look like */
 	strvec_push(&c.env_set, "GIT_LITERAL_PATHSPECS=1");
-	strvec_pushl(&c.args, "add", "-f", "--pathspec-from-file=-",
-		     "--pathspec-file-nul", NULL);
+	/* as the capture's add (snapshot-capture.c): no safecrlf death */
+	strvec_pushl(&c.args, "-c", "core.safecrlf=false", "add", "-f",
+		     "--pathspec-from-file=-", "--pathspec-file-nul", NULL);
 	c.in = paths.buf;
 	c.in_len = paths.len;
 	if (gitcmd_run(&c, NULL, &gerr) != 0) {

@@ -67,6 +67,18 @@ void snap_index_child(struct snap *s, struct child *c, const char *top,
 int snap_add_overwritten(struct snap *s);
 
 /*
+ * Clears the assume-unchanged and skip-worktree bits that would make `add
+ * -A` overlook a file in the work tree, in the private index only
+ * (git/snapshot-hidden.c). 0, or -1 with the reason in s->err.
+ */
+int snap_unhide(struct snap *s);
+
+/* Whether the index file at `path` may have such bits (true when it
+ * cannot tell), in the repository of `commondir` and `gitdir`. */
+bool snap_index_may_hide(const char *path, const char *commondir,
+			 const char *gitdir);
+
+/*
  * A git child for the located repository: in its work tree, with GIT_DIR
  * and GIT_WORK_TREE set from rev-parse's answer, so a work tree that does
  * not hold its .git (core.worktree) is found all the same.

@@ -63,3 +63,20 @@ untouched() {
 	run agit config --file="$REPO/.git/config" --get core.bare
 	assert_success
 }
+
+@test "submodule commands that write submodule.<name>.url into the shared config are refused" {
+	"$REAL_GIT" init -q "$T/sub" && "$REAL_GIT" -C "$T/sub" commit -q --allow-empty -m s
+	for cmd in "submodule add $T/sub lib" "submodule --quiet add $T/sub" "submodule init" \
+		"submodule sync" "submodule set-url lib $T/x" "submodule deinit -f lib" \
+		"submodule update --init" "submodule update -i"; do
+		# shellcheck disable=SC2086
+		run agit $cmd
+		assert_denied bound
+		assert_output --partial "submodule.<name>.url"
+	done
+	[ ! -e lib ] && [ ! -e .gitmodules ]
+	untouched
+	# the submodules already set up still update
+	run agit submodule update
+	assert_success
+}

@@ -261,7 +261,11 @@ age_tree() {
 		echo "index version $v"
 		run logged reset -q --hard
 		assert_success
-		assert_equal "$(snap_calls)" "add diff-index rev-parse"
+		# a skip-worktree file in the work tree may hide work: its bit
+		# is cleared in the private index first (t0314)
+		calls="add diff-index rev-parse"
+		[ "$v" = 3 ] && calls="add diff-index ls-files rev-parse update-index"
+		assert_equal "$(snap_calls)" "$calls"
 		assert_equal "$(op_call)" reset
 		ref=$(newest_ref reset)
 		assert_equal "$("$REAL_GIT" rev-parse "$ref^2^{tree}")" "$staged"

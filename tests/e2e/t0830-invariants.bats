@@ -34,6 +34,13 @@ show_findings() {
 	done
 }
 
+@test "t0830: git's own housekeeping with real git is not reported" {
+	run env INV_UNGUARDED=1 "$INV/invfuzz.sh" -o "$T/out" --replay "$CORPUS/housekeeping.cmds"
+	[ "$status" -eq 0 ] || show_findings
+	assert_success
+	assert_output "ok housekeeping.cmds"
+}
+
 @test "t0830: the corpus (issue 18's examples, past findings) keeps every invariant through the shim" {
 	local f files=()
 	for f in "$CORPUS"/*.cmds; do

@@ -14,16 +14,20 @@ INV_CONFIG_OK='^(user\.(name|email)|branch\..*\.(remote|merge|rebase|description
 guarded_files() {
 	local g=$REPO/.git f
 	find "$REPO" -path "$g" -prune -o -type f -print
-	# (the index is compared by content: a read refreshes its stat data)
-	for f in HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD description; do
+	# (the index is compared by content: a read refreshes its stat data;
+	# not FETCH_HEAD: every fetch rewrites it, and an unbound agent's
+	# fetch into remote-tracking refs is a read, docs/policy.md)
+	for f in HEAD ORIG_HEAD MERGE_HEAD description; do
 		[ -e "$g/$f" ] && echo "$g/$f"
 	done
 	# not info/refs (update-server-info's list, rewritten by repack) nor
 	# ~/.gnupg (gpg's own keyring, made when a signing fails)
+	# not ADM2's reflogs: reflog_sums compares them entry by entry
 	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" \
 		"$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/hooks" \
 		"$ORIGIN/hooks" -type f 2>/dev/null |
-		grep -vxF "$g/info/refs" | grep -v "^$HOME/\.gnupg/"
+		grep -vxF "$g/info/refs" | grep -v "^$HOME/\.gnupg/" |
+		grep -v "^$ADM2/logs/"
 	# the sentinel's own files: it may gain others (the shim's events log
 	# under an agent-chosen AGENTIC_GIT_HOME; anything the agent's shell
 	# writes), what was there must stay
@@ -33,6 +37,17 @@ guarded_files() {
 		"$AGENTIC_GIT_HOME/.config-integrity-key" \
 		"$AGENTIC_GIT_HOME"/runtime/*/binding.json* \
 		"$AGENTIC_GIT_HOME/policy.toml" 2>/dev/null
+}
+
+# reflog_sums: the other worktree's reflogs as sha1sum lines, each entry
+# without the tab git's own rewrite (gc --auto's `reflog expire --all`,
+# which any command may start) adds to an entry with no message: an entry
+# added, dropped or changed still shows, git's reformatting does not
+reflog_sums() {
+	local f
+	find "$ADM2/logs" -type f 2>/dev/null | LC_ALL=C sort | while IFS= read -r f; do
+		printf '%s  %s\n' "$(sed 's/\t$//' "$f" | sha1sum | cut -d' ' -f1)" "$f"
+	done
 }
 
 # worktree_blobs: "<blob> TAB <path>" for every file of ag1's worktree
@@ -51,7 +66,10 @@ state_capture() {
 	mkdir -p "$d"
 	"$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname) %(symref)' >"$d/refs"
 	"$REAL_GIT" -C "$ORIGIN" for-each-ref --format='%(refname) %(objectname)' >"$d/origin"
-	guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null | LC_ALL=C sort -k2 >"$d/files"
+	{
+		guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null
+		reflog_sums
+	} | LC_ALL=C sort -k2 >"$d/files"
 	find "$REPO/.git" "$ORIGIN" -maxdepth 1 -name shallow | sed 's/^/exists  /' >>"$d/files"
 	"$REAL_GIT" -C "$REPO" ls-files -s -t >"$d/index.repo" 2>/dev/null
 	cp "$g/config" "$d/config.repo"

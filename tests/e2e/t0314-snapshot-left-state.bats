@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# State an earlier command left in the worktree neither blinds nor breaks
+# the pre-op snapshot (docs/fuzzing.md I9, I10–I13: the invariant fuzzer's
+# losses that happened only after a sequence). Each test leaves the state
+# with git as a bound agent could, makes unsaved work, runs a destructive
+# command through the shim and checks the snapshot holds the work.
+load lib
+load snapshot-lib
+
+setup() {
+	ag_setup
+	ag_bind ag1 feat/a
+	export AGENTIC_GIT_SNAPSHOTS=1
+	cd "$WT"
+}
+
+# snapshot_has OP PATH CONTENT: the newest OP snapshot holds PATH as CONTENT
+snapshot_has() {
+	local ref
+	ref=$(newest_ref "$1")
+	[ -n "$ref" ] || fail "no $1 snapshot was taken"
+	run "$REAL_GIT" show "$ref:$2"
+	assert_success
+	assert_output "$3"
+}
+
+@test "an assume-unchanged file's changes are in the snapshot (I10)" {
+	agit update-index --assume-unchanged README.md
+	echo "unsaved" >>README.md
+	want=$(cat README.md)
+	run agit checkout -- README.md
+	assert_success
+	refute_output --partial "snapshot FAILED"
+	snapshot_has checkout README.md "$want"
+	# the real index keeps the agent's bit: only the private one lost it
+	run "$REAL_GIT" ls-files -v README.md
+	assert_output "h README.md"
+}
+
+@test "a skip-worktree file's changes are in the snapshot (I10)" {
+	agit update-index --skip-worktree README.md
+	echo "unsaved" >>README.md
+	want=$(cat README.md)
+	run agit restore --ignore-skip-worktree-bits README.md
+	assert_success
+	snapshot_has restore README.md "$want"
+	run "$REAL_GIT" ls-files -v README.md
+	assert_output "S README.md"
+}
+
+@test "a sparse checkout's absent files stay in the snapshot, untracked files outside it are captured (I11)" {
+	mkdir -p deep/keep deep/out
+	echo k >deep/keep/k.txt && echo o >deep/out/o.txt
+	"$REAL_GIT" add deep && "$REAL_GIT" commit -qm deep
+	agit sparse-checkout set deep/keep
+	[ ! -e deep/out/o.txt ]
+	mkdir -p work && echo "untracked outside" >work/u.txt
+	echo "unsaved" >>deep/keep/k.txt
+	run agit clean -f work
+	assert_success
+	refute_output --partial "snapshot FAILED"
+	snapshot_has clean work/u.txt "untracked outside"
+	snapshot_has clean deep/keep/k.txt "$(printf 'k\nunsaved')"
+	# the file the sparse checkout left out is not recorded as deleted
+	snapshot_has clean deep/out/o.txt o
+}
+
+@test "core.autocrlf with core.safecrlf does not fail the snapshot (I12)" {
+	agit config core.autocrlf true
+	agit config core.safecrlf true
+	echo "untracked" >notes.txt
+	echo "unsaved" >>README.md
+	run agit clean -f
+	assert_success
+	refute_output --partial "snapshot FAILED"
+	snapshot_has clean notes.txt untracked
+}
+
+@test "a nested repository with no commit does not fail the snapshot (I9)" {
+	agit init -q sub
+	mkdir -p work && echo "untracked" >work/u.txt
+	# a tracked file in work/ makes clean -f (no -d) delete in it
+	echo t >work/t.txt && "$REAL_GIT" add work/t.txt
+	run agit clean -f
+	assert_success
+	refute_output --partial "snapshot FAILED"
+	assert_output --partial "the pre-op snapshot leaves out what git could not add (error: 'sub/' does not have a commit checked out)"
+	[ ! -e work/u.txt ]
+	snapshot_has clean work/u.txt untracked
+}
