@@ -37,6 +37,7 @@
 #include "cmd/cmd.h"
 #include "git/pushpin.h"
 #include "git/reftx.h"
+#include "git/repo-probe.h"
 #include "git/repo.h"
 #include "git/trailers.h"
 
@@ -208,6 +209,21 @@ static bool bypass_counts(const struct ag_binding *b)
 	return ag_bypass_requested(b->agent, &layer);
 }
 
+/* git's housekeeping (pack-refs, gc): the ref keeps its value (reftx.h) */
+static bool value_kept(const struct repo_loc *loc, const char *old_oid,
+		       const char *new_oid, const char *ref)
+{
+	const struct repo_probe *p =
+		repo_probe_get(loc->commondir, loc->gitdir);
+	struct reftx_values v;
+
+	if (!repo_probe_refs_ours(p) ||
+	    reftx_read_values(loc->commondir, repo_probe_hexlen(p), ref, &v) <
+		    0)
+		return false;
+	return reftx_value_kept(old_oid, new_oid, &v);
+}
+
 /* One "<old> <new> <ref>" line; false (reason in why) when refused. */
 static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
 		       char *line, ssize_t n, struct strbuf *why)
@@ -229,7 +245,13 @@ static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
 	/* unknown existence counts as existing: the stricter rules apply
 	 * (no repository, or refs git could not tell: git/repo.h) */
 	exists = !loc || repo_ref_state(loc, sp2 + 1) != REPO_REF_ABSENT;
-	return reftx_judge(c, exists, sp1 + 1, sp2 + 1, why);
+	if (reftx_judge(c, exists, sp1 + 1, sp2 + 1, why))
+		return true;
+	if (loc && value_kept(loc, line, sp1 + 1, sp2 + 1)) {
+		strbuf_reset(why);
+		return true;
+	}
+	return false;
 }
 
 /*

@@ -73,3 +73,14 @@ bool reftx_judge(const struct reftx_ctx *c, bool exists, const char *new_oid,
 	}
 	return true;
 }
+
+bool reftx_value_kept(const char *old_oid, const char *new_oid,
+		      const struct reftx_values *v)
+{
+	if (!*v->now || (!all_zero(old_oid) && strcmp(old_oid, v->now)))
+		return false;
+	if (!all_zero(new_oid))
+		return !strcmp(new_oid, v->now);
+	/* a deletion: of the loose file only, packed-refs untouched */
+	return !v->packed_locked && *v->packed && !strcmp(v->packed, v->now);
+}

@@ -40,4 +40,35 @@ struct reftx_ctx {
 bool reftx_judge(const struct reftx_ctx *c, bool exists, const char *new_oid,
 		 const char *ref, struct strbuf *why);
 
+/*
+ * What a ref resolves to before and after an update, as far as the files
+ * show it (git/reftx.h's callers read them: reftx_read_values()).
+ */
+struct reftx_values {
+	char now[65];	    /* its value now (loose, else packed), or "" */
+	char packed[65];    /* its value in packed-refs, or "" */
+	bool packed_locked; /* packed-refs.lock exists: packed-refs changes */
+};
+
+/*
+ * Whether an update leaves the ref's value exactly as it is, so that
+ * refusing it protects nothing: git's own housekeeping. `git pack-refs`
+ * (and so `gc`) writes each loose ref's value into packed-refs — an update
+ * to the value the ref already has — and then prunes the loose file — a
+ * deletion after which the ref still resolves, from packed-refs, to the
+ * same value. A real deletion also rewrites packed-refs, whose lock it
+ * holds in `prepared`, and is never kept. Pure.
+ */
+bool reftx_value_kept(const char *old_oid, const char *new_oid,
+		      const struct reftx_values *v);
+
+/*
+ * Fills v for `ref` (a refs/ name of the common dir) from <commondir>'s
+ * loose ref file and packed-refs, for an object format of hexlen digits.
+ * 0, or -1 when the files cannot be read exactly (a symref, an odd file,
+ * a packed-refs we do not read): the caller keeps its refusal.
+ */
+int reftx_read_values(const char *commondir, size_t hexlen, const char *ref,
+		      struct reftx_values *v);
+
 #endif

@@ -34,6 +34,10 @@ refused() {
 }
 
 @test "protected, other agents' and per-worktree refs are refused by every road" {
+	# the agent's HEAD moves past main and the tag (updates to the value a
+	# ref already has move nothing, and pass)
+	"$REAL_GIT" commit -q --allow-empty -m "ag1's own"
+	REFS=$(refs_now)
 	hostile update-ref refs/heads/main HEAD
 	refused
 	assert_output --partial "'main' is a protected branch"
@@ -80,6 +84,45 @@ refused() {
 	echo more >>README.md
 	PATH="$AGENTIC_GIT_HOME/bin:$PATH" AGENTIC_GIT_AGENT=ag1 git reset -q --hard
 	[ "$("$REAL_GIT" for-each-ref refs/agentic-git/snapshots/ag1/ | wc -l)" -eq 2 ]
+}
+
+@test "git's housekeeping passes: gc and pack-refs keep every value; a packed protected ref still cannot be deleted" {
+	echo work >>README.md
+	PATH="$AGENTIC_GIT_HOME/bin:$PATH" AGENTIC_GIT_AGENT=ag1 git reset -q --hard
+	local snap
+	snap=$("$REAL_GIT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/)
+	REFS=$(refs_now)
+	# loose snapshot and protected refs are packed, then pruned
+	run env PATH="$AGENTIC_GIT_HOME/bin:$PATH" AGENTIC_GIT_AGENT=ag1 git gc -q
+	assert_success
+	assert_equal "$(refs_now)" "$REFS"
+	local common
+	common=$("$REAL_GIT" rev-parse --git-common-dir)
+	[ ! -e "$common/$snap" ]
+	grep -q " $snap\$" "$common/packed-refs"
+	grep -q " refs/heads/main\$" "$common/packed-refs"
+	hostile pack-refs --all
+	assert_success
+	assert_equal "$(refs_now)" "$REFS"
+	# packed, they are as locked as loose ones
+	hostile update-ref -d "$snap"
+	refused
+	assert_output --partial "snapshot namespace"
+	hostile update-ref -d refs/heads/main
+	refused
+	hostile update-ref "$snap" HEAD~0^{tree}
+	assert_failure
+	hostile tag -d v1
+	refused
+	# a loose value newer than the packed one: deleting it would move it
+	"$REAL_GIT" -C "$REPO" commit -q --allow-empty -m "operator's commit"
+	REFS=$(refs_now)
+	hostile update-ref -d refs/heads/main
+	refused
+	# and a value-keeping update is no move
+	hostile update-ref "$snap" "$("$REAL_GIT" rev-parse "$snap")"
+	assert_success
+	assert_equal "$(refs_now)" "$REFS"
 }
 
 @test "the agent's own work is never in the way" {

@@ -64,10 +64,43 @@ static void test_reftx_rules(void **state)
 	ag_protected_release(&prot);
 }
 
+static void test_value_kept(void **state)
+{
+	const char *X = A, *Y = "2222222222222222222222222222222222222222";
+	struct reftx_values v = { .packed_locked = false };
+
+	(void)state;
+	/* pack-refs writes a loose ref's own value into packed-refs */
+	snprintf(v.now, sizeof(v.now), "%s", X);
+	assert_true(reftx_value_kept(Z, X, &v));
+	assert_true(reftx_value_kept(X, X, &v));
+	assert_false(reftx_value_kept(Z, Y, &v)); /* a move */
+	assert_false(reftx_value_kept(Y, X, &v)); /* git would refuse */
+	/* then prunes the loose file: packed-refs has the same value */
+	snprintf(v.packed, sizeof(v.packed), "%s", X);
+	assert_true(reftx_value_kept(X, Z, &v));
+	assert_true(reftx_value_kept(Z, Z, &v));
+	/* a real deletion rewrites packed-refs, under its lock */
+	v.packed_locked = true;
+	assert_false(reftx_value_kept(X, Z, &v));
+	v.packed_locked = false;
+	/* a loose value newer than the packed one: deleting it moves the ref */
+	snprintf(v.packed, sizeof(v.packed), "%s", Y);
+	assert_false(reftx_value_kept(X, Z, &v));
+	/* not in packed-refs at all: a deletion */
+	v.packed[0] = '\0';
+	assert_false(reftx_value_kept(X, Z, &v));
+	/* a ref we could not read is never kept */
+	v.now[0] = '\0';
+	assert_false(reftx_value_kept(Z, Z, &v));
+	assert_false(reftx_value_kept(Z, X, &v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reftx_rules),
+		cmocka_unit_test(test_value_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
