@@ -43,9 +43,11 @@ struct conn {
 	struct strbuf reply; /* C_REPLY: the error response */
 	size_t reply_off;
 	size_t head_len;
+	int addr_next, addr_nr; /* the next of addrs[] to try, how many */
 	/* the big buffers last: a new connection clears only what is above */
 	char head[PROXYREQ_HEAD_MAX];
 	struct netpump pump;
+	struct resolver_answer addrs; /* where upstream is: tried in order */
 };
 
 static long long now_ms(void)
@@ -183,23 +185,24 @@ static void refuse_upstream(struct netproxy *np, struct conn *c,
 }
 
 /*
- * A non-blocking connect to the first of `nr` addresses that takes one:
- * 1 connected already, 0 under way, -1 none (errno of the last).
+ * A non-blocking connect to the next of c->addrs that takes one: 1
+ * connected already, 0 under way, -1 none left (errno of the last).
  */
-static int connect_addrs(struct conn *c, const struct sockaddr_storage *addr,
-			 const socklen_t *len, int nr)
+static int connect_next(struct conn *c)
 {
 	int one = 1;
 
-	for (int i = 0; i < nr; i++) {
-		int fd = socket(addr[i].ss_family,
+	while (c->addr_next < c->addr_nr) {
+		int i = c->addr_next++;
+		int fd = socket(c->addrs.addr[i].ss_family,
 				SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		if (fd < 0)
 			continue;
 		/* small requests and answers go out at once (no Nagle) */
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c->ufd = fd;
-		if (!connect(fd, (const struct sockaddr *)&addr[i], len[i]))
+		if (!connect(fd, (const struct sockaddr *)&c->addrs.addr[i],
+			     c->addrs.len[i]))
 			return 1;
 		if (errno == EINPROGRESS)
 			return 0;
@@ -211,11 +214,9 @@ static int connect_addrs(struct conn *c, const struct sockaddr_storage *addr,
 
 static void on_connected(struct netproxy *np, struct conn *c);
 
-static void start_connect(struct netproxy *np, struct conn *c,
-			  const struct sockaddr_storage *addr,
-			  const socklen_t *len, int nr)
+static void try_connect(struct netproxy *np, struct conn *c)
 {
-	int rc = connect_addrs(c, addr, len, nr);
+	int rc = connect_next(c);
 	struct pollfd pf = { .fd = c->ufd, .events = POLLOUT };
 
 	if (rc < 0)
@@ -225,6 +226,23 @@ static void start_connect(struct netproxy *np, struct conn *c,
 	 * does not wait saves a round of the loop */
 	if (rc > 0 || (poll(&pf, 1, 0) == 1 && pf.revents))
 		on_connected(np, c);
+}
+
+/* Every address a name has, in the resolver's order, until one answers:
+ * a host whose IPv6 address is unreachable is still reached by IPv4. */
+static void start_connect(struct netproxy *np, struct conn *c,
+			  const struct sockaddr_storage *addr,
+			  const socklen_t *len, int nr)
+{
+	if (nr > RESOLVER_MAX_ADDRS)
+		nr = RESOLVER_MAX_ADDRS;
+	for (int i = 0; i < nr; i++) {
+		c->addrs.addr[i] = addr[i];
+		c->addrs.len[i] = len[i];
+	}
+	c->addr_nr = nr;
+	c->addr_next = 0;
+	try_connect(np, c);
 }
 
 /* An address literal needs no resolver; a name goes to one (resolver.h)
@@ -316,8 +334,10 @@ static void on_connected(struct netproxy *np, struct conn *c)
 	if (getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err) {
 		close(c->ufd);
 		c->ufd = -1;
-		return refuse_upstream(np, c, "connect to",
-				       strerror(err ? err : errno));
+		if (c->addr_next < c->addr_nr)
+			return try_connect(np, c); /* the next address */
+		errno = err ? err : errno;
+		return refuse_upstream(np, c, "connect to", strerror(errno));
 	}
 	netpump_init(&c->pump, c->cfd, c->ufd);
 	if (c->rq.connect)

@@ -43,13 +43,15 @@ for _ in \$(seq 200); do
 done
 export PORT=\$(cat "$T/A.port")
 RES_OPTIONS="timeout:30 attempts:2" "$AG_BIN" sandbox proxy --socket "$T/p.sock" \
-	--allow slow.example.com:80 --allow "127.0.0.1:\$PORT" \
+	--allow slow.example.com:80 --allow "127.0.0.1:\$PORT" --allow "dual.example.com:\$PORT" \
 	--home "$AGENTIC_GIT_HOME" --agent slow -- \
 	"$AG_BIN" sandbox relay --port 3128 --socket "$T/p.sock" -- /bin/sh "$T/client.sh"
 INNER
 	printf '%s\n' "$1" >"$T/client.sh"
+	local hosts=()
+	[ ! -e "$T/hosts" ] || hosts=(--bind "$T/hosts" /etc/hosts)
 	bwrap --unshare-user --unshare-net --cap-add CAP_NET_BIND_SERVICE \
-		--dev-bind / / --bind "$T/resolv.conf" /etc/resolv.conf \
+		--dev-bind / / --bind "$T/resolv.conf" /etc/resolv.conf "${hosts[@]}" \
 		-- /bin/bash "$T/inner.sh"
 }
 
@@ -88,4 +90,20 @@ kill $(jobs -p) 2>/dev/null; true'
 	assert_output --partial "HTTP/1.1 502 Bad Gateway"
 	assert_output --partial "cannot resolve allowed host 'slow.example.com:80': too many name lookups pending"
 	assert_line "hello from A"
+}
+
+@test "fs+api resolver: every address of a name is tried in turn, so an unreachable IPv6 one does not end the request" {
+	resolver_prereqs
+	# as on a Debian machine, the name has an IPv6 address first; the
+	# server listens on 127.0.0.1 only, so ::1 refuses the connection
+	printf '::1\tdual.example.com\n127.0.0.1\tdual.example.com\n' >"$T/hosts"
+	run in_netns 'getent ahosts dual.example.com | head -1
+curl -sS -x http://127.0.0.1:3128 "http://dual.example.com:$PORT/dual"; echo
+curl -sS -p -x http://127.0.0.1:3128 "http://dual.example.com:$PORT/dual-tunnel"; echo'
+	# the resolver's first answer is the IPv6 one (else this proves nothing)
+	assert_line --index 0 --regexp '^::1 '
+	assert_line "hello from A"
+	refute_output --partial "cannot connect"
+	run grep -c "^http GET /dual" "$T/A.log"
+	assert_output 2
 }
