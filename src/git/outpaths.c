@@ -228,6 +228,8 @@ size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 		"commit-graph", "multi-pack-index",
 		"apply",	NULL
 	};
+	static const char *const writes_here[] = { "bugreport", "diagnose",
+						   NULL };
 
 	memset(out, 0, sizeof(*out));
 	if (!ga->sub)
@@ -244,6 +246,10 @@ size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 			scan_short(ga, &i, out);
 	}
 	scan_positionals(ga, out);
+	/* they write their report into the working directory unless -o
+	 * says otherwise (and --no-output-directory says so again) */
+	if (git_word_in(ga->sub, writes_here))
+		add(out, ".", "<the working directory>", OUT_DIR, NULL);
 	for (size_t i = 0; i < out->nr; i++)
 		out->v[i].from_top = git_word_in(ga->sub, from_top);
 	if (out->overflow)
