@@ -135,34 +135,27 @@ bool config_env_hooks_off(const struct config_env *ce, size_t i)
 	return git_config_value_disables(key, val);
 }
 
-static const char *env_get(const char *name)
+size_t config_env_drop_hooks_off(const struct config_env *ce)
 {
-	return getenv(name);
-}
-
-size_t config_env_drop_hooks_off(void)
-{
-	struct config_env ce;
 	struct strvec keep = STRVEC_INIT; /* key, value, key, value … */
 	struct strbuf name = STRBUF_INIT;
 	size_t dropped = 0, n = 0;
 
-	config_env_read(&ce, env_get);
-	if (ce.error)
+	if (ce->error)
 		goto out;
-	for (size_t i = 0; i < ce.kv.nr; i++) {
+	for (size_t i = 0; i < ce->kv.nr; i++) {
 		const char *k;
-		if (!starts_with(ce.from.v[i], "GIT_CONFIG_KEY_"))
+		if (!starts_with(ce->from.v[i], "GIT_CONFIG_KEY_"))
 			continue;
 		n++;
-		if (config_env_hooks_off(&ce, i)) {
+		if (config_env_hooks_off(ce, i)) {
 			dropped++;
 			continue;
 		}
-		k = getenv(ce.from.v[i]);
+		k = getenv(ce->from.v[i]);
 		strbuf_reset(&name);
 		strbuf_addf(&name, "GIT_CONFIG_VALUE_%s",
-			    ce.from.v[i] + strlen("GIT_CONFIG_KEY_"));
+			    ce->from.v[i] + strlen("GIT_CONFIG_KEY_"));
 		strvec_push(&keep, k);
 		strvec_push(&keep, getenv(name.buf));
 	}
@@ -193,6 +186,5 @@ size_t config_env_drop_hooks_off(void)
 out:
 	strvec_clear(&keep);
 	strbuf_release(&name);
-	config_env_release(&ce);
 	return dropped;
 }

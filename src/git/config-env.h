@@ -52,11 +52,12 @@ bool config_env_hooks_off(const struct config_env *ce, size_t i);
 
 /*
  * Rewrites this process's GIT_CONFIG_COUNT and GIT_CONFIG_KEY_<n>/
- * VALUE_<n> without the entries config_env_hooks_off() names, the rest
- * renumbered in git's order (GIT_CONFIG_COUNT unset when none is left).
- * Returns how many were dropped; an environment config_env_read() cannot
- * read is left alone (the policy has denied it).
+ * VALUE_<n> without the entries config_env_hooks_off() names in ce (what
+ * config_env_read() read from this environment, the policy's own input),
+ * the rest renumbered in git's order (GIT_CONFIG_COUNT unset when none is
+ * left). Returns how many were dropped; an environment that could not be
+ * read (ce->error) is left alone (the policy has denied it).
  */
-size_t config_env_drop_hooks_off(void);
+size_t config_env_drop_hooks_off(const struct config_env *ce);
 
 #endif

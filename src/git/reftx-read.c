@@ -4,26 +4,18 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/fileio.h"
 #include "base/refname.h"
 #include "base/strbuf.h"
 #include "git/packed-refs.h"
+#include "git/refs-files.h"
 #include "git/reftx.h"
 
 #define REFTX_PACKED_MAX (256u << 20)
 
-static bool is_hex(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strchr("0123456789abcdef", s[i]) || !s[i])
-			return false;
-	return true;
-}
-
 int reftx_read_values(const char *commondir, size_t hexlen, const char *ref,
 		      struct reftx_values *v)
 {
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, now = STRBUF_INIT;
 	struct packed_refs pr = PACKED_REFS_INIT;
 	const struct packed_ref *p;
 	struct stat st;
@@ -33,29 +25,20 @@ int reftx_read_values(const char *commondir, size_t hexlen, const char *ref,
 	if ((hexlen != 40 && hexlen != 64) || !starts_with(ref, "refs/") ||
 	    !refname_valid(ref, 0))
 		return -1;
-	if (packed_refs_read(&pr, commondir, hexlen, REFTX_PACKED_MAX) < 0)
+	/* its value now: the loose file, else packed-refs ("oid ref\n") */
+	if (refs_files_lookup(commondir, hexlen, &ref, 1, &now) < 0 ||
+	    packed_refs_read(&pr, commondir, hexlen, REFTX_PACKED_MAX) < 0)
 		goto out;
+	if (now.len > hexlen)
+		memcpy(v->now, now.buf, hexlen);
 	if ((p = packed_refs_find(&pr, ref)))
 		memcpy(v->packed, p->oid, hexlen + 1);
-	strbuf_addf(&path, "%s/%s", commondir, ref);
-	if (read_file_bounded(path.buf, 128, RF_REGULAR, &data) < 0) {
-		if (errno != ENOENT)
-			goto out;
-		memcpy(v->now, v->packed, sizeof(v->now));
-	} else if (data.len == hexlen + 1 && data.buf[hexlen] == '\n' &&
-		   is_hex(data.buf, hexlen)) {
-		memcpy(v->now, data.buf, hexlen);
-		v->now[hexlen] = '\0';
-	} else {
-		goto out; /* a symref or a file git would not write */
-	}
-	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/packed-refs.lock", commondir);
 	v->packed_locked = lstat(path.buf, &st) == 0 || errno != ENOENT;
 	ret = 0;
 out:
 	strbuf_release(&path);
-	strbuf_release(&data);
+	strbuf_release(&now);
 	packed_refs_release(&pr);
 	return ret;
 }
