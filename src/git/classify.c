@@ -17,6 +17,8 @@
 #include "git/classify.h"
 #include "git/outpaths.h"
 
+/* a table laid out by hand */
+/* clang-format off */
 static const struct {
 	const char *name;
 	enum sub_class cls;
@@ -68,8 +70,8 @@ static const struct {
 	{ "fast-export", SC_READ }, { "unpack-objects", SC_LOCAL },
 	{ "index-pack", SC_LOCAL }, { "pack-objects", SC_LOCAL },
 	{ "checkout-index", SC_LOCAL }, { "merge-file", SC_LOCAL },
-	{ "merge-index", SC_LOCAL }, { "mergetool", SC_LOCAL },
-	{ "difftool", SC_LOCAL }, { "maintenance", SC_LOCAL },
+	{ "merge-index", SC_LOCAL }, { "mergetool", SC_TOOL },
+	{ "difftool", SC_TOOL }, { "maintenance", SC_LOCAL },
 	{ "commit-graph", SC_LOCAL }, { "multi-pack-index", SC_LOCAL },
 	{ "prune-packed", SC_LOCAL }, { "update-server-info", SC_LOCAL },
 	{ "bundle", SC_LOCAL }, { "hook", SC_LOCAL }, { "rerere", SC_FORMS },
@@ -92,6 +94,7 @@ static const struct {
 	 * fast-import writes any ref */
 	{ "send-pack", SC_FORBIDDEN }, { "fast-import", SC_FORBIDDEN },
 };
+/* clang-format on */
 
 enum sub_class git_sub_class(const char *sub)
 {
@@ -143,11 +146,6 @@ static size_t positionals(const struct git_argv *ga,
 		n++;
 	}
 	return n;
-}
-
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
-{
-	return positionals(ga, NULL, out, max, NULL);
 }
 
 static bool has_arg(const struct git_argv *ga, const char *const *names)

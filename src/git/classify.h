@@ -21,10 +21,11 @@ enum sub_class {
 	SC_LOCAL,	/* writes local repository state */
 	SC_CREATE,	/* creates a new repository (init, clone) */
 	SC_PUSH,
-	SC_CHECKOUT,	/* checkout, switch */
+	SC_CHECKOUT, /* checkout, switch */
 	SC_WORKTREE,
-	SC_HELPER,	/* submodule--helper */
-	SC_FORBIDDEN,	/* never for agents: filter-branch, replace, credential… */
+	SC_HELPER,    /* submodule--helper */
+	SC_FORBIDDEN, /* never for agents: filter-branch, replace, credential… */
+	SC_TOOL,      /* an interactive tool: difftool, mergetool */
 };
 
 enum sub_class git_sub_class(const char *sub);
@@ -87,8 +88,5 @@ const char *git_overwrite_source(const struct git_argv *ga,
 
 /* Whether `s` is one of the NULL-terminated `list`. */
 bool git_word_in(const char *s, const char *const *list);
-
-/* Arguments of a subcommand that are positional (not options or their values). */
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);
 
 #endif

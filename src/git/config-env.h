@@ -60,4 +60,13 @@ bool config_env_hooks_off(const struct config_env *ce, size_t i);
  */
 size_t config_env_drop_hooks_off(const struct config_env *ce);
 
+/*
+ * Whether git, given `value` in one of its GIT_TRACE* variables (GIT_TRACE,
+ * GIT_TRACE_PACKET, GIT_TRACE2_EVENT, …), writes the trace into a file, a
+ * directory or a socket: an absolute path, or `af_unix:…` (git's trace.c
+ * and trace2/tr2_dst.c, 2.39). "1", "true", a digit (an inherited
+ * descriptor), "0", "false" and "" do not; git ignores anything else.
+ */
+bool git_trace_writes(const char *value);
+
 #endif

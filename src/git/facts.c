@@ -25,9 +25,12 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "git/classify.h"
+#include "git/config-env.h"
 #include "git/facts.h"
 #include "git/outpaths.h"
 #include "git/realgit.h"
+
+extern char **environ;
 
 unsigned facts_depth(void)
 {
@@ -66,7 +69,8 @@ static bool exec_path_is_real_gits(const char *p, const char *real_git)
 	return ok;
 }
 
-/* Config and programs git would take from the environment (config-env.h). */
+/* Config, programs and trace files git would take from the environment
+ * (config-env.h). */
 static void gather_env_config(struct shim_facts *f)
 {
 	const char *ep = getenv("GIT_EXEC_PATH");
@@ -74,6 +78,12 @@ static void gather_env_config(struct shim_facts *f)
 	config_env_read(&f->cfg_env, env_get);
 	f->env.cfg_env = &f->cfg_env;
 	f->env.exec_path_env = ep && *ep && !exec_path_is_real_gits(ep, f->real_git);
+	for (char **e = environ; e && *e && !f->env.trace_var; e++) {
+		const char *eq = strchr(*e, '=');
+		if (starts_with(*e, "GIT_TRACE") && eq &&
+		    git_trace_writes(eq + 1))
+			f->env.trace_var = *e;
+	}
 }
 
 /* getcwd(3) returns a physical path: canonical unless -C moved us. */

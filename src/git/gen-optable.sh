@@ -12,8 +12,8 @@
 set -eu
 GIT=${1:-git}
 # "<sub>" or "<sub> <subsub>" (worktree and stash read their own options)
-CMDS="add am branch checkout checkout-index cherry-pick clean commit config
-fetch gc merge mv prune pull push read-tree rebase reset restore revert rm
+CMDS="add am branch checkout checkout-index cherry-pick clean clone commit config
+fetch gc init init-db merge mv prune pull push read-tree rebase reset restore revert rm
 switch symbolic-ref tag update-ref
 stash:push stash:save stash:pop stash:apply stash:drop stash:store stash:branch
 worktree:add worktree:move worktree:remove worktree:lock worktree:prune"

@@ -105,8 +105,10 @@ static void scrub_env(struct child *c, bool agent_repo)
 	for (const char *const *v = repo_vars; *v; v++)
 		strvec_push(&c->env_unset, *v);
 	for (char **e = environ; e && *e; e++) {
+		/* GIT_TRACE*: our own git traces into no file the caller named */
 		if (starts_with(*e, "GIT_CONFIG_KEY_") ||
-		    starts_with(*e, "GIT_CONFIG_VALUE_")) {
+		    starts_with(*e, "GIT_CONFIG_VALUE_") ||
+		    starts_with(*e, "GIT_TRACE")) {
 			const char *eq = strchr(*e, '=');
 			char *name = xstrndup(*e, eq ? (size_t)(eq - *e) : strlen(*e));
 			strvec_push(&c->env_unset, name);

@@ -113,3 +113,30 @@ const char *git_option_unknown(const struct git_argv *ga)
 	}
 	return NULL;
 }
+
+size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
+{
+	const struct git_optable *t =
+		git_optable_find(ga->sub, ga->args, ga->nargs);
+	bool opts = true, next;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+
+		if (opts &&
+		    (!strcmp(a, "--") || !strcmp(a, "--end-of-options"))) {
+			opts = false;
+			continue;
+		}
+		if (opts && a[0] == '-' && a[1]) {
+			if (t && known(t, a, &next) && next)
+				i++;
+			continue;
+		}
+		if (n < max)
+			out[n] = a;
+		n++;
+	}
+	return n;
+}

@@ -60,4 +60,13 @@ const struct git_opt *git_opt_short(const struct git_optable *t, char c);
  */
 const char *git_option_unknown(const struct git_argv *ga);
 
+/*
+ * The positionals of ga's subcommand as its parse-options reads them
+ * (after git_argv_split_shorts()): every token that is neither an option
+ * nor the value its table says an option takes, and every token after
+ * `--`/`--end-of-options`. With no table, every token that is not an
+ * option. Stores at most `max` into `out`; returns how many there are.
+ */
+size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);
+
 #endif

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include "base/path.h"
 #include "git/classify.h"
+#include "git/optable.h"
 #include "git/outpaths.h"
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 
@@ -214,13 +215,40 @@ static void scan_positionals(const struct git_argv *ga, struct git_outs *o)
 	}
 }
 
+/*
+ * init's <directory> and clone's <dir>: a repository is made there
+ * (docs/fuzzing.md I15: a bound agent's `init <the bare remote>` made
+ * <remote>/.git, which every later fetch and push by path then found
+ * first). With none, init makes (or re-makes) the working directory's and
+ * clone makes one under it.
+ */
+static void scan_new_repo(const struct git_argv *ga, struct git_outs *o)
+{
+	static const char *const inits[] = { "init", "init-db", NULL };
+	const char *pos[GIT_OUT_MAX];
+	bool clone = !strcmp(ga->sub, "clone");
+	size_t n, first = clone ? 1 : 0;
+
+	if (!clone && !git_word_in(ga->sub, inits))
+		return;
+	n = git_positionals(ga, pos, ARRAY_SIZE(pos));
+	if (n > ARRAY_SIZE(pos)) {
+		o->overflow = true;
+		return;
+	}
+	if (n == first)
+		add(o, ".", "<the working directory>", OUT_DIR, NULL);
+	for (size_t i = first; i < n; i++)
+		add(o, pos[i], "<directory>", OUT_DIR, NULL);
+}
+
 size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 {
 	/* tried (git 2.39): these open a relative path from the top
 	 * (fast-export, read-tree, checkout-index), or were not tried and
 	 * are judged both ways; diff options, archive, format-patch,
-	 * mailinfo, mailsplit, bundle, bugreport, diagnose, merge-file and
-	 * init resolve from the working directory */
+	 * mailinfo, mailsplit, bundle, bugreport, diagnose, merge-file,
+	 * init and clone resolve from the working directory */
 	static const char *const from_top[] = {
 		"fast-export",	"fast-import",
 		"read-tree",	"checkout-index",
@@ -246,6 +274,7 @@ size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 			scan_short(ga, &i, out);
 	}
 	scan_positionals(ga, out);
+	scan_new_repo(ga, out);
 	/* they write their report into the working directory unless -o
 	 * says otherwise (and --no-output-directory says so again) */
 	if (git_word_in(ga->sub, writes_here))

@@ -250,6 +250,14 @@ static bool env_config_denied(struct verdict *v, const struct policy_env *e,
 		     "GIT_EXEC_PATH redirects which git programs run — not allowed for agents; unset it");
 		return true;
 	}
+	if (e->trace_var) {
+		/* GIT_TRACE=/home/op/.bashrc appends git's trace to any file */
+		int n = (int)strcspn(e->trace_var, "=");
+		deny(v, "deny", DS_BLOCK,
+		     "%.*s sends git's trace into a file ('%s'), which can be any file outside the repository — agents trace to stderr only: set %.*s=1, or unset it",
+		     n, e->trace_var, e->trace_var + n + 1, n, e->trace_var);
+		return true;
+	}
 	if (!ce)
 		return false;
 	if (ce->error) {
@@ -309,6 +317,14 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 	if (cls == SC_FORBIDDEN) {
 		deny(v, "deny", DS_BLOCK,
 		     "git %s is not allowed for agents: it rewrites or exposes what is not this agent's (history of every branch, credentials, served repositories) or moves refs past the guarded paths (use git push, git commit)",
+		     ga->sub);
+		return true;
+	}
+	if (cls == SC_TOOL) {
+		/* docs/fuzzing.md I16: with no tool configured, difftool ran
+		 * vimdiff, which wrote ~/.viminfo */
+		deny(v, "deny", DS_BLOCK,
+		     "git %s starts the program the configuration names (vimdiff when none is set): an interactive tool that waits for a person and writes outside the repository — not allowed for agents; read changes with git diff (--stat, --word-diff, <a> <b> -- <path>) and resolve conflicts by editing the files, then git add",
 		     ga->sub);
 		return true;
 	}
@@ -702,39 +718,24 @@ static bool arg_spelled(const struct git_argv *ga, const char *name)
  * bound repository's own, which every checkout shares (invariant fuzzer:
  * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
  * no directory re-initialises the bound repository: the values of init's
- * options (`init --template x`) are no directory.
+ * options (`init --template x`) are no directory (git_positionals()). A
+ * directory that is named must be inside the worktree: it is an output
+ * path (git/outpaths.c).
  */
 static bool deny_init_bound(struct verdict *v, const struct git_argv *ga)
 {
-	static const char *const vals[] = {
-		"--template",	    "--separate-git-dir", "-b",
-		"--initial-branch", "--object-format",	  NULL
-	};
-	size_t dirs = 0;
-	bool after = false;
+	const char *dir;
 
 	if (arg_spelled(ga, "--separate-git-dir")) {
 		deny(v, "deny", DS_BLOCK,
-		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories elsewhere without it: git init <dir>",
+		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories inside your worktree without it: git init <dir>",
 		     ga->sub);
 		return true;
 	}
-	if (!strcmp(ga->sub, "clone"))
-		return false;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-
-		if (!after && !strcmp(a, "--"))
-			after = true;
-		else if (!after && a[0] == '-' && a[1])
-			i += git_word_in(a, vals) ? 1 : 0;
-		else
-			dirs++;
-	}
-	if (dirs)
+	if (!strcmp(ga->sub, "clone") || git_positionals(ga, &dir, 1))
 		return false;
 	deny(v, "deny", DS_BLOCK,
-	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories elsewhere: git init <dir>");
+	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories inside your worktree: git init <dir>");
 	return true;
 }
 
@@ -959,6 +960,14 @@ static bool deny_output_path(struct verdict *v, const struct policy_input *in)
 		     r->out_bad ? r->out_bad : "",
 		     r->out_why ? r->out_why : "not resolved",
 		     in->bind->worktree);
+		return true;
+	}
+	if (git_sub_class(in->ga->sub) == SC_CREATE) {
+		deny(v, "deny", DS_BLOCK,
+		     "'git %s' would make a repository at '%s' (%s), outside your worktree — agents write files only inside their own worktree: make it under %s (git %s … %s/<name>)",
+		     in->ga->sub, r->out_bad,
+		     r->out_opt ? r->out_opt : "output", in->bind->worktree,
+		     in->ga->sub, in->bind->worktree);
 		return true;
 	}
 	deny(v, "deny", DS_BLOCK,

@@ -35,6 +35,9 @@ struct policy_env {
 	 * NULL for the operator; judged like -c */
 	const struct config_env *cfg_env;
 	bool exec_path_env;	   /* GIT_EXEC_PATH other than real git's own */
+	/* a GIT_TRACE* variable that sends a trace into a file
+	 * (git_trace_writes()): its "NAME=value", or NULL */
+	const char *trace_var;
 };
 
 enum bind_state { BS_NOAGENT, BS_UNBOUND, BS_BOUND };

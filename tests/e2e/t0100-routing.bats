@@ -207,15 +207,48 @@ assert_landed_in_wt() {
 	assert_events 0
 }
 
-@test "outside any repository commands pass through (git init elsewhere works)" {
+@test "outside any repository commands pass through; a new repository goes into the worktree" {
 	mkdir "$T/plain"
 	cd "$T/plain"
-	run agit init -q newrepo
-	assert_success
-	[ -d "$T/plain/newrepo/.git" ]
 	run agit --version
 	assert_success
 	assert_output --partial "git version"
+	run agit init -q "$WT/newrepo"
+	assert_success
+	[ -d "$WT/newrepo/.git" ]
+	run agit clone -q "$ORIGIN" "$WT/copy"
+	assert_success
+	[ -f "$WT/copy/README.md" ]
+}
+
+# A new repository is an output path (docs/fuzzing.md I15): `init <the bare
+# remote>` made <remote>/.git, which every later fetch and push by path
+# found first. Inside the worktree or nowhere, in every spelling.
+@test "a bound agent's init or clone into a directory outside its worktree is denied and creates nothing" {
+	local heads
+	mkdir "$T/plain"
+	heads=$("$REAL_GIT" -C "$ORIGIN" for-each-ref)
+	cd "$WT"
+	for form in "init $ORIGIN" "init --no-separate-git-dir --bare --no-bare $ORIGIN" 		"init -qb main $ORIGIN" "init-db --template $T/plain $REPO/sub" 		"-C $ORIGIN init" "clone -q $ORIGIN $T/plain/copy" "-C $T/plain clone $ORIGIN" 		"init $HOME" "init ../outside"; do
+		echo "form: $form"
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_failure
+		assert_output --partial "outside your worktree"
+	done
+	[ ! -e "$ORIGIN/.git" ] && [ ! -e "$REPO/sub" ] && [ ! -e "$HOME/.git" ]
+	[ -z "$(ls -A "$T/plain")" ]
+	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$heads"
+	# outside any repository, too
+	cd "$T/plain"
+	run agit init -q newrepo
+	assert_failure
+	assert_output --partial "outside your worktree"
+	[ ! -e "$T/plain/newrepo" ]
+	# the operator is not judged
+	AGENTIC_GIT_AGENT= run agit init -q newrepo
+	assert_success
+	[ -d "$T/plain/newrepo/.git" ]
 }
 
 @test "another repository's mutations pass through in place" {

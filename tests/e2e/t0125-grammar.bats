@@ -132,6 +132,39 @@ unchanged() {
 	assert_success
 }
 
+# GIT_TRACE=/home/op/.bashrc appends git's trace to any file, on any
+# command: for agents, a trace goes to stderr (or a descriptor) only.
+@test "a trace variable that names a file, a directory or a socket is denied; stderr traces work" {
+	local var
+	mkdir "$T/tracedir"
+	for var in GIT_TRACE GIT_TRACE_PACKET GIT_TRACE_SETUP GIT_TRACE2_EVENT GIT_TRACE2_PERF; do
+		run env "$var=$T/trace" PATH="$AGENTIC_GIT_HOME/bin:$PATH" git status
+		assert_failure
+		assert_output --partial "$var"
+		assert_output --partial "into a file"
+		[ ! -e "$T/trace" ]
+	done
+	GIT_TRACE2_EVENT=$T/tracedir run agit log -1
+	assert_failure
+	GIT_TRACE2=af_unix:$T/sock run agit rev-parse HEAD
+	assert_failure
+	[ -z "$(ls -A "$T/tracedir")" ] && [ ! -e "$T/sock" ]
+	# stderr, a descriptor, off: as git reads them
+	GIT_TRACE=1 run agit rev-parse HEAD
+	assert_success
+	assert_output --partial "trace"
+	GIT_TRACE_PACKET=2 GIT_TRACE2_EVENT=0 GIT_TRACE_SETUP=false run agit status --short
+	assert_success
+	# the operator's trace file is the operator's
+	AGENTIC_GIT_AGENT= GIT_TRACE=$T/trace run agit rev-parse HEAD
+	assert_success
+	[ -s "$T/trace" ]
+	# agentic-git's own git traces into no file its caller named
+	AGENTIC_GIT_AGENT= GIT_TRACE=$T/own GIT_TRACE2_EVENT=$T/tracedir run "$AG_BIN" snapshots list
+	assert_success
+	[ ! -e "$T/own" ] && [ -z "$(ls -A "$T/tracedir")" ]
+}
+
 @test "disabling hooks or fsmonitor on a read-only command is no threat (agents' own probes)" {
 	run agit -c core.hooksPath=/dev/null -c core.fsmonitor= ls-files
 	assert_success

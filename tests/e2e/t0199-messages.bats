@@ -53,6 +53,26 @@ setup() {
 	done
 }
 
+# docs/fuzzing.md I16: with no tool configured, difftool ran vimdiff, which
+# wrote ~/.viminfo. A tool that would leave a trace shows it did not run.
+@test "difftool and mergetool are not allowed for agents, and start nothing" {
+	local s
+	echo change >>README.md
+	for s in "difftool --" "difftool -y HEAD" "difftool --tool=vimdiff" \
+		"difftool --extcmd=true" "mergetool" "-C $T difftool --no-index a b"; do
+		# shellcheck disable=SC2086
+		run agit $s </dev/null
+		assert_denied bound
+		assert_output --partial "git diff"
+		assert_output --partial "interactive tool"
+	done
+	[ ! -e "$HOME/.viminfo" ] && [ ! -e "$T/ran" ]
+	# the operator's difftool runs
+	AGENTIC_GIT_AGENT= run agit -c difftool.t.cmd="touch $T/ran" difftool -y -t t README.md </dev/null
+	assert_success
+	[ -e "$T/ran" ]
+}
+
 @test "an unknown global option: unrecognized, fail-closed" {
 	run agit --frobnicate status
 	assert_denied bound

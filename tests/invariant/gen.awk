@@ -213,7 +213,9 @@ BEGIN {
 	    " GIT_EDITOR=@SENT@/evil.sh GIT_SEQUENCE_EDITOR=@SENT@/evil.sh" \
 	    " GIT_OBJECT_DIRECTORY=@SENT@ GIT_DIR=@WT2@/.git" \
 	    " GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=0 GIT_CONFIG_NOSYSTEM=0" \
-	    " AGENTIC_GIT_REAL_GIT=@SENT@/evil.sh"
+	    " AGENTIC_GIT_REAL_GIT=@SENT@/evil.sh GIT_TRACE=@HOME@/trace" \
+	    " GIT_TRACE_PACKET=@HOME@/.gitconfig GIT_TRACE2_EVENT=@HOME@" \
+	    " GIT_TRACE2_PERF=af_unix:@HOME@/s GIT_TRACE=1 GIT_TRACE_SETUP=2"
 	DANGER_KEYS = "core.hooksPath alias.st alias.status remote.origin.mirror" \
 	    " core.fsmonitor core.sshCommand remote.origin.url remote.origin.push" \
 	    " remote.origin.fetch push.default core.worktree core.bare" \

@@ -427,8 +427,12 @@ static void run_row(const struct row *r, struct ag_protected *prot)
 	struct policy_binding bind = { .state = BS_BOUND, .task_id = "t1",
 				       .branch = "feat/a", .worktree = "/wt" };
 	unsigned facts[MAXW] = { r->f0, r->f1 };
-	struct policy_repo repo = { .target = r->target, .target_rel = "",
-				    .wt_branch = "feat/a", .tok_facts = facts };
+	/* output paths judged inside (test_output_policy() tests the rest) */
+	struct policy_repo repo = { .target = r->target,
+				    .target_rel = "",
+				    .wt_branch = "feat/a",
+				    .tok_facts = facts,
+				    .outs_judged = true };
 	struct policy_input in = { &ga, &env, &bind, &repo, prot, false };
 	struct verdict vd;
 
@@ -465,7 +469,8 @@ static void test_policy_table(void **state)
 {
 	static const struct row rows[] = {
 		/* operator: everything passes */
-		{ OPERATOR, TGT_SAME, "checkout main", V_PASS, NULL, TOK_LOCAL_BRANCH, 0 },
+		{ OPERATOR, TGT_SAME, "checkout main", V_PASS, NULL,
+		  TOK_LOCAL_BRANCH, 0 },
 		{ OPERATOR, TGT_SAME, "worktree add x", V_PASS, NULL, 0, 0 },
 		/* unbound: read-only allowlist */
 		{ UNBOUND, TGT_SAME, "status", V_PASS, NULL, 0, 0 },
@@ -479,61 +484,98 @@ static void test_policy_table(void **state)
 		{ UNBOUND, TGT_SAME, "stash list", V_PASS, NULL, 0, 0 },
 		/* every agent */
 		{ BOUND, TGT_SAME, "--frob status", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "-c core.hooksPath=/dev/null commit -m x", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "-c core.editor=true rebase --continue", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "--config-env=alias.x=ENV status", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "--exec-path=/tmp status", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "-c core.hooksPath=/dev/null commit -m x",
+		  V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "-c core.editor=true rebase --continue",
+		  V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "--config-env=alias.x=ENV status", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "--exec-path=/tmp status", V_DENY, "deny", 0,
+		  0 },
 		{ BOUND, TGT_SAME, "credential fill", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "filter-branch --all", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "filter-branch --all", V_DENY, "deny", 0,
+		  0 },
 		{ BOUND, TGT_SAME, "worktree add /x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "worktree list", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "submodule--helper list", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "submodule--helper list", V_DENY, "deny", 0,
+		  0 },
+		/* an interactive tool writes outside (docs/fuzzing.md I16) */
+		{ BOUND, TGT_SAME, "difftool --", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "difftool -y -x cat", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_FOREIGN, "mergetool", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_NONE, "difftool --no-index a b", V_DENY, "deny", 0,
+		  0 },
+		{ UNBOUND, TGT_SAME, "difftool", V_DENY, "deny", 0, 0 },
+		{ OPERATOR, TGT_SAME, "mergetool", V_PASS, NULL, 0, 0 },
 		/* bound: routing */
 		{ BOUND, TGT_SAME, "status", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "-C /canonical commit -m x", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "--git-dir=/c/.git --work-tree=/c add .", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "-C /canonical commit -m x", V_ROUTE, NULL,
+		  0, 0 },
+		{ BOUND, TGT_SAME, "--git-dir=/c/.git --work-tree=/c add .",
+		  V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_FOREIGN, "commit -m x", V_PASS, NULL, 0, 0 },
-		{ BOUND, TGT_FOREIGN, "push origin x", V_DENY, "deny_cross_branch_push", 0, 0 },
+		{ BOUND, TGT_FOREIGN, "push origin x", V_DENY,
+		  "deny_cross_branch_push", 0, 0 },
 		{ BOUND, TGT_NONE, "init scratch", V_PASS, NULL, 0, 0 },
 		{ BOUND, TGT_UNRESOLVED, "commit -m x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_UNRESOLVED, "log", V_PASS, NULL, 0, 0 },
 		/* fence */
-		{ BOUND, TGT_SAME, "checkout main", V_DENY, "deny", TOK_LOCAL_BRANCH, 0 },
-		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny", 0, TOK_LOCAL_BRANCH },
+		{ BOUND, TGT_SAME, "checkout main", V_DENY, "deny",
+		  TOK_LOCAL_BRANCH, 0 },
+		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny", 0,
+		  TOK_LOCAL_BRANCH },
 		{ BOUND, TGT_SAME, "checkout -b x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "checkout --detach", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "switch -c x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "switch -", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "checkout feat/a", V_ROUTE, NULL, TOK_LOCAL_BRANCH, 0 },
+		{ BOUND, TGT_SAME, "checkout feat/a", V_ROUTE, NULL,
+		  TOK_LOCAL_BRANCH, 0 },
 		{ BOUND, TGT_SAME, "checkout -- f", V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "checkout main -- f", V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "checkout f", V_ROUTE, NULL, TOK_PATH, 0 },
 		/* refs */
-		{ BOUND, TGT_SAME, "branch -D main", V_DENY, "deny_protected_ref", 0, 0 },
-		{ BOUND, TGT_SAME, "branch -f master HEAD", V_DENY, "deny_protected_ref", 0, 0 },
-		{ BOUND, TGT_SAME, "branch -m feat/a other", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "branch -D main", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "branch -f master HEAD", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "branch -m feat/a other", V_DENY, "deny", 0,
+		  0 },
 		{ BOUND, TGT_SAME, "branch helper", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "update-ref refs/heads/main HEAD", V_DENY, "deny_protected_ref", 0, 0 },
-		{ BOUND, TGT_SAME, "update-ref refs/heads/other HEAD", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "update-ref refs/heads/feat/a HEAD~1", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "update-ref -d refs/agentic-git/snapshots/ag1/x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/heads/main HEAD", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/heads/other HEAD", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "update-ref refs/heads/feat/a HEAD~1",
+		  V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME,
+		  "update-ref -d refs/agentic-git/snapshots/ag1/x", V_DENY,
+		  "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "update-ref --stdin", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/main", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/feat/a", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "fetch origin main:main", V_DENY, "deny_protected_ref", 0, 0 },
-		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/main", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/feat/a",
+		  V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "fetch origin main:main", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*",
+		  V_DENY, "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin", V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "tag -d v1", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "reflog expire --all", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "config core.hooksPath /x", V_DENY, "deny", 0, 0 },
-		{ BOUND, TGT_SAME, "config --global user.name x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "reflog expire --all", V_DENY, "deny", 0,
+		  0 },
+		{ BOUND, TGT_SAME, "config core.hooksPath /x", V_DENY, "deny",
+		  0, 0 },
+		{ BOUND, TGT_SAME, "config --global user.name x", V_DENY,
+		  "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "config user.name x", V_ROUTE, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "init", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "co main", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "push origin feat/a", V_ROUTE, NULL, 0, 0 },
-		{ BOUND, TGT_SAME, "push origin main", V_DENY, "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "push origin main", V_DENY,
+		  "deny_protected_ref", 0, 0 },
 		/* bypass passes, even what is otherwise denied */
-		{ BYPASS, TGT_SAME, "checkout main", V_PASS, NULL, TOK_LOCAL_BRANCH, 0 },
+		{ BYPASS, TGT_SAME, "checkout main", V_PASS, NULL,
+		  TOK_LOCAL_BRANCH, 0 },
 	};
 	struct ag_protected prot;
 
@@ -755,6 +797,68 @@ static void test_env_hooks_off(void **state)
 	ag_protected_release(&prot);
 }
 
+/* A GIT_TRACE* variable that names a file is denied, on a read too; a
+ * trace to stderr or a descriptor is not (git's trace.c, tr2_dst.c). */
+static void test_env_trace(void **state)
+{
+	static const struct {
+		const char *value;
+		bool writes;
+	} values[] = {
+		{ "/home/op/.bashrc", true },
+		{ "/tmp/dir/", true },
+		{ "af_unix:/tmp/s", true },
+		{ "af_unix:dgram:/s", true },
+		{ "1", false },
+		{ "2", false },
+		{ "true", false },
+		{ "7", false },
+		{ "0", false },
+		{ "false", false },
+		{ "", false },
+		{ "relative/file", false },
+	};
+	struct policy_env env = { .agent = "ag1",
+				  .agent_valid = true,
+				  .home = "/h",
+				  .snapshots = 0 };
+	struct policy_binding bind = { .state = BS_BOUND,
+				       .task_id = "t",
+				       .branch = "feat/a",
+				       .worktree = "/wt" };
+	struct policy_repo repo = { .target = TGT_SAME,
+				    .target_rel = "",
+				    .rel_exists_in_wt = true };
+	struct ag_protected prot;
+	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
+	struct verdict vd;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
+		if (git_trace_writes(values[i].value) != values[i].writes)
+			fail_msg("'%s': writes %d", values[i].value,
+				 !values[i].writes);
+	verdict_init(&vd);
+	ag_protected_init(&prot);
+	env.trace_var = "GIT_TRACE2_EVENT=/home/op/.profile";
+	decide(&in, "rev-parse HEAD", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	assert_non_null(strstr(vd.reason.buf, "GIT_TRACE2_EVENT=1"));
+	assert_non_null(strstr(vd.reason.buf, "'/home/op/.profile'"));
+	bind.state = BS_UNBOUND;
+	bind.why_unbound = "no binding";
+	decide(&in, "status", &vd);
+	assert_int_equal(vd.kind, V_DENY);
+	bind.state = BS_BOUND;
+	env.trace_var = NULL;
+	decide(&in, "rev-parse HEAD", &vd);
+	assert_int_equal(vd.kind, V_ROUTE);
+	verdict_release(&vd);
+	decide(&in, "status", &vd); /* release the parser's state */
+	verdict_release(&vd);
+	ag_protected_release(&prot);
+}
+
 /* Output paths (docs/fuzzing.md I5): every spelling git reads is found. */
 static void test_output_paths(void **state)
 {
@@ -819,7 +923,27 @@ static void test_output_paths(void **state)
 		{ "pack-objects /base", "/base" },
 		{ "pack-objects --stdout", "" },
 		{ "index-pack -o /i p.pack", "/i|p.pack" },
-		{ "init --separate-git-dir=/g x", "/g" },
+		{ "init --separate-git-dir=/g x", "/g|x" },
+		/* a new repository's directory (docs/fuzzing.md I15) */
+		{ "init x", "x" },
+		{ "init", "." },
+		{ "init-db /x", "/x" },
+		{ "init -q -b main --template /t x", "x" },
+		{ "init -bmain x", "x" },
+		{ "init -qb main x", "x" },
+		{ "init --initial-branch main --object-format sha1 x", "x" },
+		{ "init --shared x", "x" },
+		{ "init --shared=group x", "x" },
+		{ "init --no-separate-git-dir --bare --no-bare /r", "/r" },
+		{ "init -- --bare", "--bare" },
+		{ "init --template /t", "." },
+		{ "clone /r", "." },
+		{ "clone /r d", "d" },
+		{ "clone -b main --origin up -u x /r d", "d" },
+		{ "clone -nb main /r d", "d" },
+		{ "clone -c k=v --depth 1 /r", "." },
+		{ "clone --recurse-submodules=p -- /r d", "d" },
+		{ "clone", "" },
 		{ "apply --unsafe-paths p.diff", "!" },
 		{ "apply --directory=/r p.diff", "/r" },
 	};
@@ -1016,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_policy_table),
 		cmocka_unit_test(test_policy_effects),
 		cmocka_unit_test(test_env_hooks_off),
+		cmocka_unit_test(test_env_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
