@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # Private workspaces read the operator's refs straight from its files
 # (loose refs, packed-refs) and ask git (for-each-ref) for anything else.
-# GIT_TRACE shows which git commands provisioning ran.
+# A logging real git shows which git commands provisioning ran (GIT_TRACE
+# would not: agentic-git's own git runs with no GIT_TRACE*).
 load lib
 load sandbox_cases
 
 setup() {
 	sbx_setup
 	sbx_feature_repo
-	export GIT_TRACE=$T/trace
+	mkdir -p "$T/logbin"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/trace" "$REAL_GIT" >"$T/logbin/git"
+	chmod +x "$T/logbin/git"
+	export AGENTIC_GIT_REAL_GIT=$T/logbin/git
 }
 
 # ws DIR [options…]: provision from $REPO with a fresh trace.
@@ -20,7 +24,7 @@ ws() {
 	run "$AG_BIN" sandbox workspace --from "$REPO" "$@" "$dir"
 }
 
-asked_git() { grep -q "built-in: git for-each-ref" "$T/trace"; }
+asked_git() { grep -qw -- for-each-ref "$T/trace"; }
 # (a function, not `! asked_git`: bash does not fail a test on a negated command)
 not_asked_git() { if asked_git; then return 1; fi; }
 
