@@ -24,20 +24,6 @@
 #include "git/argv.h"
 #include "git/optable.h"
 
-/* Whether token `a` is an option whose value is the next token. */
-static bool takes_next(const struct git_optable *t, const char *a)
-{
-	const struct git_opt *o = NULL;
-
-	if (a[0] != '-' || !a[1])
-		return false;
-	if (a[1] == '-' && !strchr(a, '='))
-		o = git_opt_long(t, a + 2, strlen(a + 2));
-	else if (a[1] != '-' && !a[2])
-		o = git_opt_short(t, a[1]);
-	return o && o->arg == OPT_ARG;
-}
-
 static bool splittable(const char *a)
 {
 	return a[0] == '-' && isalpha((unsigned char)a[1]) && a[2];
@@ -79,7 +65,7 @@ void git_argv_split_shorts(struct git_argv *ga)
 		const char *a = ga->args[i];
 		if (!strcmp(a, "--"))
 			break;
-		if (takes_next(t, a))
+		if (git_opt_takes_next(t, a))
 			i++;
 		else
 			any = splittable(a);
@@ -91,7 +77,7 @@ void git_argv_split_shorts(struct git_argv *ga)
 		const char *a = ga->args[i];
 		if (!after && !strcmp(a, "--"))
 			after = true;
-		if (!after && takes_next(t, a) && i + 1 < ga->nargs) {
+		if (!after && git_opt_takes_next(t, a) && i + 1 < ga->nargs) {
 			strvec_push(&ga->split, a);
 			strvec_push(&ga->split, ga->args[++i]);
 		} else if (!after && splittable(a)) {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "git/classify.h"
+#include "git/optable.h"
 #include "git/outpaths.h"
 
 /* a table laid out by hand */
@@ -116,12 +117,15 @@ bool git_word_in(const char *s, const char *const *list)
 
 /*
  * Collects positionals, skipping options and the values of options listed
- * in `takes_value` (given as separate tokens). Everything after `--` is
- * positional. Returns the count (may exceed max; only max are stored).
+ * in `takes_value` (given as separate tokens) or, with a table, of those
+ * git's own table says take one. Everything after `--` (with a table, also
+ * `--end-of-options`) is positional. Returns the count (may exceed max;
+ * only max are stored).
  */
-static size_t positionals(const struct git_argv *ga,
-			  const char *const *takes_value, const char **out,
-			  size_t max, bool *dashdash)
+static size_t positionals_in(const struct git_argv *ga,
+			     const struct git_optable *t,
+			     const char *const *takes_value, const char **out,
+			     size_t max, bool *dashdash)
 {
 	size_t n = 0;
 	bool after = false;
@@ -130,14 +134,16 @@ static size_t positionals(const struct git_argv *ga,
 		*dashdash = false;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (!after && !strcmp(a, "--")) {
+		if (!after && (!strcmp(a, "--") ||
+			       (t && !strcmp(a, "--end-of-options")))) {
 			after = true;
 			if (dashdash)
 				*dashdash = true;
 			continue;
 		}
 		if (!after && a[0] == '-' && a[1]) {
-			if (takes_value && git_word_in(a, takes_value))
+			if ((takes_value && git_word_in(a, takes_value)) ||
+			    (t && git_opt_takes_next(t, a)))
 				i++;
 			continue;
 		}
@@ -146,6 +152,20 @@ static size_t positionals(const struct git_argv *ga,
 		n++;
 	}
 	return n;
+}
+
+static size_t positionals(const struct git_argv *ga,
+			  const char *const *takes_value, const char **out,
+			  size_t max, bool *dashdash)
+{
+	return positionals_in(ga, NULL, takes_value, out, max, dashdash);
+}
+
+size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
+{
+	return positionals_in(ga,
+			      git_optable_find(ga->sub, ga->args, ga->nargs),
+			      NULL, out, max, NULL);
 }
 
 static bool has_arg(const struct git_argv *ga, const char *const *names)

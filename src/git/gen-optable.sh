@@ -11,9 +11,10 @@
 #   src/git/gen-optable.sh [git] >src/git/optable-data.c
 set -eu
 GIT=${1:-git}
-# "<sub>" or "<sub> <subsub>" (worktree and stash read their own options)
+# "<sub>" or "<sub> <subsub>" (worktree and stash read their own options);
+# init-db reads init's (src/git/optable.c)
 CMDS="add am branch checkout checkout-index cherry-pick clean clone commit config
-fetch gc init init-db merge mv prune pull push read-tree rebase reset restore revert rm
+fetch gc init merge mv prune pull push read-tree rebase reset restore revert rm
 switch symbolic-ref tag update-ref
 stash:push stash:save stash:pop stash:apply stash:drop stash:store stash:branch
 worktree:add worktree:move worktree:remove worktree:lock worktree:prune"

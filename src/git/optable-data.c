@@ -620,22 +620,6 @@ static const struct git_opt opts_init[] = {
 	{ "no-object-format", 0, 0 },
 };
 
-static const struct git_opt opts_init_db[] = {
-	{ "template", 0, 1 },
-	{ "bare", 0, 0 },
-	{ "shared", 0, 2 },
-	{ "quiet", 'q', 0 },
-	{ "separate-git-dir", 0, 1 },
-	{ "initial-branch", 'b', 1 },
-	{ "object-format", 0, 1 },
-	{ "no-template", 0, 0 },
-	{ "no-bare", 0, 0 },
-	{ "no-quiet", 0, 0 },
-	{ "no-separate-git-dir", 0, 0 },
-	{ "no-initial-branch", 0, 0 },
-	{ "no-object-format", 0, 0 },
-};
-
 static const struct git_opt opts_merge[] = {
 	{ "stat", 0, 0 },
 	{ "summary", 0, 0 },
@@ -1298,7 +1282,6 @@ const struct git_optable git_optables[] = {
 	{ "fetch", opts_fetch, ARRAY_SIZE(opts_fetch) },
 	{ "gc", opts_gc, ARRAY_SIZE(opts_gc) },
 	{ "init", opts_init, ARRAY_SIZE(opts_init) },
-	{ "init-db", opts_init_db, ARRAY_SIZE(opts_init_db) },
 	{ "merge", opts_merge, ARRAY_SIZE(opts_merge) },
 	{ "mv", opts_mv, ARRAY_SIZE(opts_mv) },
 	{ "prune", opts_prune, ARRAY_SIZE(opts_prune) },

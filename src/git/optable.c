@@ -28,6 +28,8 @@ git_optable_find(const char *sub, const char *const *args, size_t nargs)
 
 	if (!sub)
 		return NULL;
+	if (!strcmp(sub, "init-db")) /* git's other name for init */
+		sub = "init";
 	if (has_words(sub)) {
 		if (!strcmp(sub, "stash") && (!word || word[0] == '-'))
 			word = "push";
@@ -54,6 +56,19 @@ const struct git_opt *git_opt_long(const struct git_optable *t,
 			return &t->opts[i];
 	}
 	return NULL;
+}
+
+bool git_opt_takes_next(const struct git_optable *t, const char *a)
+{
+	const struct git_opt *o = NULL;
+
+	if (a[0] != '-' || !a[1])
+		return false;
+	if (a[1] == '-' && !strchr(a, '='))
+		o = git_opt_long(t, a + 2, strlen(a + 2));
+	else if (a[1] != '-' && !a[2])
+		o = git_opt_short(t, a[1]);
+	return o && o->arg == OPT_ARG;
 }
 
 const struct git_opt *git_opt_short(const struct git_optable *t, char c)
@@ -112,31 +127,4 @@ const char *git_option_unknown(const struct git_argv *ga)
 			i++;
 	}
 	return NULL;
-}
-
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
-{
-	const struct git_optable *t =
-		git_optable_find(ga->sub, ga->args, ga->nargs);
-	bool opts = true, next;
-	size_t n = 0;
-
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-
-		if (opts &&
-		    (!strcmp(a, "--") || !strcmp(a, "--end-of-options"))) {
-			opts = false;
-			continue;
-		}
-		if (opts && a[0] == '-' && a[1]) {
-			if (t && known(t, a, &next) && next)
-				i++;
-			continue;
-		}
-		if (n < max)
-			out[n] = a;
-		n++;
-	}
-	return n;
 }

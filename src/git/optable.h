@@ -52,6 +52,10 @@ const struct git_opt *git_opt_long(const struct git_optable *t,
 				   const char *name, size_t len);
 const struct git_opt *git_opt_short(const struct git_optable *t, char c);
 
+/* Whether the option token `a` (one option: split already) takes the next
+ * token as its value: an OPT_ARG option, not stuck (`--opt=X`, `-bX`). */
+bool git_opt_takes_next(const struct git_optable *t, const char *a);
+
 /*
  * The first option of ga (read after git_argv_split_shorts()) that its
  * subcommand's table does not hold, before `--`/`--end-of-options`; NULL
@@ -59,14 +63,5 @@ const struct git_opt *git_opt_short(const struct git_optable *t, char c);
  * `--help` are always known.
  */
 const char *git_option_unknown(const struct git_argv *ga);
-
-/*
- * The positionals of ga's subcommand as its parse-options reads them
- * (after git_argv_split_shorts()): every token that is neither an option
- * nor the value its table says an option takes, and every token after
- * `--`/`--end-of-options`. With no table, every token that is not an
- * option. Stores at most `max` into `out`; returns how many there are.
- */
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);
 
 #endif

@@ -928,6 +928,7 @@ static void test_output_paths(void **state)
 		{ "init x", "x" },
 		{ "init", "." },
 		{ "init-db /x", "/x" },
+		{ "init-db -qb main /x", "/x" }, /* init's table */
 		{ "init -q -b main --template /t x", "x" },
 		{ "init -bmain x", "x" },
 		{ "init -qb main x", "x" },
