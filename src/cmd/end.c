@@ -78,8 +78,9 @@ static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
 
 static int take_snapshot(struct end_ctx *c)
 {
-	/* removing the worktree deletes what `clean -fdx` would: quarantine it */
-	static const char *const fdx[] = { "-f", "-d", "-x", NULL };
+	/* removing the worktree deletes what `clean -ffdx` would (nested
+	 * repositories too): quarantine it */
+	static const char *const fdx[] = { "-f", "-f", "-d", "-x", NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct snapshot_opts o = {
 		.real_git = c->git,

@@ -152,7 +152,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 				       : ga->args;
 	if (snapshot_guard(&o) < 0) {
 		fprintf(stderr,
-			"agentic-git: git clean refused: the ignored files it would delete could not be quarantined (see above) and exist nowhere else — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X\n");
+			"agentic-git: git clean refused: what it would delete and no snapshot can hold (ignored files, nested repositories) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X and with one -f\n");
 		ret = -1;
 	}
 	strvec_clear(&paths);

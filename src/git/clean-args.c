@@ -4,17 +4,19 @@
 #include "git/clean-args.h"
 
 /* Long options of `git clean` and what we do with them. */
+/* clang-format off */
 static const struct {
 	const char *name;
 	unsigned flag;
 	bool keep;
 } long_opts[] = {
-	{ "--force", CLEAN_FORCE, false },
+	{ "--force", CLEAN_FORCE, true },
 	{ "--dry-run", 0, false },
 	{ "--quiet", 0, false },
 	{ "--interactive", 0, false },
 	{ "--no-quiet", 0, false },
 };
+/* clang-format on */
 
 static bool long_opt(const char *a, struct strvec *out, unsigned *flags)
 {
@@ -41,6 +43,7 @@ static int cluster(const char *a, const char *next, struct strvec *out,
 		switch (*p) {
 		case 'f':
 			*flags |= CLEAN_FORCE;
+			strbuf_addch(&kept, *p);
 			break;
 		case 'n': case 'q': case 'i':
 			break;

@@ -7,10 +7,10 @@
  * run, what it would delete (pure: no I/O).
  *
  * clean_dry_run_args() turns the arguments after `clean` into the
- * arguments of `clean -n` with the same selection: -f/--force, -i,
- * -n/--dry-run and -q/--quiet are dropped (also out of single-dash
- * clusters such as -fdx), -d, -x, -X, -e/--exclude <pattern> and the
- * pathspecs are kept. `out` receives the new argv (without "clean"),
+ * arguments of `clean -n` with the same selection: -i, -n/--dry-run and
+ * -q/--quiet are dropped (also out of single-dash clusters such as -fdx),
+ * -f/--force (given twice, clean deletes nested repositories too), -d,
+ * -x, -X, -e/--exclude <pattern> and the pathspecs are kept. `out` receives the new argv (without "clean"),
  * `flags` the CLEAN_* bits seen. Returns 0, or -1 when an option that
  * needs a value has none.
  *

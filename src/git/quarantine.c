@@ -247,25 +247,46 @@ static bool is_ignored(const struct strvec *set, const char *path,
 	return hit;
 }
 
+/* A directory with a `.git` (a directory, or a file naming one
+ * elsewhere): what clean -ff deletes as a repository. */
+static bool nested_repo(const char *top, const char *path)
+{
+	char *git = xstrfmt("%s/%s/.git", top, path);
+	struct stat st;
+	bool ret = !lstat(git, &st);
+
+	free(git);
+	return ret;
+}
+
 struct dir_walk {
+	const char *top;
 	const char *prefix; /* top-relative dir being walked */
-	const struct strvec *ignored; /* NULL: record directories only */
+	const struct strvec *ignored; /* NULL: none is moved for it */
+	bool all;		      /* every file is moved */
 	struct quarantine_plan *qp;
 };
+
+/* One path clean deletes (top-relative, no trailing '/'): moved, or, a
+ * directory, recorded and walked (WALK_CONTINUE). */
+static int plan_path(struct dir_walk *w, const char *path, bool dir)
+{
+	if ((w->ignored && is_ignored(w->ignored, path, dir)) ||
+	    (dir ? nested_repo(w->top, path) : w->all)) {
+		strvec_push(&w->qp->moves, path);
+		return WALK_SKIP;
+	}
+	if (dir)
+		strvec_push(&w->qp->dirs, path);
+	return WALK_CONTINUE;
+}
 
 static int collect_entry(const char *rel, const struct stat *st, void *ctx)
 {
 	struct dir_walk *w = ctx;
 	char *path = xstrfmt("%s/%s", w->prefix, rel);
-	bool dir = S_ISDIR(st->st_mode);
-	int ret = WALK_CONTINUE;
+	int ret = plan_path(w, path, S_ISDIR(st->st_mode));
 
-	if (w->ignored && is_ignored(w->ignored, path, dir)) {
-		strvec_push(&w->qp->moves, path);
-		ret = WALK_SKIP;
-	} else if (dir) {
-		strvec_push(&w->qp->dirs, path);
-	}
 	free(path);
 	return ret;
 }
@@ -325,11 +346,12 @@ static int dry_run(const char *real_git, const char *gitdir, const char *top,
 
 int quarantine_plan_clean(const char *real_git, const char *gitdir,
 			  const char *dir, const char *top,
-			  const char *const *clean_args, bool ignored,
+			  const char *const *clean_args, unsigned flags,
 			  struct quarantine_plan *qp, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct strvec entries = STRVEC_INIT, set = STRVEC_INIT;
+	bool ignored = flags & QUARANTINE_IGNORED;
 	int ret = -1;
 
 	if (dry_run(real_git, gitdir, top, dir, clean_args, &out, err) < 0 ||
@@ -342,13 +364,11 @@ int quarantine_plan_clean(const char *real_git, const char *gitdir,
 		size_t n = strlen(entries.v[i]);
 		bool is_dir = entries.v[i][n - 1] == '/';
 		char *name = xstrndup(entries.v[i], is_dir ? n - 1 : n);
-		struct dir_walk w = { name, ignored ? &set : NULL, qp };
+		struct dir_walk w = { top, name, ignored ? &set : NULL,
+				      flags & QUARANTINE_ALL, qp };
 
-		if (ignored && is_ignored(&set, name, is_dir)) {
-			strvec_push(&qp->moves, name);
-		} else if (is_dir) {
+		if (plan_path(&w, name, is_dir) == WALK_CONTINUE && is_dir) {
 			char *abs = path_join(top, name);
-			strvec_push(&qp->dirs, name);
 			walk(abs, collect_entry, &w);
 			free(abs);
 		}

@@ -416,6 +416,7 @@ static int worktree_tree(struct snap *s, int st, struct strbuf *gerr,
 		warning("the pre-op snapshot leaves out what git could not add (%.*s)",
 			(int)(nl ? (size_t)(nl - gerr->buf) : gerr->len),
 			gerr->buf);
+		s->partial = true;
 	}
 	if (have_before && s->itree.len && !stat(s->tmp_index.buf, &after) &&
 	    same_file(before, &after)) {

@@ -24,6 +24,9 @@ struct snap {
 	struct strbuf top, gitdir, index, commondir, head, head_tree, tmp_index;
 	struct strbuf wtree, itree, icommit, commit, qdir;
 	bool itree_known; /* itree read from the index's cache-tree */
+	/* `add -A` left files out (wtree lacks them): a clean moves every
+	 * file it deletes into the quarantine instead */
+	bool partial;
 	/* trees and commits are formatted here and written as one pack
 	 * (git/packw.h) instead of by git write-tree / commit-tree */
 	bool own_objects;

@@ -50,6 +50,7 @@ void snap_release(struct snap *s)
 	quarantine_plan_release(&s->qp);
 	packw_release(&s->pw);
 	s->own_objects = false;
+	s->partial = false;
 }
 
 #define EMPTY_TREE_SHA1 "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -432,10 +433,12 @@ static int plan_clean(struct snap *s)
 	bool inside = real && path_inside(real, s->top.buf, &rel);
 	int ret;
 
-	ret = quarantine_plan_clean(o->real_git, s->gitdir.buf,
-				    inside ? o->dir : s->top.buf, s->top.buf,
-				    o->clean_args, o->quarantine_ignored,
-				    &s->qp, s->err);
+	ret = quarantine_plan_clean(
+		o->real_git, s->gitdir.buf, inside ? o->dir : s->top.buf,
+		s->top.buf, o->clean_args,
+		(o->quarantine_ignored ? QUARANTINE_IGNORED : 0) |
+			(s->partial ? QUARANTINE_ALL : 0),
+		&s->qp, s->err);
 	free(real);
 	return ret;
 }

@@ -68,10 +68,11 @@ struct snapshot_opts {
  * Fail-open guard for the shim: takes the snapshot, and on failure prints
  * `agentic-git: warning — pre-op snapshot FAILED (<reason>); proceeding
  * without a safety net` to stderr and appends a `snapshot_failed` event.
- * Never exits. Returns 0, or -1 when `quarantine_ignored` was asked and the
- * ignored files are not safe (the snapshot failed or the quarantine is
- * incomplete, e.g. a full disk): ignored files exist nowhere else, so the
- * caller must not run the clean then (docs/threat-model.md, "lost work").
+ * Never exits. Returns 0, or -1 when what a clean deletes is not safe: the
+ * quarantine is incomplete (e.g. a full disk: ignored files, nested
+ * repositories exist nowhere else), or `quarantine_ignored` was asked and
+ * the snapshot failed. The caller must not run the clean then
+ * (docs/threat-model.md, "lost work").
  */
 int snapshot_guard(const struct snapshot_opts *o);
 

@@ -88,3 +88,71 @@ snapshot_has() {
 	[ ! -e work/u.txt ]
 	snapshot_has clean work/u.txt untracked
 }
+
+# nested_repos: repositories an agent left in its worktree, each with work
+# that exists nowhere else: a clone with a commit of its own, a change and
+# an untracked file; a repository with no commit holding a file; one deep
+# in an untracked directory
+nested_repos() {
+	"$REAL_GIT" clone -q "$WT" clone
+	(cd clone && echo local >l.txt && "$REAL_GIT" add l.txt &&
+		"$REAL_GIT" commit -qm "local only" && echo wip >>README.md &&
+		echo new >new.txt)
+	"$REAL_GIT" init -q fresh && echo x >fresh/a.txt
+	mkdir -p deep/dir && "$REAL_GIT" init -q deep/dir/repo &&
+		echo d >deep/dir/repo/d.txt && echo u >deep/u.txt
+}
+
+@test "clean -ffd moves nested repositories into the quarantine whole, and restore brings them back (I17)" {
+	nested_repos
+	before=$(tree_state .)
+	run agit clean -ffd
+	assert_success
+	[ ! -e clone ] && [ ! -e fresh ] && [ ! -e deep/dir/repo ]
+	ref=$(newest_ref clean)
+	[ -n "$ref" ] || fail "no clean snapshot"
+	run "$AG_BIN" snapshots show "$ref"
+	assert_output --partial "clone/.git/"
+	assert_output --partial "fresh/a.txt"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	assert_equal "$(tree_state .)" "$before"
+	run "$REAL_GIT" -C clone log -1 --format=%s
+	assert_output "local only"
+}
+
+@test "clean -ffdx: a nested repository inside a deleted directory comes back whole (I17)" {
+	nested_repos
+	before=$(tree_state .)
+	run agit clean -ffdx
+	assert_success
+	[ ! -e deep ]
+	run "$AG_BIN" snapshots restore "$(newest_ref clean)"
+	assert_success
+	assert_equal "$(tree_state .)" "$before"
+}
+
+@test "clean -fd with one -f leaves nested repositories where they are (I17)" {
+	nested_repos
+	before=$(tree_state clone)
+	run agit clean -fd
+	assert_success
+	assert_equal "$(tree_state clone)" "$before"
+	[ -f fresh/a.txt ] && [ -f deep/dir/repo/d.txt ]
+	[ ! -e deep/u.txt ]
+}
+
+@test "files git cannot add are quarantined before clean deletes them (I17)" {
+	# names git refuses in an index (core.protectNTFS): clean deletes them
+	echo a >'GIT~1' && echo b >'.git.'
+	mkdir -p work && echo t >work/t.txt && "$REAL_GIT" add work/t.txt
+	echo c >'work/.git ' && echo u >work/u.txt
+	before=$(tree_state .)
+	run agit clean -f
+	assert_success
+	assert_output --partial "the pre-op snapshot leaves out what git could not add"
+	[ ! -e 'GIT~1' ] && [ ! -e 'work/.git ' ] && [ ! -e work/u.txt ]
+	run "$AG_BIN" snapshots restore "$(newest_ref clean)"
+	assert_success
+	assert_equal "$(tree_state .)" "$before"
+}

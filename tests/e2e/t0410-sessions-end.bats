@@ -221,3 +221,20 @@ wcommit() {
 	[ ! -e "$T/back/.env" ]
 	assert_equal "$("$REAL_GIT" -C "$T/back" status --porcelain)" ""
 }
+
+@test "end keeps a nested repository the agent made: quarantined whole, it comes back" {
+	new_session ag1 feat/one
+	"$REAL_GIT" init -q "$WT/scratch"
+	(cd "$WT/scratch" && echo mine >m.txt && "$REAL_GIT" add m.txt &&
+		"$REAL_GIT" commit -qm "only here")
+	run "$AG_BIN" end --agent ag1 --force
+	assert_success
+	[ ! -e "$WT" ]
+	local ref
+	ref=$(echo "$output" | sed -n 's/^ *then: .* //p')
+	"$REAL_GIT" -C "$REPO" worktree add -q "$WT" feat/one
+	run "$AG_BIN" snapshots restore --repo "$WT" "$ref"
+	assert_success
+	run "$REAL_GIT" -C "$WT/scratch" log -1 --format=%s
+	assert_output "only here"
+}

@@ -230,7 +230,7 @@ in_ns() {
 	refute_output --partial "torn-events"
 	# clean -x could not quarantine the ignored file: refused, file kept
 	assert_output --partial "clean-refused=1"
-	assert_output --partial "git clean refused: the ignored files it would delete could not be quarantined"
+	assert_output --partial "git clean refused: what it would delete and no snapshot can hold (ignored files, nested repositories) could not be quarantined"
 	assert_output --partial "cache-left=build output"
 	# the commit ran
 	run "$REAL_GIT" -C "$WT" show --format=%s -s HEAD

@@ -30,13 +30,18 @@ static void test_dry_run_args(void **state)
 	const char *a5[] = { "-nfi", "--dry-run", "--interactive", NULL };
 	const char *a6[] = { "-df", "-e", "-x", NULL };
 
-	expect(a1, "-dx", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
-	expect(a2, "-d -X -- sub dir -f", CLEAN_FORCE | CLEAN_DIRS | CLEAN_ONLY_IGNORED);
-	expect(a3, "-e *.keep --exclude x --exclude=y", CLEAN_FORCE);
-	expect(a4, "-x -e*.o path", CLEAN_FORCE | CLEAN_IGNORED);
-	expect(a5, "", CLEAN_FORCE);
+	const char *a7[] = { "-ffd", "--force", NULL };
+
+	/* -f stays: given twice, clean deletes nested repositories too */
+	expect(a1, "-fdx", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
+	expect(a2, "-f -d -X -- sub dir -f",
+	       CLEAN_FORCE | CLEAN_DIRS | CLEAN_ONLY_IGNORED);
+	expect(a3, "--force -e *.keep --exclude x --exclude=y", CLEAN_FORCE);
+	expect(a4, "-fx -e*.o path", CLEAN_FORCE | CLEAN_IGNORED);
+	expect(a5, "-f", CLEAN_FORCE);
 	/* -e takes "-x" as its pattern: not the ignored flag */
-	expect(a6, "-d -e -x", CLEAN_FORCE | CLEAN_DIRS);
+	expect(a6, "-df -e -x", CLEAN_FORCE | CLEAN_DIRS);
+	expect(a7, "-ffd --force", CLEAN_FORCE | CLEAN_DIRS);
 }
 
 static void test_dry_run_missing_value(void **state)
