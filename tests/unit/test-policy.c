@@ -723,6 +723,43 @@ static const char *fake_get(const char *name)
 	return NULL;
 }
 
+/* A bound agent ag1 in its own worktree /wt, snapshots off: the
+ * environment tests' fixture (bound_release() ends it). */
+struct bound {
+	struct policy_env env;
+	struct policy_binding bind;
+	struct policy_repo repo;
+	struct ag_protected prot;
+	struct policy_input in;
+	struct verdict vd;
+};
+
+static void bound_init(struct bound *b)
+{
+	*b = (struct bound){
+		.env = { .agent = "ag1", .agent_valid = true, .home = "/h" },
+		.bind = { .state = BS_BOUND,
+			  .task_id = "t",
+			  .branch = "feat/a",
+			  .worktree = "/wt" },
+		.repo = { .target = TGT_SAME,
+			  .target_rel = "",
+			  .rel_exists_in_wt = true },
+	};
+	b->in = (struct policy_input){ NULL,	 &b->env,  &b->bind,
+				       &b->repo, &b->prot, false };
+	verdict_init(&b->vd);
+	ag_protected_init(&b->prot);
+}
+
+static void bound_release(struct bound *b)
+{
+	verdict_release(&b->vd);
+	decide(&b->in, "status", &b->vd); /* release the parser's state */
+	verdict_release(&b->vd);
+	ag_protected_release(&b->prot);
+}
+
 static void test_env_hooks_off(void **state)
 {
 	static const char *const gemini[] = {
@@ -744,26 +781,12 @@ static void test_env_hooks_off(void **state)
 	static const char *const params[] = {
 		"GIT_CONFIG_PARAMETERS='core.hooksPath'=''", NULL
 	};
-	struct policy_env env = { .agent = "ag1",
-				  .agent_valid = true,
-				  .home = "/h",
-				  .snapshots = 0 };
-	struct policy_binding bind = { .state = BS_BOUND,
-				       .task_id = "t",
-				       .branch = "feat/a",
-				       .worktree = "/wt" };
-	struct policy_repo repo = { .target = TGT_SAME,
-				    .target_rel = "",
-				    .rel_exists_in_wt = true };
-	struct ag_protected prot;
-	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
+	struct bound b;
 	struct config_env ce;
-	struct verdict vd;
 
 	(void)state;
-	verdict_init(&vd);
-	ag_protected_init(&prot);
-	env.cfg_env = &ce;
+	bound_init(&b);
+	b.env.cfg_env = &ce;
 	/* off, in any case of the key, "" or /dev/null: dropped, not denied */
 	fake_env = gemini;
 	config_env_read(&ce, fake_get);
@@ -772,29 +795,26 @@ static void test_env_hooks_off(void **state)
 	assert_true(config_env_hooks_off(&ce, 2));
 	assert_false(config_env_hooks_off(&ce, 3));
 	assert_false(config_env_hooks_off(&ce, 4));
-	decide(&in, "commit -m x", &vd);
-	assert_int_not_equal(vd.kind, V_DENY);
-	assert_true(vd.drop_env_hooks_off);
+	decide(&b.in, "commit -m x", &b.vd);
+	assert_int_not_equal(b.vd.kind, V_DENY);
+	assert_true(b.vd.drop_env_hooks_off);
 	config_env_release(&ce);
 	/* a hooks path of the agent's choosing is judged, and denied */
 	fake_env = elsewhere;
 	config_env_read(&ce, fake_get);
 	assert_false(config_env_hooks_off(&ce, 0));
-	decide(&in, "commit -m x", &vd);
-	assert_int_equal(vd.kind, V_DENY);
+	decide(&b.in, "commit -m x", &b.vd);
+	assert_int_equal(b.vd.kind, V_DENY);
 	config_env_release(&ce);
 	/* git's own export of -c is judged like -c: denied on a write */
 	fake_env = params;
 	config_env_read(&ce, fake_get);
 	assert_false(config_env_hooks_off(&ce, 0));
-	decide(&in, "commit -m x", &vd);
-	assert_int_equal(vd.kind, V_DENY);
-	assert_false(vd.drop_env_hooks_off);
+	decide(&b.in, "commit -m x", &b.vd);
+	assert_int_equal(b.vd.kind, V_DENY);
+	assert_false(b.vd.drop_env_hooks_off);
 	config_env_release(&ce);
-	verdict_release(&vd);
-	decide(&in, "status", &vd); /* release the parser's state */
-	verdict_release(&vd);
-	ag_protected_release(&prot);
+	bound_release(&b);
 }
 
 /* A GIT_TRACE* variable that names a file is denied, on a read too; a
@@ -818,45 +838,28 @@ static void test_env_trace(void **state)
 		{ "", false },
 		{ "relative/file", false },
 	};
-	struct policy_env env = { .agent = "ag1",
-				  .agent_valid = true,
-				  .home = "/h",
-				  .snapshots = 0 };
-	struct policy_binding bind = { .state = BS_BOUND,
-				       .task_id = "t",
-				       .branch = "feat/a",
-				       .worktree = "/wt" };
-	struct policy_repo repo = { .target = TGT_SAME,
-				    .target_rel = "",
-				    .rel_exists_in_wt = true };
-	struct ag_protected prot;
-	struct policy_input in = { NULL, &env, &bind, &repo, &prot, false };
-	struct verdict vd;
+	struct bound b;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
 		if (git_trace_writes(values[i].value) != values[i].writes)
 			fail_msg("'%s': writes %d", values[i].value,
 				 !values[i].writes);
-	verdict_init(&vd);
-	ag_protected_init(&prot);
-	env.trace_var = "GIT_TRACE2_EVENT=/home/op/.profile";
-	decide(&in, "rev-parse HEAD", &vd);
-	assert_int_equal(vd.kind, V_DENY);
-	assert_non_null(strstr(vd.reason.buf, "GIT_TRACE2_EVENT=1"));
-	assert_non_null(strstr(vd.reason.buf, "'/home/op/.profile'"));
-	bind.state = BS_UNBOUND;
-	bind.why_unbound = "no binding";
-	decide(&in, "status", &vd);
-	assert_int_equal(vd.kind, V_DENY);
-	bind.state = BS_BOUND;
-	env.trace_var = NULL;
-	decide(&in, "rev-parse HEAD", &vd);
-	assert_int_equal(vd.kind, V_ROUTE);
-	verdict_release(&vd);
-	decide(&in, "status", &vd); /* release the parser's state */
-	verdict_release(&vd);
-	ag_protected_release(&prot);
+	bound_init(&b);
+	b.env.trace_var = "GIT_TRACE2_EVENT=/home/op/.profile";
+	decide(&b.in, "rev-parse HEAD", &b.vd);
+	assert_int_equal(b.vd.kind, V_DENY);
+	assert_non_null(strstr(b.vd.reason.buf, "GIT_TRACE2_EVENT=1"));
+	assert_non_null(strstr(b.vd.reason.buf, "'/home/op/.profile'"));
+	b.bind.state = BS_UNBOUND;
+	b.bind.why_unbound = "no binding";
+	decide(&b.in, "status", &b.vd);
+	assert_int_equal(b.vd.kind, V_DENY);
+	b.bind.state = BS_BOUND;
+	b.env.trace_var = NULL;
+	decide(&b.in, "rev-parse HEAD", &b.vd);
+	assert_int_equal(b.vd.kind, V_ROUTE);
+	bound_release(&b);
 }
 
 /* Output paths (docs/fuzzing.md I5): every spelling git reads is found. */
