@@ -114,6 +114,28 @@ int clean_dry_run_args(const char *const *args, struct strvec *out,
 	return 0;
 }
 
+/* A -<cluster> whose -e takes the next token: the first 'e' ends it. */
+static bool cluster_takes_next(const char *a)
+{
+	const char *e = strchr(a + 1, 'e');
+
+	return e && !e[1];
+}
+
+size_t clean_options_end(const char *const *args, size_t nargs)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		const char *a = args[i];
+
+		if (!strcmp(a, "--") || !strcmp(a, "--end-of-options"))
+			return i;
+		if (!strcmp(a, "--exclude") ||
+		    (a[0] == '-' && a[1] != '-' && cluster_takes_next(a)))
+			i++;
+	}
+	return nargs;
+}
+
 int unquote_c_path(const char *in, size_t len, struct strbuf *out)
 {
 	size_t i;

@@ -31,6 +31,12 @@ enum clean_flags {
 
 int clean_dry_run_args(const char *const *args, struct strvec *out,
 		       unsigned *flags);
+/*
+ * Where clean's options end in `args` (`nargs` of them): the index of its
+ * `--` or `--end-of-options`, or `nargs`. An -e/--exclude value is never
+ * taken for either, attached to a cluster (`-fe --`) included.
+ */
+size_t clean_options_end(const char *const *args, size_t nargs);
 int unquote_c_path(const char *in, size_t len, struct strbuf *out);
 
 #endif

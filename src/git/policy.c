@@ -26,6 +26,7 @@
 #include "base/common.h"
 #include <stdarg.h>
 #include <string.h>
+#include "git/clean-args.h"
 #include "git/classify.h"
 #include "git/optable.h"
 #include "git/outpaths.h"
@@ -103,26 +104,35 @@ static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
 }
 
 /*
- * A routed `git clean` must not delete the session marker (ignored through
- * info/exclude, so `clean -x` would take it and, with it, the sibling
- * boundary): an exclude pathspec is appended, after `--` when the agent
- * gave none. Equivalent for everything else: git treats a pathspec list of
- * only exclusions as the current directory, like no pathspec at all.
+ * A routed `git clean` must not delete the session marker, and with it the
+ * sibling boundary: it is ignored through info/exclude, so `clean -x`
+ * would take it, and an agent's `.gitignore` can un-ignore it. A pattern
+ * on the command line outranks every ignore file and -x keeps it:
+ * `-e /<marker>`, or under -X (which deletes only ignored files)
+ * `-e !/<marker>`. It goes after the agent's own options, since the last
+ * matching pattern wins, and before its `--` or `--end-of-options`. Not a
+ * pathspec: any pathspec makes clean delete untracked directories as with
+ * -d, nested repositories under -ff (docs/fuzzing.md I17).
  */
-static void keep_session_marker(struct verdict *v, const struct git_argv *ga)
+static void push_clean_args(struct strvec *out, const struct git_argv *ga)
 {
-	bool dashdash = false;
+	/* git's own tokens, not the policy's split ones (git/argv.h) */
+	const char *const *args = ga->argv + ga->sub_idx + 1;
+	size_t nargs = ga->argc - ga->sub_idx - 1;
+	size_t end = clean_options_end(args, nargs);
+	struct strvec opts = STRVEC_INIT, dry = STRVEC_INIT;
+	unsigned flags = 0;
 
-	for (size_t i = 0; i < ga->nargs && !dashdash; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, "-e") || !strcmp(a, "--exclude"))
-			i++; /* its value may be spelled "--" */
-		else if (!strcmp(a, "--"))
-			dashdash = true;
-	}
-	if (!dashdash)
-		strvec_push(&v->args, "--");
-	strvec_push(&v->args, ":(top,exclude)" SESSION_MARKER_NAME);
+	strvec_pushn(&opts, args, end);
+	if (clean_dry_run_args(opts.v, &dry, &flags) < 0)
+		flags = 0; /* git refuses the command line itself */
+	strvec_pushv(out, opts.v);
+	strvec_push(out, "-e");
+	strvec_push(out, flags & CLEAN_ONLY_IGNORED ? "!/" SESSION_MARKER_NAME
+						    : "/" SESSION_MARKER_NAME);
+	strvec_pushn(out, args + end, nargs - end);
+	strvec_clear(&opts);
+	strvec_clear(&dry);
 }
 
 /* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5).
@@ -158,9 +168,13 @@ static void route(struct verdict *v, const struct policy_input *in)
 			strvec_push(&v->args, ga->argv[++i]);
 	}
 	v->sub_args_at = v->args.nr + 1;
-	strvec_pushn(&v->args, ga->argv + ga->sub_idx, ga->argc - ga->sub_idx);
-	if (ga->sub && !strcmp(ga->sub, "clean"))
-		keep_session_marker(v, ga);
+	if (ga->sub && !strcmp(ga->sub, "clean")) {
+		strvec_push(&v->args, ga->argv[ga->sub_idx]);
+		push_clean_args(&v->args, ga);
+	} else {
+		strvec_pushn(&v->args, ga->argv + ga->sub_idx,
+			     ga->argc - ga->sub_idx);
+	}
 	v->scrub_repo_env = true;
 }
 

@@ -411,11 +411,16 @@ static int worktree_tree(struct snap *s, int st, struct strbuf *gerr,
 	if (!add_all_done(st))
 		return snap_fail(s, "git add -A failed", gerr);
 	if (st == 1) {
-		/* the rest is saved; say what is not, in git's words */
-		const char *nl = strchr(gerr->buf, '\n');
+		/* the rest is saved; say what is not, in git's words: its
+		 * first error, not a warning about an embedded repository */
+		const char *line = strstr(gerr->buf, "error: ");
+		const char *nl;
+
+		if (!line || (line != gerr->buf && line[-1] != '\n'))
+			line = gerr->buf;
+		nl = strchrnul(line, '\n');
 		warning("the pre-op snapshot leaves out what git could not add (%.*s)",
-			(int)(nl ? (size_t)(nl - gerr->buf) : gerr->len),
-			gerr->buf);
+			(int)(nl - line), line);
 		s->partial = true;
 	}
 	if (have_before && s->itree.len && !stat(s->tmp_index.buf, &after) &&

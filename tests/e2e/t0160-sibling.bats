@@ -102,7 +102,8 @@ assert_sibling_denied() {
 	"$REAL_GIT" add .gitignore
 	"$REAL_GIT" -c core.hooksPath=/dev/null commit -qm ignore
 	marker=$(cat .agend-managed)
-	for form in "-fdx" "-fdX" "-fdx -- ." "-fdx -e keep.txt" "-fdx -e -- ." "-f -d -x sub"; do
+	for form in "-fdx" "-fdX" "-fX" "-fdx -- ." "-fdx -e keep.txt" "-fdx -e -- ." "-f -d -x sub" \
+		"-fx -e !/.agend-managed" "-fdx --end-of-options ." "-ffdx"; do
 		mkdir -p build sub
 		touch build/o.o a.log new.txt sub/n.txt keep.txt
 		# shellcheck disable=SC2086
@@ -111,11 +112,20 @@ assert_sibling_denied() {
 		assert_equal "$(cat .agend-managed)" "$marker"
 		case $form in
 		-fdX) [ ! -e build ] && [ ! -e a.log ] && [ -e new.txt ] ;;
+		-fX) [ -e build/o.o ] && [ ! -e a.log ] && [ -e new.txt ] ;;
 		"-fdx -e keep.txt") [ ! -e build ] && [ ! -e new.txt ] && [ -e keep.txt ] ;;
 		"-f -d -x sub") [ ! -e sub ] && [ -e new.txt ] ;;
 		*) [ ! -e build ] && [ ! -e a.log ] && [ ! -e new.txt ] && [ ! -e sub ] ;;
 		esac
 		rm -rf build sub a.log new.txt keep.txt
+	done
+	# an agent's .gitignore that un-ignores the marker does not expose it
+	echo '!/.agend-managed' >>.gitignore
+	for form in "-f" "-fx" "-fX"; do
+		touch new.txt
+		run agit clean $form
+		assert_success
+		assert_equal "$(cat .agend-managed)" "$marker"
 	done
 	# the boundary still holds for a sibling after the cleans
 	AGENTIC_GIT_AGENT=ag2 run agit status

@@ -156,3 +156,21 @@ nested_repos() {
 	assert_success
 	assert_equal "$(tree_state .)" "$before"
 }
+
+@test "clean -ff without -d deletes what git's own would: no directory, no nested repository (I17)" {
+	nested_repos
+	mkdir -p plain && echo p >plain/p.txt && echo top >top.txt
+	want=$("$REAL_GIT" clean -n --no-quiet --force -f)
+	[ "$want" = "Would remove top.txt" ] || fail "git itself would remove: $want"
+	before=$(tree_state clone)
+	run agit clean --no-quiet --force -f
+	assert_success
+	# git's first error, not its warning about the embedded clone; the
+	# snapshot lacks the repositories with no commit, so the file clean
+	# deletes went into the quarantine (and clean found nothing left)
+	assert_output --partial "leaves out what git could not add (error: 'deep/dir/repo/' does not have a commit checked out)"
+	run "$AG_BIN" snapshots show "$(newest_ref clean)"
+	assert_output --partial "top.txt"
+	[ ! -e top.txt ] && [ -f plain/p.txt ] && [ -f fresh/a.txt ] && [ -f deep/u.txt ]
+	assert_equal "$(tree_state clone)" "$before"
+}

@@ -23,6 +23,7 @@
 #include "agentic-git/core.h"
 #include "base/strbuf.h"
 #include "git/argv.h"
+#include "git/clean-args.h"
 #include "git/classify.h"
 #include "git/policy.h"
 #include "git/pushspec.h"
@@ -114,20 +115,34 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		FUZZ_CHECK(!dangerous_config(ga) || git_sub_class(ga->sub) == SC_HELPER,
 			   "dangerous -c allowed");
 	if (v->kind == V_ROUTE) {
-		/* what route() appended after the agent's own arguments: only
-		 * the session-marker exclusion of a clean ("--" first when the
-		 * agent gave none) */
+		/* what route() added to the agent's own arguments: only the
+		 * session-marker pattern of a clean, `-e /<marker>` (under -X
+		 * `-e !/<marker>`), where the clean's options end */
 		size_t own = ga->argc - ga->sub_idx;
 		size_t sub_at = v->sub_args_at ? v->sub_args_at - 1 : v->args.nr - own;
 		size_t extra = v->args.nr - sub_at - own;
 		FUZZ_CHECK(sub_at + own <= v->args.nr, "route lost arguments");
-		FUZZ_CHECK(!extra ||
-				   (ga->sub && !strcmp(ga->sub, "clean") && extra <= 2 &&
-				    !strcmp(v->args.v[v->args.nr - 1],
-					    ":(top,exclude)" SESSION_MARKER_NAME) &&
-				    (extra == 1 || !strcmp(v->args.v[v->args.nr - 2], "--"))),
-			   "route appended %zu argument(s) to '%s'", extra,
-			   ga->sub ? ga->sub : "");
+		if (extra) {
+			/* git's own tokens follow the subcommand, not the
+			 * policy's split ones */
+			const char *const *r = v->args.v + sub_at + 1;
+			const char *const *a = ga->argv + ga->sub_idx + 1;
+			size_t n = own - 1, end = clean_options_end(a, n);
+			FUZZ_CHECK(ga->sub && !strcmp(ga->sub, "clean") &&
+					   extra == 2 &&
+					   !strcmp(r[end], "-e") &&
+					   (!strcmp(r[end + 1],
+						    "/" SESSION_MARKER_NAME) ||
+					    !strcmp(r[end + 1],
+						    "!/" SESSION_MARKER_NAME)),
+				   "route added %zu argument(s) to '%s'", extra,
+				   ga->sub ? ga->sub : "");
+			for (size_t i = 0; i < n; i++)
+				FUZZ_CHECK(
+					!strcmp(r[i < end ? i : i + 2], a[i]),
+					"route changed argument %zu of clean",
+					i);
+		}
 		FUZZ_CHECK(v->args.nr >= 2 && !strcmp(v->args.v[0], "-C") &&
 				   !strncmp(v->args.v[1], WT, strlen(WT)),
 			   "route does not start with -C <worktree>");

@@ -817,6 +817,49 @@ static void test_env_hooks_off(void **state)
 	bound_release(&b);
 }
 
+/* A routed clean keeps the session marker with a command-line pattern
+ * where its options end, never a pathspec (docs/fuzzing.md I17). */
+static void test_clean_keeps_marker(void **state)
+{
+	static const struct {
+		const char *cmd, *want; /* the routed arguments after clean */
+	} rows[] = {
+		{ "clean -f", "-f -e /.agend-managed" },
+		{ "clean -fdx", "-fdx -e /.agend-managed" },
+		{ "clean -ffd", "-ffd -e /.agend-managed" },
+		{ "clean -fX", "-fX -e !/.agend-managed" },
+		{ "clean -f -d -X sub", "-f -d -X sub -e !/.agend-managed" },
+		{ "clean -f -- -X", "-f -e /.agend-managed -- -X" },
+		{ "clean -f --end-of-options -X",
+		  "-f -e /.agend-managed --end-of-options -X" },
+		{ "clean -fe -- x", "-fe -- x -e /.agend-managed" },
+		{ "clean -f -e -X", "-f -e -X -e /.agend-managed" },
+		{ "clean -f --exclude -- -- a",
+		  "-f --exclude -- -e /.agend-managed -- a" },
+		{ "clean -fx -e !/.agend-managed",
+		  "-fx -e !/.agend-managed -e /.agend-managed" },
+	};
+	struct bound b;
+	struct strbuf got = STRBUF_INIT;
+
+	(void)state;
+	bound_init(&b);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		decide(&b.in, rows[i].cmd, &b.vd);
+		assert_int_equal(b.vd.kind, V_ROUTE);
+		strbuf_reset(&got);
+		for (size_t k = b.vd.sub_args_at; k < b.vd.args.nr; k++)
+			strbuf_addf(&got, "%s%s",
+				    k > b.vd.sub_args_at ? " " : "",
+				    b.vd.args.v[k]);
+		if (strcmp(got.buf, rows[i].want))
+			fail_msg("'%s': routed as '%s', want '%s'", rows[i].cmd,
+				 got.buf, rows[i].want);
+	}
+	strbuf_release(&got);
+	bound_release(&b);
+}
+
 /* A GIT_TRACE* variable that names a file is denied, on a read too; a
  * trace to stderr or a descriptor is not (git's trace.c, tr2_dst.c). */
 static void test_env_trace(void **state)
@@ -1145,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_policy_effects),
 		cmocka_unit_test(test_env_hooks_off),
 		cmocka_unit_test(test_env_trace),
+		cmocka_unit_test(test_clean_keeps_marker),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
