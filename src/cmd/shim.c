@@ -125,7 +125,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 			 const struct verdict *v)
 {
 	bool incomplete = false;
-	struct strvec paths = STRVEC_INIT;
+	struct strvec paths = STRVEC_INIT, configs = STRVEC_INIT;
 	struct snapshot_opts o = {
 		.real_git = f->real_git,
 		.agent = f->env.agent,
@@ -146,16 +146,20 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	if (v->kind != V_ROUTE)
 		facts_caller_repo(ga, &o.git_dir, &o.work_tree);
 	/* what will really run: a routed clean keeps the session marker */
-	if (!strcmp(v->snapshot_slug, "clean"))
+	if (!strcmp(v->snapshot_slug, "clean")) {
 		o.clean_args = v->kind == V_ROUTE
 				       ? (const char *const *)v->args.v + v->sub_args_at
 				       : ga->args;
+		strvec_pushn(&configs, ga->configs, ga->nconfigs);
+		o.clean_configs = configs.v;
+	}
 	if (snapshot_guard(&o) < 0) {
 		fprintf(stderr,
 			"agentic-git: git clean refused: what it would delete and no snapshot can hold (ignored files, nested repositories) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X and with one -f\n");
 		ret = -1;
 	}
 	strvec_clear(&paths);
+	strvec_clear(&configs);
 	return ret;
 }
 

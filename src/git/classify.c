@@ -15,6 +15,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "git/classify.h"
+#include "git/clean-args.h"
 #include "git/optable.h"
 #include "git/outpaths.h"
 
@@ -415,15 +416,14 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 {
 	static const char *const always[] = { "merge", "rebase", "pull",
 		"cherry-pick", "revert", "am", NULL };
-	static const char *const hard[] = { "--hard", "--merge", "--keep", NULL };
-	static const char *const force[] = { "--force", NULL };
+	static const char *const hard[] = { "--hard", "--merge", "--keep",
+					    NULL };
 	static const char *const staged[] = { "--staged", "-S", NULL };
 	static const char *const wtree[] = { "--worktree", "-W", NULL };
 	static const char *const sw[] = { "-f", "--force", "--discard-changes",
 		NULL };
 	static const char *const stash_d[] = { "drop", "clear", NULL };
 	static const char *const upd[] = { "-u", "--reset", NULL };
-	static const char *const xs[] = { "-x", "-X", NULL };
 	const char *sub = ga->sub;
 
 	*quarantine = false;
@@ -434,10 +434,13 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	if (!strcmp(sub, "reset"))
 		return has_arg(ga, hard) ? "reset" : NULL;
 	if (!strcmp(sub, "clean")) {
-		if (!has_arg(ga, force) && !has_short(ga, 'f'))
-			return NULL;
-		*quarantine = has_arg(ga, xs) || has_short(ga, 'x') ||
-			      has_short(ga, 'X');
+		/* clean's own grammar: an -e value is no option, and no `--`
+		 * (docs/fuzzing.md I17) */
+		unsigned f = clean_flags(ga->args, ga->nargs);
+
+		if (!(f & CLEAN_FORCE) || (f & CLEAN_DRY_RUN))
+			return NULL; /* deletes nothing */
+		*quarantine = f & (CLEAN_IGNORED | CLEAN_ONLY_IGNORED);
 		return "clean";
 	}
 	if (!strcmp(sub, "stash"))

@@ -11,15 +11,18 @@ static const struct {
 	bool keep;
 } long_opts[] = {
 	{ "--force", CLEAN_FORCE, true },
-	{ "--dry-run", 0, false },
+	{ "--dry-run", CLEAN_DRY_RUN, false },
+	{ "--no-dry-run", 0, false },
 	{ "--quiet", 0, false },
-	{ "--interactive", 0, false },
+	{ "--interactive", CLEAN_INTERACTIVE, false },
 	{ "--no-quiet", 0, false },
 };
 /* clang-format on */
 
 static bool long_opt(const char *a, struct strvec *out, unsigned *flags)
 {
+	if (!strcmp(a, "--no-dry-run"))
+		*flags &= ~(unsigned)CLEAN_DRY_RUN; /* the last one wins */
 	for (size_t i = 0; i < ARRAY_SIZE(long_opts); i++) {
 		if (!strcmp(a, long_opts[i].name)) {
 			*flags |= long_opts[i].flag;
@@ -45,7 +48,13 @@ static int cluster(const char *a, const char *next, struct strvec *out,
 			*flags |= CLEAN_FORCE;
 			strbuf_addch(&kept, *p);
 			break;
-		case 'n': case 'q': case 'i':
+		case 'n':
+			*flags |= CLEAN_DRY_RUN;
+			break;
+		case 'i':
+			*flags |= CLEAN_INTERACTIVE;
+			break;
+		case 'q':
 			break;
 		case 'd':
 			*flags |= CLEAN_DIRS;
@@ -90,7 +99,7 @@ int clean_dry_run_args(const char *const *args, struct strvec *out,
 	for (size_t i = 0; args && args[i]; i++) {
 		const char *a = args[i];
 
-		if (!strcmp(a, "--")) {
+		if (!strcmp(a, "--") || !strcmp(a, "--end-of-options")) {
 			strvec_pushv(out, args + i);
 			break;
 		}
@@ -134,6 +143,19 @@ size_t clean_options_end(const char *const *args, size_t nargs)
 			i++;
 	}
 	return nargs;
+}
+
+unsigned clean_flags(const char *const *args, size_t nargs)
+{
+	struct strvec opts = STRVEC_INIT, dry = STRVEC_INIT;
+	unsigned flags = 0;
+
+	strvec_pushn(&opts, args, nargs);
+	if (clean_dry_run_args(opts.v, &dry, &flags) < 0)
+		flags = 0; /* git refuses the command line itself */
+	strvec_clear(&opts);
+	strvec_clear(&dry);
+	return flags;
 }
 
 int unquote_c_path(const char *in, size_t len, struct strbuf *out)

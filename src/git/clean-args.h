@@ -7,10 +7,12 @@
  * run, what it would delete (pure: no I/O).
  *
  * clean_dry_run_args() turns the arguments after `clean` into the
- * arguments of `clean -n` with the same selection: -i, -n/--dry-run and
- * -q/--quiet are dropped (also out of single-dash clusters such as -fdx),
- * -f/--force (given twice, clean deletes nested repositories too), -d,
- * -x, -X, -e/--exclude <pattern> and the pathspecs are kept. `out` receives the new argv (without "clean"),
+ * arguments of `clean -n` with the same selection: -i, -n/--dry-run,
+ * --no-dry-run (it would make the dry run delete) and -q/--quiet are
+ * dropped (also out of single-dash clusters such as -fdx), -f/--force
+ * (given twice, clean deletes nested repositories too), -d, -x, -X,
+ * -e/--exclude <pattern> and the pathspecs are kept; from `--` or
+ * `--end-of-options` on, everything is kept as it is. `out` receives the new argv (without "clean"),
  * `flags` the CLEAN_* bits seen. Returns 0, or -1 when an option that
  * needs a value has none.
  *
@@ -23,10 +25,12 @@
 #include "base/strvec.h"
 
 enum clean_flags {
-	CLEAN_DIRS = 1 << 0,	 /* -d */
-	CLEAN_IGNORED = 1 << 1,	 /* -x */
+	CLEAN_DIRS = 1 << 0,	     /* -d */
+	CLEAN_IGNORED = 1 << 1,	     /* -x */
 	CLEAN_ONLY_IGNORED = 1 << 2, /* -X */
-	CLEAN_FORCE = 1 << 3,	 /* -f / --force */
+	CLEAN_FORCE = 1 << 3,	     /* -f / --force */
+	CLEAN_DRY_RUN = 1 << 4, /* -n / --dry-run, not undone by --no-dry-run */
+	CLEAN_INTERACTIVE = 1 << 5, /* -i / --interactive */
 };
 
 int clean_dry_run_args(const char *const *args, struct strvec *out,
@@ -37,6 +41,8 @@ int clean_dry_run_args(const char *const *args, struct strvec *out,
  * taken for either, attached to a cluster (`-fe --`) included.
  */
 size_t clean_options_end(const char *const *args, size_t nargs);
+/* The CLEAN_* bits of the `nargs` arguments after `clean`. */
+unsigned clean_flags(const char *const *args, size_t nargs);
 int unquote_c_path(const char *in, size_t len, struct strbuf *out);
 
 #endif

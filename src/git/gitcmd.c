@@ -115,6 +115,11 @@ static void scrub_env(struct child *c, bool agent_repo)
 			free(name);
 		}
 	}
+	/* git's messages in English: the dry run of a clean and other
+	 * callers read its words ("Would remove"), which a caller's
+	 * LANGUAGE or LC_ALL would translate */
+	strvec_push(&c->env_unset, "LANGUAGE");
+	strvec_push(&c->env_set, "LC_ALL=C");
 	if (agent_repo) {
 		strvec_pushv(&c->env_unset, agent_env_out);
 		strvec_pushv(&c->env_set, agent_env_set);

@@ -120,19 +120,13 @@ static void push_clean_args(struct strvec *out, const struct git_argv *ga)
 	const char *const *args = ga->argv + ga->sub_idx + 1;
 	size_t nargs = ga->argc - ga->sub_idx - 1;
 	size_t end = clean_options_end(args, nargs);
-	struct strvec opts = STRVEC_INIT, dry = STRVEC_INIT;
-	unsigned flags = 0;
 
-	strvec_pushn(&opts, args, end);
-	if (clean_dry_run_args(opts.v, &dry, &flags) < 0)
-		flags = 0; /* git refuses the command line itself */
-	strvec_pushv(out, opts.v);
+	strvec_pushn(out, args, end);
 	strvec_push(out, "-e");
-	strvec_push(out, flags & CLEAN_ONLY_IGNORED ? "!/" SESSION_MARKER_NAME
-						    : "/" SESSION_MARKER_NAME);
+	strvec_push(out, clean_flags(args, end) & CLEAN_ONLY_IGNORED
+				 ? "!/" SESSION_MARKER_NAME
+				 : "/" SESSION_MARKER_NAME);
 	strvec_pushn(out, args + end, nargs - end);
-	strvec_clear(&opts);
-	strvec_clear(&dry);
 }
 
 /* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5).
@@ -340,6 +334,12 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		deny(v, "deny", DS_BLOCK,
 		     "git %s starts the program the configuration names (vimdiff when none is set): an interactive tool that waits for a person and writes outside the repository — not allowed for agents; read changes with git diff (--stat, --word-diff, <a> <b> -- <path>) and resolve conflicts by editing the files, then git add",
 		     ga->sub);
+		return true;
+	}
+	if (ga->sub && !strcmp(ga->sub, "clean") &&
+	    (clean_flags(ga->args, ga->nargs) & CLEAN_INTERACTIVE)) {
+		deny(v, "deny", DS_BLOCK,
+		     "git clean -i waits for a person to choose what to delete — not allowed for agents; list what would go with git clean -n, then delete with git clean -f <paths>");
 		return true;
 	}
 	if (cls == SC_HELPER && in->env->depth == 0) {

@@ -322,7 +322,8 @@ static int parse_dry_run(const char *out, const char *dir, const char *top,
 
 static int dry_run(const char *real_git, const char *gitdir, const char *top,
 		   const char *dir, const char *const *clean_args,
-		   struct strbuf *out, struct strbuf *err)
+		   const char *const *configs, struct strbuf *out,
+		   struct strbuf *err)
 {
 	struct child c = CHILD_INIT;
 	unsigned flags;
@@ -330,6 +331,9 @@ static int dry_run(const char *real_git, const char *gitdir, const char *top,
 
 	gitcmd_init_repo(&c, real_git, gitdir, top);
 	c.dir = dir; /* clean's pathspecs and its output are relative to it */
+	/* the clean's own -c (core.excludesFile…): it lists what git will */
+	for (; configs && *configs; configs++)
+		strvec_pushl(&c.args, "-c", *configs, NULL);
 	strvec_pushl(&c.args, "-c", "core.quotePath=false", "clean", "-n",
 		     NULL);
 	if (clean_dry_run_args(clean_args, &c.args, &flags) < 0) {
@@ -346,26 +350,27 @@ static int dry_run(const char *real_git, const char *gitdir, const char *top,
 
 int quarantine_plan_clean(const char *real_git, const char *gitdir,
 			  const char *dir, const char *top,
-			  const char *const *clean_args, unsigned flags,
+			  const char *const *clean_args,
+			  const char *const *configs, bool all,
 			  struct quarantine_plan *qp, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct strvec entries = STRVEC_INIT, set = STRVEC_INIT;
-	bool ignored = flags & QUARANTINE_IGNORED;
 	int ret = -1;
 
-	if (dry_run(real_git, gitdir, top, dir, clean_args, &out, err) < 0 ||
+	if (dry_run(real_git, gitdir, top, dir, clean_args, configs, &out,
+		    err) < 0 ||
 	    parse_dry_run(out.buf, dir, top, &entries) < 0)
 		goto out;
-	if (ignored && entries.nr &&
-	    ignored_set(real_git, gitdir, top, &set, err) < 0)
+	/* ignored as the snapshot's `add -A` saw it: not only under -x/-X
+	 * (an agent's `-e '!*.log'` or config un-ignores files) */
+	if (entries.nr && ignored_set(real_git, gitdir, top, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < entries.nr; i++) {
 		size_t n = strlen(entries.v[i]);
 		bool is_dir = entries.v[i][n - 1] == '/';
 		char *name = xstrndup(entries.v[i], is_dir ? n - 1 : n);
-		struct dir_walk w = { top, name, ignored ? &set : NULL,
-				      flags & QUARANTINE_ALL, qp };
+		struct dir_walk w = { top, name, &set, all, qp };
 
 		if (plan_path(&w, name, is_dir) == WALK_CONTINUE && is_dir) {
 			char *abs = path_join(top, name);

@@ -6,15 +6,15 @@
  * The quarantine: what `git clean` is about to delete and a snapshot's tree
  * cannot hold is moved into <home>/quarantine/<agent>/<snapshot-id>/,
  * mirroring the paths relative to the work tree's top, so a restore can
- * move it back: ignored files (-x/-X), nested repositories (-ff: the tree
- * holds at most a gitlink, never their files or their .git), every file
- * when the snapshot left some out (QUARANTINE_ALL), and the directories
- * (-d), which are recorded.
+ * move it back: ignored files (-x/-X, or un-ignored by the clean's own
+ * patterns), nested repositories (-ff: the tree holds at most a gitlink,
+ * never their files or their .git), every file when the snapshot left
+ * some out, and the directories (-d), which are recorded.
  *
  * Invariants:
  *  1. MUST only move paths that `git clean -n` with the same selection
  *     lists (or lie inside a directory it lists): ignored ones, nested
- *     repositories whole, and with QUARANTINE_ALL every file.
+ *     repositories whole, and with `all` every file.
  *  2. MUST move, never copy-then-delete, on one filesystem (rename(2));
  *     across filesystems it copies, then removes the original.
  *  3. MUST NOT overwrite anything on restore: a path that exists again is
@@ -34,23 +34,19 @@ struct quarantine_plan {
 };
 #define QUARANTINE_PLAN_INIT { STRVEC_INIT, STRVEC_INIT }
 
-/* What quarantine_plan_clean() moves besides nested repositories. */
-enum {
-	QUARANTINE_IGNORED = 1 << 0, /* clean -x/-X: the ignored files */
-	QUARANTINE_ALL = 1 << 1,     /* every file: the snapshot lacks some */
-};
-
 /*
  * Asks `git clean -n` (run in `dir`, below `top`, in the repository whose
  * git dir is `gitdir` and work tree `top`, with the same selection as
- * `clean_args`) what it would delete. A nested repository it would delete
- * (a directory with a `.git`) goes into `moves` whole; `flags` adds the
- * ignored paths or every file; every other directory it would delete is
- * recorded.
+ * `clean_args` and the clean's own `-c` values `configs`, may be NULL)
+ * what it would delete. Into `moves`: the ignored paths among them (as the
+ * repository's ignore rules say, whatever the clean's own -e or -x), a
+ * nested repository (a directory with a `.git`) whole, and with `all`
+ * every file; every other directory it would delete is recorded.
  */
 int quarantine_plan_clean(const char *real_git, const char *gitdir,
 			  const char *dir, const char *top,
-			  const char *const *clean_args, unsigned flags,
+			  const char *const *clean_args,
+			  const char *const *configs, bool all,
 			  struct quarantine_plan *qp, struct strbuf *err);
 bool quarantine_plan_empty(const struct quarantine_plan *qp);
 void quarantine_plan_release(struct quarantine_plan *qp);

@@ -7,6 +7,7 @@
 #include "base/die.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
+#include "base/path.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
@@ -195,16 +196,59 @@ int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
 	return ret;
 }
 
+static bool ends_with_at(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && !strncmp(s + len - n, suffix, n);
+}
+
+/*
+ * The snapshot's quarantine when it is one the engine made for this ref:
+ * <home>/quarantine/<agent>/<id>[.N] (git/snapshot.c claim_quarantine),
+ * <agent> and <id> the ref's own, whatever home it was taken in. The
+ * commit message that names it is anyone's to write, and a restore moves
+ * what it holds into the work tree: a directory of other files (someone's
+ * ~/.ssh) is never taken for one.
+ */
+static const char *own_quarantine(const struct restore_opts *o)
+{
+	const char *q = o->snap->meta.quarantine, *ref = o->snap->ref;
+	const char *id = ref ? strrchr(ref, '/') : NULL, *dot;
+	char *real = q ? real_path(q) : NULL;
+	char *want;
+	bool ok = false;
+
+	if (real && id && o->snap->name.agent) {
+		want = xstrfmt("/quarantine/%s/%s", o->snap->name.agent,
+			       id + 1);
+		dot = strrchr(real, '.');
+		ok = ends_with_at(real, strlen(real), want) ||
+		     (dot && dot[1] &&
+		      strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
+		      ends_with_at(real, (size_t)(dot - real), want));
+		free(want);
+	}
+	free(real);
+	return ok ? q : NULL;
+}
+
 static void put_back_extras(const struct restore_opts *o,
 			    const struct restore_loc *l,
 			    const struct strvec *stashes,
 			    struct restore_result *r)
 {
 	struct strbuf qerr = STRBUF_INIT, msg = STRBUF_INIT;
+	const char *q = own_quarantine(o);
 
-	if (o->snap->meta.quarantine &&
-	    quarantine_restore(o->snap->meta.quarantine, l->top.buf,
-			       &r->quarantined, &r->kept, &qerr) < 0)
+	/* (one a restore consumed is gone: nothing to say) */
+	if (!q && o->snap->meta.quarantine &&
+	    path_exists(o->snap->meta.quarantine))
+		warning("quarantine '%s' is not this snapshot's (<home>/quarantine/%s/<id>): left alone",
+			o->snap->meta.quarantine,
+			o->snap->name.agent ? o->snap->name.agent : "?");
+	if (q && quarantine_restore(q, l->top.buf, &r->quarantined, &r->kept,
+				    &qerr) < 0)
 		warning("quarantine: %s", qerr.buf);
 	strbuf_addf(&msg, "agentic-git: restored from %s", o->snap->ref);
 	for (size_t i = 0; i < stashes->nr; i++) {
@@ -247,7 +291,7 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 		goto out;
 	missing_stashes(o, &l, &stashes);
 	if (!n && !stashes.nr &&
-	    !quarantine_pending(o->snap->meta.quarantine, l.top.buf)) {
+	    !quarantine_pending(own_quarantine(o), l.top.buf)) {
 		ret = 0;
 		goto out;
 	}

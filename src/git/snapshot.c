@@ -433,12 +433,10 @@ static int plan_clean(struct snap *s)
 	bool inside = real && path_inside(real, s->top.buf, &rel);
 	int ret;
 
-	ret = quarantine_plan_clean(
-		o->real_git, s->gitdir.buf, inside ? o->dir : s->top.buf,
-		s->top.buf, o->clean_args,
-		(o->quarantine_ignored ? QUARANTINE_IGNORED : 0) |
-			(s->partial ? QUARANTINE_ALL : 0),
-		&s->qp, s->err);
+	ret = quarantine_plan_clean(o->real_git, s->gitdir.buf,
+				    inside ? o->dir : s->top.buf, s->top.buf,
+				    o->clean_args, o->clean_configs, s->partial,
+				    &s->qp, s->err);
 	free(real);
 	return ret;
 }

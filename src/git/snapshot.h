@@ -50,6 +50,8 @@ struct snapshot_opts {
 	const char *home;	/* $AGENTIC_GIT_HOME, may be "" (then no quarantine dir, no events) */
 	const char *slug;	/* operation slug: reset, checkout, restore, ... */
 	const char *const *clean_args; /* for slug "clean": the args after `clean` (NULL otherwise) */
+	const char *const *
+		clean_configs; /* the clean's own -c values, NULL-terminated; may be NULL */
 	bool quarantine_ignored; /* clean -x/-X: quarantine the ignored files clean would delete */
 	bool *quarantine_incomplete; /* out, may be NULL: set when some of them could not be moved */
 	/* the tree-ish the operation writes files from (`checkout X -- p`,

@@ -31,6 +31,11 @@ static void test_dry_run_args(void **state)
 	const char *a6[] = { "-df", "-e", "-x", NULL };
 
 	const char *a7[] = { "-ffd", "--force", NULL };
+	const char *a8[] = { "-ffdx", "--no-dry-run", NULL };
+	const char *a9[] = { "-n", "--no-dry-run", "--dry-run", NULL };
+	const char *a10[] = { "-fx", "--end-of-options", "-nkeys.log", "-X",
+			      NULL };
+	const char *a11[] = { "-fi", NULL };
 
 	/* -f stays: given twice, clean deletes nested repositories too */
 	expect(a1, "-fdx", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
@@ -38,10 +43,17 @@ static void test_dry_run_args(void **state)
 	       CLEAN_FORCE | CLEAN_DIRS | CLEAN_ONLY_IGNORED);
 	expect(a3, "--force -e *.keep --exclude x --exclude=y", CLEAN_FORCE);
 	expect(a4, "-fx -e*.o path", CLEAN_FORCE | CLEAN_IGNORED);
-	expect(a5, "-f", CLEAN_FORCE);
+	expect(a5, "-f", CLEAN_FORCE | CLEAN_DRY_RUN | CLEAN_INTERACTIVE);
 	/* -e takes "-x" as its pattern: not the ignored flag */
 	expect(a6, "-df -e -x", CLEAN_FORCE | CLEAN_DIRS);
 	expect(a7, "-ffd --force", CLEAN_FORCE | CLEAN_DIRS);
+	/* --no-dry-run would make the dry run delete: dropped */
+	expect(a8, "-ffdx", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
+	expect(a9, "", CLEAN_DRY_RUN);
+	/* after --end-of-options every word is a path, kept as it is */
+	expect(a10, "-fx --end-of-options -nkeys.log -X",
+	       CLEAN_FORCE | CLEAN_IGNORED);
+	expect(a11, "-f", CLEAN_FORCE | CLEAN_INTERACTIVE);
 }
 
 static void test_dry_run_missing_value(void **state)
@@ -56,6 +68,42 @@ static void test_dry_run_missing_value(void **state)
 	strvec_clear(&out);
 	assert_int_equal(clean_dry_run_args(NULL, &out, &f), 0);
 	assert_int_equal(out.nr, 0);
+}
+
+/* Where clean's options end: an -e value is never its `--`. */
+static void test_options_end(void **state)
+{
+	static const struct {
+		const char *args[6];
+		size_t end;
+		unsigned flags; /* of the options before it */
+	} rows[] = {
+		{ { "-f", "--", "-x" }, 1, CLEAN_FORCE },
+		{ { "-e", "--", "-fdx" },
+		  3,
+		  CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED },
+		{ { "-fe", "--", "--" }, 2, CLEAN_FORCE },
+		{ { "--exclude", "--end-of-options", "-X", "--" },
+		  3,
+		  CLEAN_ONLY_IGNORED },
+		{ { "-fx", "--end-of-options", "-n" },
+		  1,
+		  CLEAN_FORCE | CLEAN_IGNORED },
+		{ { "-e--", "--" }, 1, 0 },
+		{ { "-f" }, 1, CLEAN_FORCE },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		size_t n = 0;
+		while (n < 6 && rows[i].args[n])
+			n++;
+		size_t end = clean_options_end(rows[i].args, n);
+		if (end != rows[i].end)
+			fail_msg("row %zu: options end at %zu, want %zu", i,
+				 end, rows[i].end);
+		assert_int_equal(clean_flags(rows[i].args, end), rows[i].flags);
+	}
 }
 
 static void test_unquote(void **state)
@@ -85,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dry_run_args),
 		cmocka_unit_test(test_dry_run_missing_value),
+		cmocka_unit_test(test_options_end),
 		cmocka_unit_test(test_unquote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
