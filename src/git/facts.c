@@ -344,6 +344,79 @@ static void gather_outputs(struct shim_facts *f, const struct git_argv *ga)
 	strbuf_release(&res);
 }
 
+/* `agent` (owned), the marker's above where git acts, when not ours. */
+static void note_sibling(struct shim_facts *f, char *agent)
+{
+	if (agent && strcmp(agent, f->env.agent)) {
+		f->sibling_agent = agent;
+		f->repo.sibling_agent = agent;
+		f->repo.sibling_path = f->sibling_dir;
+	} else {
+		free(agent);
+		free(f->sibling_dir);
+		f->sibling_dir = NULL;
+	}
+}
+
+/*
+ * Where git acts besides the working directory, for a command that is not
+ * routed into the agent's own worktree: the work tree a named --git-dir or
+ * --work-tree gives, and the worktree whose admin directory the git dir is
+ * (<common>/worktrees/<id>: git writes its FETCH_HEAD, index and HEAD
+ * there, wherever it runs from). Another agent's marker above either is
+ * that agent's worktree.
+ */
+static void sibling_at(struct shim_facts *f, const char *path, bool admin)
+{
+	char *top;
+
+	if (f->sibling_agent || !path)
+		return;
+	if (!admin) {
+		note_sibling(f, marker_agent_above(path, &f->sibling_dir));
+	} else if ((top = repo_worktree_of_admin(path))) {
+		note_sibling(f, marker_agent_above(top, &f->sibling_dir));
+		free(top);
+	}
+}
+
+/* The admin directory git's own discovery takes the working directory
+ * for when it lies in one (<common>/worktrees/<id>[/…]); owned or NULL. */
+static char *admin_dir_around(const char *cwd)
+{
+	const char *w = NULL, *p = cwd, *end;
+
+	while ((p = strstr(p, "/worktrees/")))
+		w = p++;
+	if (!w || !w[11] || w[11] == '/')
+		return NULL;
+	end = strchrnul(w + 11, '/');
+	return xstrndup(cwd, (size_t)(end - cwd));
+}
+
+static void target_sibling(struct shim_facts *f, const struct git_argv *ga)
+{
+	const char *gd, *wt;
+	char *p;
+
+	if (f->bind.state == BS_BOUND && f->repo.target == TGT_SAME)
+		return; /* routed: git runs in the agent's own worktree */
+	facts_caller_repo(ga, &gd, &wt);
+	if (wt && *wt && f->eff_cwd) {
+		p = path_join(f->eff_cwd, wt);
+		sibling_at(f, p, false);
+		free(p);
+	}
+	if (f->have_target) {
+		sibling_at(f, f->target.top, false);
+		sibling_at(f, f->target.gitdir, true);
+	}
+	if (f->eff_cwd && (p = admin_dir_around(f->eff_cwd))) {
+		sibling_at(f, p, true);
+		free(p);
+	}
+}
+
 void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 		  const char *real_git)
 {
@@ -386,18 +459,14 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 	 * own, by the signed binding: reading it would re-learn our name */
 	if (f->eff_cwd &&
 	    !(f->bind.state == BS_BOUND && f->bind.worktree &&
-	      f->eff_canonical && !strcmp(f->eff_cwd, f->bind.worktree))) {
-		char *agent = f->eff_canonical
-			? marker_agent_above_canonical(f->eff_cwd, &f->sibling_dir)
-			: marker_agent_above(f->eff_cwd, &f->sibling_dir);
-		if (agent && strcmp(agent, f->env.agent)) {
-			f->sibling_agent = agent;
-			f->repo.sibling_agent = agent;
-			f->repo.sibling_path = f->sibling_dir;
-		} else {
-			free(agent);
-		}
-	}
+	      f->eff_canonical && !strcmp(f->eff_cwd, f->bind.worktree)))
+		note_sibling(f, f->eff_canonical
+					? marker_agent_above_canonical(
+						  f->eff_cwd, &f->sibling_dir)
+					: marker_agent_above(f->eff_cwd,
+							     &f->sibling_dir));
+	if (!f->sibling_agent)
+		target_sibling(f, ga);
 	if (f->have_target && ga->sub && git_sub_class(ga->sub) == SC_CHECKOUT) {
 		struct strbuf base = STRBUF_INIT;
 		if (f->repo.target == TGT_SAME && f->bind.worktree) {

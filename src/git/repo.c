@@ -392,6 +392,18 @@ bool repo_has_origin(const struct repo_loc *r)
 
 static char *marker_walk(char *cur, char **dir);
 
+char *repo_worktree_of_admin(const char *gitdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p = path_join(gitdir, "gitdir"), *top = NULL;
+
+	if (!read_small(p, &sb) && sb.len && sb.buf[0] == '/')
+		top = path_dirname(sb.buf);
+	free(p);
+	strbuf_release(&sb);
+	return top;
+}
+
 char *marker_agent_above(const char *start, char **dir)
 {
 	return marker_walk(real_path(start), dir);

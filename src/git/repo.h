@@ -64,5 +64,11 @@ bool repo_has_origin(const struct repo_loc *r);
 char *marker_agent_above(const char *start, char **dir);
 /* Same, for a canonical start path. */
 char *marker_agent_above_canonical(const char *start, char **dir);
+/*
+ * The work tree a linked worktree's admin directory `gitdir`
+ * (<common>/worktrees/<id>) belongs to, from its `gitdir` file (the path
+ * of that work tree's .git file); NULL for any other git dir. Owned.
+ */
+char *repo_worktree_of_admin(const char *gitdir);
 
 #endif

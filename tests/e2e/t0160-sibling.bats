@@ -69,6 +69,29 @@ assert_sibling_denied() {
 	assert_sibling_denied status
 }
 
+@test "an unbound agent cannot reach another agent's worktree through the repository it names" {
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	local admin fh
+	admin=$("$REAL_GIT" -C "$WT2" rev-parse --absolute-git-dir)
+	fh="$admin/FETCH_HEAD"
+	rm -f "$fh"
+	cd "$REPO"
+	# run 9's finding: the admin directory's FETCH_HEAD was written
+	run agit --git-dir="$WT2/.git" fetch
+	assert_sibling_denied fetch
+	run agit --git-dir="$admin" fetch
+	assert_sibling_denied fetch
+	GIT_DIR=$admin run agit fetch
+	assert_sibling_denied fetch
+	run agit --work-tree="$WT2" status
+	assert_sibling_denied status
+	# git takes an admin directory it runs in for its git dir
+	cd "$admin"
+	run agit fetch
+	assert_sibling_denied fetch
+	[ ! -e "$fh" ]
+}
+
 @test "the deny has no worktree or bypass block, just one line" {
 	cd "$WT2"
 	run --separate-stderr agit status
