@@ -363,8 +363,8 @@ static void note_sibling(struct shim_facts *f, char *agent)
  * routed into the agent's own worktree: the work tree a named --git-dir or
  * --work-tree gives, and the worktree whose admin directory the git dir is
  * (<common>/worktrees/<id>: git writes its FETCH_HEAD, index and HEAD
- * there, wherever it runs from). Another agent's marker above either is
- * that agent's worktree.
+ * there, wherever it runs from), named or the one it runs in. Another
+ * agent's marker above either is that agent's worktree.
  */
 static void sibling_at(struct shim_facts *f, const char *path, bool admin)
 {
@@ -380,20 +380,6 @@ static void sibling_at(struct shim_facts *f, const char *path, bool admin)
 	}
 }
 
-/* The admin directory git's own discovery takes the working directory
- * for when it lies in one (<common>/worktrees/<id>[/…]); owned or NULL. */
-static char *admin_dir_around(const char *cwd)
-{
-	const char *w = NULL, *p = cwd, *end;
-
-	while ((p = strstr(p, "/worktrees/")))
-		w = p++;
-	if (!w || !w[11] || w[11] == '/')
-		return NULL;
-	end = strchrnul(w + 11, '/');
-	return xstrndup(cwd, (size_t)(end - cwd));
-}
-
 static void target_sibling(struct shim_facts *f, const struct git_argv *ga)
 {
 	const char *gd, *wt;
@@ -407,13 +393,11 @@ static void target_sibling(struct shim_facts *f, const struct git_argv *ga)
 		sibling_at(f, p, false);
 		free(p);
 	}
+	/* discovery takes an admin directory it runs in for the git dir,
+	 * as git does (git/repo.h) */
 	if (f->have_target) {
 		sibling_at(f, f->target.top, false);
 		sibling_at(f, f->target.gitdir, true);
-	}
-	if (f->eff_cwd && (p = admin_dir_around(f->eff_cwd))) {
-		sibling_at(f, p, true);
-		free(p);
 	}
 }
 

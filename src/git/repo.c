@@ -134,13 +134,63 @@ static enum repo_found at_dotgit(const char *dir, const char *dotgit,
 			r->gitdir = real_dir_path(joined);
 			free(joined);
 		}
+	} else if (S_ISLNK(st->st_mode)) {
+		/* git follows a symlinked .git: so do we, once */
+		char *real = real_path(dotgit);
+		struct stat t;
+		enum repo_found res = REPO_ODD;
+
+		if (real && !lstat(real, &t) && !S_ISLNK(t.st_mode)) {
+			free(r->top);
+			r->top = NULL;
+			res = at_dotgit(dir, real, &t, r);
+		}
+		free(real);
+		return res;
 	} else {
-		return REPO_ODD; /* a symlinked .git or stranger */
+		return REPO_ODD; /* a fifo, a device */
 	}
 	strbuf_release(&sb);
 	if (!r->gitdir)
 		return REPO_ODD;
 	return fill_from_gitdir(r);
+}
+
+/*
+ * A directory git takes for a git dir itself when it finds no .git above
+ * (git's is_git_directory): a HEAD, and a `commondir` file or both
+ * `objects` and `refs`. A linked worktree's admin directory, a bare
+ * repository.
+ */
+static bool is_git_dir(const char *dir)
+{
+	char *head = path_join(dir, "HEAD"), *p;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	bool ret = !lstat(head, &st) && S_ISREG(st.st_mode) &&
+		   !read_small(head, &sb) &&
+		   (starts_with(sb.buf, "ref: ") ||
+		    ((sb.len == 40 || sb.len == 64) &&
+		     strspn(sb.buf, "0123456789abcdef") == sb.len));
+
+	free(head);
+	strbuf_release(&sb);
+	if (!ret)
+		return false;
+	p = path_join(dir, "commondir");
+	ret = !lstat(p, &st) && S_ISREG(st.st_mode);
+	free(p);
+	if (ret)
+		return true;
+	p = path_join(dir, "objects");
+	ret = is_dir(p);
+	free(p);
+	if (!ret)
+		return false;
+	p = path_join(dir, "refs");
+	ret = is_dir(p);
+	free(p);
+	return ret;
 }
 
 static enum repo_found discover(char *cur, struct repo_loc *out);
@@ -177,6 +227,12 @@ static enum repo_found discover(char *cur, struct repo_loc *out)
 			break;
 		}
 		free(dotgit);
+		if (is_git_dir(cur)) {
+			/* git's GIT_DIR, with no work tree */
+			out->gitdir = xstrdup(cur);
+			res = fill_from_gitdir(out);
+			break;
+		}
 		if (!strcmp(cur, "/"))
 			break;
 		{
@@ -187,7 +243,9 @@ static enum repo_found discover(char *cur, struct repo_loc *out)
 	}
 	if (res == REPO_FOUND) {
 		const char *rel = "";
-		out->rel = xstrdup(path_inside(start, out->top, &rel) ? rel : "");
+		out->rel = xstrdup(
+			out->top && path_inside(start, out->top, &rel) ? rel
+								       : "");
 	} else {
 		repo_loc_release(out);
 	}

@@ -23,7 +23,13 @@ struct repo_loc {
 
 enum repo_found { REPO_FOUND = 0, REPO_NONE = 1, REPO_ODD = -1 };
 
-/* Walks up from `start` (any path) to the first .git. */
+/*
+ * Walks up from `start` (any path) as git's own discovery does: at each
+ * level a .git (a directory, a gitdir file, or a symlink to either,
+ * followed), else the directory itself when it is a git dir (a valid HEAD
+ * and `commondir`, or `objects` and `refs`: a worktree's admin directory,
+ * a bare repository; then `top` is NULL).
+ */
 enum repo_found repo_discover(const char *start, struct repo_loc *out);
 /* Same, for a start path that is already canonical (from getcwd(3) or
  * realpath(3)): saves a realpath per call on the shim's hot path. */

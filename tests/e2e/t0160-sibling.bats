@@ -155,3 +155,39 @@ assert_sibling_denied() {
 	assert_equal "$status" 1
 	assert_output --partial "agent 'ag2' cannot read from agent 'ag1'"
 }
+
+@test "discovery finds what git finds: a git dir with no .git, a symlinked .git, an admin directory id 'worktrees'" {
+	local admin g
+	admin=$("$REAL_GIT" -C "$WT2" rev-parse --absolute-git-dir)
+	rm -f "$admin/FETCH_HEAD"
+	# a bare-looking git dir sharing the repository: the bound agent is
+	# routed into its own worktree, ag2's HEAD stays
+	g="$T/g" && mkdir -p "$g"
+	echo 'ref: refs/heads/main' >"$g/HEAD"
+	"$REAL_GIT" -C "$REPO" rev-parse --absolute-git-dir >"$g/commondir"
+	cd "$g"
+	run agit update-ref --no-deref worktrees/feat-b/HEAD HEAD~0
+	assert_equal "$(head_of "$WT2")" "$WT2_HEAD"
+	run agit config core.fsmonitor "$T/evil.sh"
+	assert_failure
+	run "$REAL_GIT" -C "$REPO" config core.fsmonitor
+	assert_output ""
+	# a symlinked .git is followed, as git follows it
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	mkdir -p "$T/s1" && ln -s "$admin" "$T/s1/.git"
+	cd "$T/s1"
+	run agit fetch
+	assert_sibling_denied fetch
+	run agit status
+	assert_sibling_denied status
+	[ ! -e "$admin/FETCH_HEAD" ]
+	# a worktree whose admin id is "worktrees", run from below it
+	"$REAL_GIT" -C "$REPO" worktree add -q -b fix/w "$T/x/worktrees"
+	printf 'agent=ag2\n' >"$T/x/worktrees/.agend-managed"
+	admin="$("$REAL_GIT" -C "$REPO" rev-parse --absolute-git-dir)/worktrees/worktrees"
+	mkdir -p "$admin/logs" && cd "$admin/logs"
+	run agit fetch
+	assert_equal "$status" 1
+	assert_output --partial "agent 'ag1' cannot read from agent 'ag2'"
+	[ ! -e "$admin/FETCH_HEAD" ]
+}
