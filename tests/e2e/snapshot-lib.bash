@@ -72,3 +72,12 @@ allow_links() {
 	chattr -i "$1" 2>/dev/null || true
 	chmod u+w "$1"
 }
+
+# snapshot_agent BRANCH: a fleet with agent ag1 bound on BRANCH, snapshots
+# on, in its worktree (the t03xx tests' setup)
+snapshot_agent() {
+	ag_setup
+	ag_bind ag1 "$1"
+	export AGENTIC_GIT_SNAPSHOTS=1
+	cd "$WT" || return 1
+}

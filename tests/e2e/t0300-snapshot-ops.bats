@@ -7,10 +7,7 @@ load lib
 load snapshot-lib
 
 setup() {
-	ag_setup
-	ag_bind ag1 feat/one
-	export AGENTIC_GIT_SNAPSHOTS=1
-	cd "$WT"
+	snapshot_agent feat/one
 }
 
 # roundtrip EXPECT_CHANGE ADDED_FILES OP ARGS…: make work, run the op through

@@ -8,10 +8,7 @@ load lib
 load snapshot-lib
 
 setup() {
-	ag_setup
-	ag_bind ag1 feat/a
-	export AGENTIC_GIT_SNAPSHOTS=1
-	cd "$WT"
+	snapshot_agent feat/a
 }
 
 # snapshot_has OP PATH CONTENT: the newest OP snapshot holds PATH as CONTENT

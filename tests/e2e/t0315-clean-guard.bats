@@ -8,10 +8,7 @@ load lib
 load snapshot-lib
 
 setup() {
-	ag_setup
-	ag_bind ag1 feat/a
-	export AGENTIC_GIT_SNAPSHOTS=1
-	cd "$WT"
+	snapshot_agent feat/a
 	printf '*.log\n' >.gitignore
 	"$REAL_GIT" add .gitignore && "$REAL_GIT" commit -qm ignore
 	echo "only here" >secret.log
