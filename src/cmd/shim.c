@@ -43,6 +43,34 @@
  */
 #define SHIM_DEPTH_MAX 8
 
+/* A routed command's GIT_INDEX_FILE that is not a temp index of the
+ * agent's own: in the repository's git dirs but not its worktree's (the
+ * file's symlinks followed), from where git resolves a relative one (the
+ * routed directory, the worktree's top), or unresolvable. */
+static bool index_elsewhere(const struct shim_facts *f, const char *gi,
+			    const char *route_dir)
+{
+	const char *bases[] = { route_dir, f->wt.top };
+	const char *rel;
+	bool out = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bases) && !out; i++) {
+		char *real = facts_index_file(bases[i], gi);
+		out = !real || (path_inside(real, f->wt.commondir, &rel) &&
+				!path_inside(real, f->wt.gitdir, &rel));
+		if (real && !out) {
+			char *dir = path_dirname(real), *d = NULL;
+			char *agent = marker_agent_above(dir, &d);
+			out = agent && strcmp(agent, f->env.agent);
+			free(agent);
+			free(d);
+			free(dir);
+		}
+		free(real);
+	}
+	return out;
+}
+
 static void recursion_guard(unsigned depth)
 {
 	if (depth < SHIM_DEPTH_MAX)
@@ -76,18 +104,9 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 	unsetenv("GIT_DIR");
 	unsetenv("GIT_WORK_TREE");
 	unsetenv("GIT_COMMON_DIR");
-	if (f->env.env_index_override && f->have_wt) {
-		/* a temp index of the agent's own is fine; another checkout's
-		 * index is not */
-		char *dir = path_dirname(getenv("GIT_INDEX_FILE"));
-		char *canon = real_path(dir);
-		const char *rel;
-		if (canon && path_inside(canon, f->wt.commondir, &rel) &&
-		    !path_inside(canon, f->wt.gitdir, &rel))
-			unsetenv("GIT_INDEX_FILE");
-		free(dir);
-		free(canon);
-	}
+	if (f->env.env_index_override && f->have_wt &&
+	    index_elsewhere(f, getenv("GIT_INDEX_FILE"), v->route_dir.buf))
+		unsetenv("GIT_INDEX_FILE");
 }
 
 static AG_NORETURN void exec_git(const char *real_git, const struct verdict *v)

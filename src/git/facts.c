@@ -380,6 +380,38 @@ static void sibling_at(struct shim_facts *f, const char *path, bool admin)
 	}
 }
 
+char *facts_index_file(const char *base, const char *gi)
+{
+	char *path = gi[0] == '/' ? xstrdup(gi) : path_join(base, gi);
+	char *real = real_path(path);
+
+	if (!real) {
+		char *dir = path_dirname(path), *rdir = real_path(dir);
+		real = rdir ? path_join(rdir, path_basename(path)) : NULL;
+		free(dir);
+		free(rdir);
+	}
+	free(path);
+	return real;
+}
+
+/* The index git would use, from where it resolves a relative one (the
+ * working directory and the work tree's top): inside another agent's
+ * worktree or admin directory is that agent's. */
+static void index_sibling(struct shim_facts *f, const char *base)
+{
+	const char *gi = getenv("GIT_INDEX_FILE");
+	char *real, *dir;
+
+	if (!gi || !*gi || !base || !(real = facts_index_file(base, gi)))
+		return;
+	dir = path_dirname(real);
+	sibling_at(f, dir, false);
+	sibling_at(f, dir, true);
+	free(dir);
+	free(real);
+}
+
 static void target_sibling(struct shim_facts *f, const struct git_argv *ga)
 {
 	const char *gd, *wt;
@@ -398,7 +430,9 @@ static void target_sibling(struct shim_facts *f, const struct git_argv *ga)
 	if (f->have_target) {
 		sibling_at(f, f->target.top, false);
 		sibling_at(f, f->target.gitdir, true);
+		index_sibling(f, f->target.top);
 	}
+	index_sibling(f, f->eff_cwd);
 }
 
 void facts_gather(struct shim_facts *f, const struct git_argv *ga,

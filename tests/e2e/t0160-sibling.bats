@@ -191,3 +191,28 @@ assert_sibling_denied() {
 	assert_output --partial "agent 'ag1' cannot read from agent 'ag2'"
 	[ ! -e "$admin/FETCH_HEAD" ]
 }
+
+@test "GIT_INDEX_FILE never reaches another agent's index: through a symlink, relative to the top, unrouted" {
+	local admin before rel
+	admin=$("$REAL_GIT" -C "$WT2" rev-parse --absolute-git-dir)
+	before=$(sha256sum <"$admin/index")
+	cd "$WT"
+	echo a >a.txt
+	ln -s "$admin/index" idx
+	GIT_INDEX_FILE=$WT/idx run agit add a.txt
+	assert_success
+	# git resolves a relative index from the top: so does the shim
+	rel=$(realpath --relative-to="$WT" "$admin/index")
+	cd "$WT/src"
+	GIT_INDEX_FILE=$rel run agit rm -q --cached ../README.md
+	assert_equal "$(sha256sum <"$admin/index")" "$before"
+	# an agent with no binding, in a scratch repository of its own
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	"$REAL_GIT" init -q "$T/scratch" && cd "$T/scratch"
+	GIT_INDEX_FILE=$admin/index run agit status
+	assert_sibling_denied status
+	assert_equal "$(sha256sum <"$admin/index")" "$before"
+	# its own temp index is fine
+	GIT_INDEX_FILE=$T/tmp-index run agit status
+	assert_success
+}
