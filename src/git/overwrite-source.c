@@ -75,6 +75,25 @@ static const char *checkout_source(const struct git_argv *ga,
 	return NULL;
 }
 
+/* The value of long option `name` (`name X` or `name=X`) before `--`;
+ * the last one wins, as in git. */
+static const char *option_value(const struct git_argv *ga, const char *name)
+{
+	size_t len = strlen(name);
+	const char *v = NULL;
+
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, name) && i + 1 < ga->nargs)
+			v = ga->args[++i];
+		else if (!strncmp(a, name, len) && a[len] == '=')
+			v = a + len + 1;
+	}
+	return v;
+}
+
 static const char *restore_source(const struct git_argv *ga,
 				  struct strvec *paths)
 {
@@ -103,12 +122,6 @@ const char *git_overwrite_source(const struct git_argv *ga,
 				 const unsigned *facts, struct strvec *paths)
 {
 	static const char *const no_vals[] = { NULL };
-	static const char *const merge_vals[] = {
-		"-m",	       "-F",	     "-s",
-		"-X",	       "--strategy", "--strategy-option",
-		"--message",   "--file",     "--cleanup",
-		"--into-name", "--onto",     NULL
-	};
 	const char *p[1] = { NULL };
 	struct strvec none = STRVEC_INIT;
 
@@ -121,10 +134,14 @@ const char *git_overwrite_source(const struct git_argv *ga,
 	if (!strcmp(ga->sub, "merge") || !strcmp(ga->sub, "cherry-pick") ||
 	    !strcmp(ga->sub, "rebase")) {
 		/* what they bring in comes from the commit they name (git
-		 * 2.39's ort merge ignores --no-overwrite-ignore) */
-		size_t n = split_positionals(ga, merge_vals, p, 1, 1, &none);
-		strvec_clear(&none);
-		return n && p[0] ? p[0] : NULL;
+		 * 2.39's ort merge ignores --no-overwrite-ignore): a rebase's
+		 * --onto, else the first revision, before `--` or after it
+		 * (they take no pathspec: `rebase -- other` names other) */
+		const char *onto = option_value(ga, "--onto");
+
+		if (onto && !strcmp(ga->sub, "rebase"))
+			return onto;
+		return git_positionals(ga, p, 1) && p[0] ? p[0] : NULL;
 	}
 	if (!strcmp(ga->sub, "reset")) {
 		/* `reset --hard [<commit>]`: its paths are no pathspec */

@@ -297,7 +297,13 @@ static void test_overwrite_source(void **state)
 		{ "merge --no-edit -m msg other", 0, 0, "other", "" },
 		{ "merge --abort", 0, 0, NULL, "" },
 		{ "cherry-pick -x abc", 0, 0, "abc", "" },
-		{ "rebase --onto a b", 0, 0, "b", "" },
+		/* the commits land on --onto's tree */
+		{ "rebase --onto a b", 0, 0, "a", "" },
+		{ "rebase --onto=a b", 0, 0, "a", "" },
+		/* no pathspec: after `--` is a revision (run 10, seed 26) */
+		{ "rebase --autostash -- other", 0, 0, "other", "" },
+		{ "merge --no-edit -- other", 0, 0, "other", "" },
+		{ "cherry-pick -- abc", 0, 0, "abc", "" },
 		{ "status", 0, 0, NULL, "" },
 	};
 	const char *v[MAXW];
