@@ -500,6 +500,22 @@ static bool paths_after_dashdash(const struct git_argv *ga)
 	return false;
 }
 
+/* -t, --track[=<mode>] or --no-track before `--`: the last one says */
+static bool track_creates(const struct git_argv *ga)
+{
+	bool set = false;
+
+	for (size_t i = 0; i < ga->nargs; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "-t") || !strcmp(a, "--track") ||
+		    starts_with(a, "--track=") || !strcmp(a, "--no-track"))
+			set = true;
+	}
+	return set;
+}
+
 void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 			  struct co_analysis *out)
 {
@@ -537,6 +553,19 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 		}
 	}
 	n = positionals(ga, vals, p, 2, &dashdash);
+	if (track_creates(ga)) {
+		/* git's checkout.c: -t/--track/--no-track without a name to
+		 * create names one after the start point, `feat/a` makes
+		 * `a` (docs/fuzzing.md I20) */
+		const char *s = n ? p[0] : "";
+
+		skip_prefix(s, "refs/", &s);
+		skip_prefix(s, "remotes/", &s);
+		s = strchr(s, '/');
+		out->kind = CO_CREATE;
+		out->target = s && s[1] ? s + 1 : "";
+		return;
+	}
 	if (!is_switch && ((dashdash && paths_after_dashdash(ga)) ||
 			   has_arg(ga, pfile))) {
 		/* `checkout [<tree-ish>] -- <paths>` never moves HEAD; with

@@ -226,7 +226,8 @@ static void test_destructive(void **state)
 
 static void test_checkout_analysis(void **state)
 {
-	static const struct { const char *cmd; unsigned f0, f1; enum co_kind kind; const char *target; } rows[] = {
+	static const struct { const char *cmd; unsigned f0, f1; enum co_kind kind; const char *target;
+	} rows[] = {
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
 		{ "checkout -q main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
 		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
@@ -238,17 +239,26 @@ static void test_checkout_analysis(void **state)
 		{ "checkout @{-1}", TOK_REVLIKE, 0, CO_PREVIOUS, "@{-1}" },
 		{ "checkout -- f.txt", 0, 0, CO_FILES, NULL },
 		{ "checkout main -- f.txt", 0, 0, CO_FILES, NULL },
-		{ "checkout main f.txt", TOK_LOCAL_BRANCH, TOK_PATH, CO_FILES, "main" },
+		{ "checkout main f.txt", TOK_LOCAL_BRANCH, TOK_PATH, CO_FILES,
+		  "main" },
 		{ "checkout f.txt", TOK_PATH, 0, CO_FILES, "f.txt" },
 		{ "checkout v1.0", TOK_TAG, 0, CO_DETACH, "v1.0" },
 		{ "checkout deadbeef", TOK_REVLIKE, 0, CO_DETACH, "deadbeef" },
-		{ "checkout feature", TOK_REMOTE_BRANCH, 0, CO_BRANCH, "feature" },
+		{ "checkout feature", TOK_REMOTE_BRANCH, 0, CO_BRANCH,
+		  "feature" },
 		{ "checkout mystery", 0, 0, CO_BRANCH, "mystery" },
 		{ "checkout HEAD", TOK_REVLIKE, 0, CO_NONE, "HEAD" },
 		{ "checkout", 0, 0, CO_NONE, NULL },
 		{ "checkout --pathspec-from-file=list", 0, 0, CO_FILES, NULL },
 		{ "switch x", 0, 0, CO_BRANCH, "x" },
 		{ "switch -c x", 0, 0, CO_CREATE, "x" },
+		/* --track/--no-track with no name: git names one (I20) */
+		{ "switch --no-track feat/a", TOK_LOCAL_BRANCH, 0, CO_CREATE,
+		  "a" },
+		{ "checkout -t origin/x", 0, 0, CO_CREATE, "x" },
+		{ "checkout --track=direct refs/remotes/origin/x", 0, 0,
+		  CO_CREATE, "x" },
+		{ "switch -c y --track origin/x", 0, 0, CO_CREATE, "y" },
 		{ "switch -C x", 0, 0, CO_CREATE, "x" },
 		{ "switch --create=x", 0, 0, CO_CREATE, "x" },
 		{ "switch -d HEAD~1", 0, 0, CO_DETACH, "HEAD~1" },
@@ -531,6 +541,8 @@ static void test_policy_table(void **state)
 		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny", 0,
 		  TOK_LOCAL_BRANCH },
 		{ BOUND, TGT_SAME, "checkout -b x", V_DENY, "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "switch --no-track feat/a", V_DENY, "deny",
+		  0, 0 },
 		{ BOUND, TGT_SAME, "checkout --detach", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "switch -c x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "switch -", V_DENY, "deny", 0, 0 },
