@@ -226,7 +226,11 @@ static void test_destructive(void **state)
 
 static void test_checkout_analysis(void **state)
 {
-	static const struct { const char *cmd; unsigned f0, f1; enum co_kind kind; const char *target;
+	static const struct {
+		const char *cmd;
+		unsigned f0, f1;
+		enum co_kind kind;
+		const char *target;
 	} rows[] = {
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
 		{ "checkout -q main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
