@@ -52,15 +52,15 @@ struct policy_input facts_input(const struct shim_facts *f,
 				const struct git_argv *ga);
 void facts_release(struct shim_facts *f);
 
-/* The repository the caller names itself, as git reads it: --git-dir /
- * --work-tree, else GIT_DIR / GIT_WORK_TREE (NULL or "" when unnamed;
- * relative to the effective working directory). */
 /*
  * GIT_INDEX_FILE as the kernel will open it: `gi` taken from `base` when
  * relative, symlinks followed (the file's own, else its directory's).
  * NULL when it cannot be resolved. Owned.
  */
 char *facts_index_file(const char *base, const char *gi);
+/* The repository the caller names itself, as git reads it: --git-dir /
+ * --work-tree, else GIT_DIR / GIT_WORK_TREE (NULL or "" when unnamed;
+ * relative to the effective working directory). */
 void facts_caller_repo(const struct git_argv *ga, const char **git_dir,
 		       const char **work_tree);
 

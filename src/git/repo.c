@@ -171,7 +171,7 @@ static bool is_git_dir(const char *dir)
 		   !read_small(head, &sb) &&
 		   (starts_with(sb.buf, "ref: ") ||
 		    ((sb.len == 40 || sb.len == 64) &&
-		     strspn(sb.buf, "0123456789abcdef") == sb.len));
+		     is_lower_hex(sb.buf, sb.len)));
 
 	free(head);
 	strbuf_release(&sb);

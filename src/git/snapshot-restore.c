@@ -196,13 +196,6 @@ int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
 	return ret;
 }
 
-static bool ends_with_at(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && !strncmp(s + len - n, suffix, n);
-}
-
 /*
  * The snapshot's quarantine when it is one the engine made for this ref:
  * <home>/quarantine/<agent>/<id>[.N] (git/snapshot.c claim_quarantine),
@@ -214,19 +207,19 @@ static bool ends_with_at(const char *s, size_t len, const char *suffix)
 static const char *own_quarantine(const struct restore_opts *o)
 {
 	const char *q = o->snap->meta.quarantine, *ref = o->snap->ref;
-	const char *id = ref ? strrchr(ref, '/') : NULL, *dot;
-	char *real = q ? real_path(q) : NULL;
-	char *want;
+	const char *id = ref ? strrchr(ref, '/') : NULL;
+	char *real = q ? real_path(q) : NULL, *dot, *want;
 	bool ok = false;
 
 	if (real && id && o->snap->name.agent) {
 		want = xstrfmt("/quarantine/%s/%s", o->snap->name.agent,
 			       id + 1);
+		/* <id>.<N>: claim_quarantine's second and later tries */
 		dot = strrchr(real, '.');
-		ok = ends_with_at(real, strlen(real), want) ||
-		     (dot && dot[1] &&
-		      strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
-		      ends_with_at(real, (size_t)(dot - real), want));
+		if (dot && dot[1] &&
+		    strspn(dot + 1, "0123456789") == strlen(dot + 1))
+			*dot = '\0';
+		ok = ends_with(real, want);
 		free(want);
 	}
 	free(real);
