@@ -29,6 +29,7 @@
 #include "git/facts.h"
 #include "git/outpaths.h"
 #include "git/realgit.h"
+#include "git/repo-probe.h"
 
 extern char **environ;
 
@@ -291,6 +292,29 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 }
 
 /*
+ * Whether `git init` in `dir` would re-initialise a repository the agent
+ * did not make there (docs/fuzzing.md I22): `.git` that is a file or a
+ * link (the worktree's top: the bound repository every checkout shares),
+ * or a git dir that names a common dir. A plain `.git` directory of the
+ * agent's own nested repository may be re-initialised.
+ */
+static bool reinit_reaches_out(const char *dir)
+{
+	char *git = path_join(dir, ".git");
+	char *common = path_join(git, "commondir");
+	char *own_common = path_join(dir, "commondir");
+	struct stat st;
+	bool out = !lstat(own_common, &st);
+
+	if (!lstat(git, &st))
+		out = out || !S_ISDIR(st.st_mode) || !lstat(common, &st);
+	free(git);
+	free(common);
+	free(own_common);
+	return out;
+}
+
+/*
  * A bound agent's output paths (git/outpaths.h), resolved from where git
  * will run: the routed directory for the bound repository, else the
  * effective working directory; from the repository's top too.
@@ -334,6 +358,9 @@ static void gather_outputs(struct shim_facts *f, const struct git_argv *ga)
 					       : "a link to nowhere, or '..' below a directory that does not exist";
 			break;
 		}
+		if (o->new_repo && !f->repo.reinit_dir &&
+		    reinit_reaches_out(res.buf))
+			f->repo.reinit_dir = o->path;
 		for (size_t at = 0; o->kind == OUT_FILE && at < res.len;
 		     at += strlen(res.buf + at) + 1)
 			if (!lstat(res.buf + at, &st) &&
@@ -360,8 +387,8 @@ static void note_sibling(struct shim_facts *f, char *agent)
 
 /*
  * Where git acts besides the working directory, for a command that is not
- * routed into the agent's own worktree: the work tree a named --git-dir or
- * --work-tree gives, and the worktree whose admin directory the git dir is
+ * routed into the agent's own worktree: the work tree set apart from the
+ * repository (gather_work_tree()), and the worktree whose admin directory the git dir is
  * (<common>/worktrees/<id>: git writes its FETCH_HEAD, index and HEAD
  * there, wherever it runs from), named or the one it runs in. Another
  * agent's marker above either is that agent's worktree.
@@ -412,19 +439,52 @@ static void index_sibling(struct shim_facts *f, const char *base)
 	free(real);
 }
 
-static void target_sibling(struct shim_facts *f, const struct git_argv *ga)
+/*
+ * The work tree git acts on when it is not the directory the repository's
+ * .git sits in: --work-tree or GIT_WORK_TREE, else core.worktree of a
+ * repository without a commondir (git reads it there only, relative to
+ * the git dir). `git -C <repo the agent made> clean -fdx` with its
+ * core.worktree set to another agent's worktree, the operator's checkout
+ * or $HOME deleted their files (docs/fuzzing.md I18). Kept in f->work_tree
+ * (absolute); the repository facts name it when it lies outside the
+ * agent's worktree, or say why the config could not be read.
+ */
+static void gather_work_tree(struct shim_facts *f, const struct git_argv *ga)
 {
-	const char *gd, *wt;
-	char *p;
+	const char *gd, *wt, *rel;
+	char *cfg = NULL, *real;
+	int r;
 
-	if (f->bind.state == BS_BOUND && f->repo.target == TGT_SAME)
-		return; /* routed: git runs in the agent's own worktree */
 	facts_caller_repo(ga, &gd, &wt);
 	if (wt && *wt && f->eff_cwd) {
-		p = path_join(f->eff_cwd, wt);
-		sibling_at(f, p, false);
-		free(p);
+		f->work_tree = path_join(f->eff_cwd, wt);
+	} else if (f->have_target &&
+		   !strcmp(f->target.gitdir, f->target.commondir)) {
+		r = repo_probe_worktree(f->target.gitdir, &cfg);
+		if (r < 0)
+			f->repo.work_tree_why =
+				"its config file cannot be read exactly for core.worktree";
+		if (r > 0)
+			f->work_tree =
+				cfg[0] == '/'
+					? xstrdup(cfg)
+					: path_join(f->target.gitdir, cfg);
+		free(cfg);
 	}
+	if (!f->work_tree)
+		return;
+	real = real_path(f->work_tree);
+	if (!f->bind.worktree ||
+	    !path_inside(real ? real : f->work_tree, f->bind.worktree, &rel))
+		f->repo.work_tree = f->work_tree;
+	free(real);
+}
+
+static void target_sibling(struct shim_facts *f)
+{
+	if (f->bind.state == BS_BOUND && f->repo.target == TGT_SAME)
+		return; /* routed: git runs in the agent's own worktree */
+	sibling_at(f, f->work_tree, false);
 	/* discovery takes an admin directory it runs in for the git dir,
 	 * as git does (git/repo.h) */
 	if (f->have_target) {
@@ -483,8 +543,10 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 						  f->eff_cwd, &f->sibling_dir)
 					: marker_agent_above(f->eff_cwd,
 							     &f->sibling_dir));
+	if (!(f->bind.state == BS_BOUND && f->repo.target == TGT_SAME))
+		gather_work_tree(f, ga);
 	if (!f->sibling_agent)
-		target_sibling(f, ga);
+		target_sibling(f);
 	if (f->have_target && ga->sub && git_sub_class(ga->sub) == SC_CHECKOUT) {
 		struct strbuf base = STRBUF_INIT;
 		if (f->repo.target == TGT_SAME && f->bind.worktree) {
@@ -538,6 +600,7 @@ void facts_release(struct shim_facts *f)
 	free(f->wt_canon);
 	free(f->sibling_agent);
 	free(f->sibling_dir);
+	free(f->work_tree);
 	free(f->tok_facts);
 	strvec_clear(&f->out_files);
 }

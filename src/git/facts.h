@@ -36,6 +36,7 @@ struct shim_facts {
 	bool eff_canonical;
 	char *wt_canon;
 	char *sibling_agent, *sibling_dir;
+	char *work_tree; /* a work tree apart from the target's git dir */
 	unsigned *tok_facts;
 	/* the existing files among the output paths, inside the worktree
 	 * (absolute, resolved): the snapshot captures them */

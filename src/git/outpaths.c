@@ -220,14 +220,15 @@ static void scan_positionals(const struct git_argv *ga, struct git_outs *o)
  * (docs/fuzzing.md I15: a bound agent's `init <the bare remote>` made
  * <remote>/.git, which every later fetch and push by path then found
  * first). With none, init makes (or re-makes) the working directory's and
- * clone makes one under it.
+ * clone makes one under it. init's are `new_repo`: where one exists
+ * already, git re-initialises it (docs/fuzzing.md I22).
  */
 static void scan_new_repo(const struct git_argv *ga, struct git_outs *o)
 {
 	static const char *const inits[] = { "init", "init-db", NULL };
 	const char *pos[GIT_OUT_MAX];
 	bool clone = !strcmp(ga->sub, "clone");
-	size_t n, first = clone ? 1 : 0;
+	size_t n, start, first = clone ? 1 : 0;
 
 	if (!clone && !git_word_in(ga->sub, inits))
 		return;
@@ -236,10 +237,36 @@ static void scan_new_repo(const struct git_argv *ga, struct git_outs *o)
 		o->overflow = true;
 		return;
 	}
+	start = o->nr;
 	if (n == first)
 		add(o, ".", "<the working directory>", OUT_DIR, NULL);
 	for (size_t i = first; i < n; i++)
 		add(o, pos[i], "<directory>", OUT_DIR, NULL);
+	for (size_t i = start; !clone && i < o->nr; i++)
+		o->v[i].new_repo = true;
+}
+
+/*
+ * format-patch writes its patches into the working directory unless the
+ * last of --stdout/--no-stdout is --stdout (docs/fuzzing.md I21: an
+ * unbound agent's format-patch wrote four files into the operator's
+ * checkout). Counted even beside -o, which --no-output-directory undoes:
+ * fail-closed, since a routed agent's working directory is its worktree.
+ * An abbreviated --stdout is not one (agents' git refuses abbreviations
+ * where a form writes).
+ */
+static bool patches_here(const struct git_argv *ga)
+{
+	bool to_stdout = false;
+
+	if (strcmp(ga->sub, "format-patch"))
+		return false;
+	for (size_t i = 0; i < ga->nargs && !end_of_options(ga->args[i]); i++)
+		if (!strcmp(ga->args[i], "--stdout"))
+			to_stdout = true;
+		else if (!strcmp(ga->args[i], "--no-stdout"))
+			to_stdout = false;
+	return !to_stdout;
 }
 
 size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
@@ -277,7 +304,7 @@ size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 	scan_new_repo(ga, out);
 	/* they write their report into the working directory unless -o
 	 * says otherwise (and --no-output-directory says so again) */
-	if (git_word_in(ga->sub, writes_here))
+	if (git_word_in(ga->sub, writes_here) || patches_here(ga))
 		add(out, ".", "<the working directory>", OUT_DIR, NULL);
 	for (size_t i = 0; i < out->nr; i++)
 		out->v[i].from_top = git_word_in(ga->sub, from_top);

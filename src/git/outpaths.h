@@ -34,6 +34,8 @@ struct git_out {
 	const char *bad; /* non-NULL: a form that writes, not judgeable (why) */
 	bool from_top;	 /* the command may resolve it from the repository's
 			     top, not from its working directory */
+	bool new_repo;	 /* init's directory: a repository is made (or
+			    re-initialised) there */
 };
 
 struct git_outs {

@@ -734,16 +734,26 @@ static bool arg_spelled(const struct git_argv *ga, const char *name)
  * no directory re-initialises the bound repository: the values of init's
  * options (`init --template x`) are no directory (git_positionals()). A
  * directory that is named must be inside the worktree: it is an output
- * path (git/outpaths.c).
+ * path (git/outpaths.c), and hold no repository the agent did not make
+ * there: `init-db --shared .` at the worktree's top re-initialised the
+ * bound repository and wrote core.sharedRepository into its config
+ * (docs/fuzzing.md I22; the facts judge it, reinit_dir).
  */
-static bool deny_init_bound(struct verdict *v, const struct git_argv *ga)
+static bool deny_init_bound(struct verdict *v, const struct policy_input *in)
 {
+	const struct git_argv *ga = in->ga;
 	const char *dir;
 
 	if (arg_spelled(ga, "--separate-git-dir")) {
 		deny(v, "deny", DS_BLOCK,
 		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories inside your worktree without it: git init <dir>",
 		     ga->sub);
+		return true;
+	}
+	if (in->repo->reinit_dir) {
+		deny(v, "deny", DS_BLOCK,
+		     "git %s '%s' would re-initialise the repository that is there, which is not one you made inside your worktree (at your worktree's top it is the bound repository every checkout shares: git init rewrites its config and copies templates and hooks into it) — create a new repository in a new directory: git init <dir>",
+		     ga->sub, in->repo->reinit_dir);
 		return true;
 	}
 	if (!strcmp(ga->sub, "clone") || git_positionals(ga, &dir, 1))
@@ -812,7 +822,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		git_checkout_analyse(ga, in->repo->tok_facts, &co);
 		return deny_branch_move(v, in, &co);
 	case SC_CREATE:
-		return deny_init_bound(v, ga);
+		return deny_init_bound(v, in);
 	default:
 		break;
 	}
@@ -991,6 +1001,54 @@ static bool deny_output_path(struct verdict *v, const struct policy_input *in)
 	return true;
 }
 
+/*
+ * An agent with no binding has no worktree: it may read, and write
+ * nothing, files included (`format-patch` into the operator's checkout,
+ * docs/fuzzing.md I21).
+ */
+static void deny_unbound(struct verdict *v, const struct policy_input *in)
+{
+	const char *why =
+		in->bind->why_unbound ? in->bind->why_unbound : "no binding";
+	struct git_outs outs;
+
+	if (git_output_paths(in->ga, &outs)) {
+		deny(v, "deny", DS_BLOCK,
+		     "unbound — no active task assignment (%s): 'git %s' writes files (%s%s%s), and an agent with no session has no worktree to write them into — write to stdout instead (format-patch --stdout), or work inside a session (agentic-git run)",
+		     why, in->ga->sub, outs.v[0].opt, outs.v[0].path ? " " : "",
+		     outs.v[0].path ? outs.v[0].path : "");
+		return;
+	}
+	deny(v, "deny", DS_BLOCK, "unbound — no active task assignment (%s)",
+	     why);
+}
+
+/*
+ * Another repository's mutations pass through in place, in the directory
+ * its .git sits in. A work tree set apart from it (--work-tree,
+ * GIT_WORK_TREE, core.worktree) is anywhere it names: it must lie in the
+ * agent's own worktree (docs/fuzzing.md I18: `clean -fdx` in a repository
+ * the agent made, its core.worktree the operator's checkout, deleted the
+ * operator's files). Reads pass.
+ */
+static bool deny_work_tree_apart(struct verdict *v,
+				 const struct policy_input *in, bool ro)
+{
+	const struct policy_repo *r = in->repo;
+
+	if (ro || (!r->work_tree && !r->work_tree_why))
+		return false;
+	if (r->work_tree_why)
+		deny(v, "deny", DS_BLOCK,
+		     "'git %s' would act on a work tree that cannot be judged (%s) — run it in a repository inside your worktree %s whose config git and agentic-git both read",
+		     in->ga->sub, r->work_tree_why, in->bind->worktree);
+	else
+		deny(v, "deny", DS_BLOCK,
+		     "'git %s' would act on the work tree '%s' (set by --work-tree, GIT_WORK_TREE or core.worktree), outside your worktree — a work tree apart from its repository must lie inside your worktree %s: name one there, or unset core.worktree",
+		     in->ga->sub, r->work_tree, in->bind->worktree);
+	return true;
+}
+
 static void decide_bound(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -1022,6 +1080,8 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		     in->bind->worktree);
 		return;
 	case TGT_FOREIGN:
+		if (deny_work_tree_apart(v, in, ro))
+			return;
 		if (cls == SC_PUSH) {
 			deny(v, "deny_cross_branch_push", DS_BLOCK,
 			     "pushing from a repository other than your bound worktree is not allowed");
@@ -1115,8 +1175,7 @@ void policy_decide(const struct policy_input *in, struct verdict *v)
 			why_is(v, "unbound agent: read-only form passes through");
 			return;
 		}
-		deny(v, "deny", DS_BLOCK, "unbound — no active task assignment (%s)",
-		     in->bind->why_unbound ? in->bind->why_unbound : "no binding");
+		deny_unbound(v, in);
 		return;
 	}
 	decide_bound(v, in);

@@ -76,6 +76,16 @@ struct policy_repo {
 	const char *out_bad;
 	const char *out_opt;
 	const char *out_why;
+	/* init's directory (as given) where a repository exists that the
+	 * agent did not make inside its worktree: git would re-initialise
+	 * it (the worktree's top: the bound repository itself) */
+	const char *reinit_dir;
+	/* for a command not routed: the work tree git acts on when it is
+	 * not where the repository's .git sits (--work-tree, GIT_WORK_TREE,
+	 * core.worktree) and lies outside the agent's worktree; or why its
+	 * config could not be read for one (work_tree_why) */
+	const char *work_tree;
+	const char *work_tree_why;
 };
 
 struct policy_input {

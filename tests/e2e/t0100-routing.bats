@@ -308,3 +308,38 @@ assert_landed_in_wt() {
 	assert_success
 	[ -e "$WT/routed.diff" ] && [ ! -e "$REPO/routed.diff" ]
 }
+
+# docs/fuzzing.md I22: `init-db --shared .` at the worktree's top found the
+# worktree's .git (a file naming the bound repository) and re-initialised
+# the bound repository: its config gained core.sharedRepository.
+@test "init of a directory that holds a repository the agent did not make there is denied and changes no config" {
+	local cfg
+	cfg=$(cat "$REPO/.git/config")
+	cd "$WT"
+	# a gitfile planted elsewhere in the worktree, naming the shared repository
+	mkdir linked admin weird
+	cp "$WT/.git" linked/.git
+	printf '%s\n' "$REPO/.git" >admin/commondir
+	ln -s "$WT/.git" weird/.git
+	for form in "init-db --shared ." "init ." "init -q $WT" "init-db --shared=all ./" \
+		"-C src init .." "init linked" "init --bare admin" "init weird"; do
+		echo "form: $form"
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_failure
+		assert_output --partial "would re-initialise the repository that is there"
+		assert_output --partial "git init <dir>"
+	done
+	assert_equal "$(cat "$REPO/.git/config")" "$cfg"
+	# the agent's own nested repository may be re-initialised, and a new
+	# one made in a new directory
+	run agit init -q mine
+	assert_success
+	run agit init -q --shared mine
+	assert_success
+	[ "$("$REAL_GIT" -C mine config core.sharedRepository)" = 1 ]
+	run agit -C src init -q fresh
+	assert_success
+	[ -d src/fresh/.git ]
+	assert_equal "$(cat "$REPO/.git/config")" "$cfg"
+}

@@ -353,3 +353,27 @@ write_version() {
 	run agit format-patch -1 --stdout
 	assert_success
 }
+
+# docs/fuzzing.md I21: format-patch with no -o writes its patches into the
+# working directory; an unbound agent has no worktree to write them into.
+@test "no binding: format-patch without --stdout is denied, names the way out, and writes nothing into the operator's checkout" {
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	commit_file "$REPO" two.txt
+	cd "$REPO"
+	local before f
+	before=$("$REAL_GIT" status --porcelain --ignored)
+	for f in "format-patch -1" "format-patch HEAD~1 HEAD" "format-patch --stdout --no-stdout -1" \
+		"format-patch --stdo -1" "format-patch --cover-letter -1" "format-patch -1 -- --stdout"; do
+		# shellcheck disable=SC2086
+		run agit $f
+		[ "$status" -eq 1 ] || fail "'git $f' was not denied (status $status): $output"
+		assert_output --partial "unbound — no active task assignment"
+		assert_output --partial "writes files"
+		assert_output --partial "format-patch --stdout"
+	done
+	assert_equal "$("$REAL_GIT" status --porcelain --ignored)" "$before"
+	[ -z "$(ls "$REPO"/*.patch 2>/dev/null)" ]
+	run agit format-patch --no-stdout --stdout -1
+	assert_success
+	assert_output --partial "Subject:"
+}

@@ -216,3 +216,72 @@ assert_sibling_denied() {
 	GIT_INDEX_FILE=$T/tmp-index run agit status
 	assert_success
 }
+
+# docs/fuzzing.md I18 (the rest, threat T66): a repository the agent made
+# with core.worktree pointing elsewhere acts on that work tree, wherever
+# it runs: `clean -fdx` there deleted another agent's worktree, the
+# operator's checkout, anything. A work tree set apart from its
+# repository must lie inside the agent's own worktree; reads pass.
+@test "a work tree set apart from its repository (core.worktree, --work-tree, GIT_WORK_TREE) reaches no other checkout" {
+	local rel w
+	echo junk >"$WT2/junk.txt"
+	echo "operator's" >"$REPO/opjunk.txt"
+	mkdir -p "$T/elsewhere"
+	echo mine >"$T/elsewhere/keep.txt"
+	cd "$WT"
+	run agit init -q sub
+	assert_success
+	# another agent's worktree: the sibling boundary, reads included
+	"$REAL_GIT" -C sub config core.worktree "$WT2"
+	run agit -C sub clean -fdx
+	assert_sibling_denied clean
+	run agit -C sub status
+	assert_sibling_denied status
+	# relative to the git dir, as git reads it
+	rel=$(realpath --relative-to="$WT/sub/.git" "$WT2")
+	[[ "$rel" == ../* ]]
+	"$REAL_GIT" -C sub config core.worktree "$rel"
+	run agit -C sub clean -fdx
+	assert_sibling_denied clean
+	# the operator's checkout and any other directory: mutations denied
+	for w in "$REPO" "$T/elsewhere"; do
+		"$REAL_GIT" -C sub config core.worktree "$w"
+		run agit -C sub clean -fdx
+		assert_failure
+		assert_output --partial "would act on the work tree '$w'"
+		run agit -C sub add -A
+		assert_failure
+		run agit --git-dir=sub/.git --work-tree="$w" clean -fdx
+		assert_failure
+		GIT_DIR=sub/.git GIT_WORK_TREE=$w run agit clean -fdx
+		assert_failure
+		# reading is not changing
+		run agit -C sub log --oneline -1
+		refute_output --partial "would act on the work tree"
+	done
+	GIT_WORK_TREE=$REPO run agit -C sub clean -fdx
+	assert_output --partial "would act on the work tree"
+	[ -f "$WT2/junk.txt" ] && [ -f "$REPO/opjunk.txt" ] && [ -f "$T/elsewhere/keep.txt" ]
+	[ -f "$WT2/README.md" ] && [ -f "$REPO/README.md" ]
+	# a config git reads but we cannot read exactly: not judged, denied
+	"$REAL_GIT" -C sub config --unset core.worktree
+	printf '[core]\n\tworktree = "%s\n' "$REPO" >>sub/.git/config
+	run agit -C sub clean -fdx
+	assert_failure
+	assert_output --partial "cannot be judged"
+	[ -f "$REPO/opjunk.txt" ]
+	# inside its own worktree, a work tree apart is the agent's to change
+	rm -rf sub
+	run agit init -q sub
+	mkdir tree
+	echo scratch >tree/scratch.txt
+	"$REAL_GIT" -C sub config core.worktree ../../tree
+	run agit -C sub clean -fdx
+	assert_success
+	[ ! -e tree/scratch.txt ]
+	# an unbound agent's reads through it are kept out of ag2's too
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	"$REAL_GIT" -C sub config core.worktree "$WT2"
+	run agit -C sub status
+	assert_sibling_denied status
+}

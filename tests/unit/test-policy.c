@@ -957,13 +957,21 @@ static void test_output_paths(void **state)
 		{ "show --output=", "!" },
 		{ "stash show --output=/a", "/a" },
 		{ "range-diff --output=/a a...b", "/a" },
-		{ "format-patch -o /d -1", "/d" },
-		{ "format-patch -o/d -1", "/d" },
-		{ "format-patch --output-directory /d", "/d" },
-		{ "format-patch --output-dir=/d", "/d" },
-		{ "format-patch --output=/f -1", "/f" },
+		/* format-patch writes into the working directory unless the
+		 * last of --stdout/--no-stdout is --stdout (fuzzing.md I21) */
+		{ "format-patch -o /d -1", "/d|." },
+		{ "format-patch -o/d -1", "/d|." },
+		{ "format-patch --output-directory /d", "/d|." },
+		{ "format-patch --output-dir=/d", "/d|." },
+		{ "format-patch --output=/f -1", "/f|." },
 		{ "format-patch --suffix=/../x -1", "!" },
-		{ "format-patch --suffix=.txt -1", "" },
+		{ "format-patch --suffix=.txt -1", "." },
+		{ "format-patch -1", "." },
+		{ "format-patch --stdout -1", "" },
+		{ "format-patch --stdout --no-stdout -1", "." },
+		{ "format-patch --no-stdout --stdout -1", "" },
+		{ "format-patch --stdo -1", "." }, /* abbreviations: refused */
+		{ "format-patch -- --stdout", "." },
 		{ "bugreport -o /d", "/d|." },
 		{ "bugreport --output-directory=/d", "/d|." },
 		{ "bugreport -s /x", "!" },
@@ -1046,6 +1054,41 @@ static void test_output_paths(void **state)
 		git_argv_release(&ga);
 	}
 	strbuf_release(&got);
+}
+
+/* init's directories are new_repo (re-initialised where one exists,
+ * fuzzing.md I22); clone's and init's --separate-git-dir are not. */
+static void test_output_new_repo(void **state)
+{
+	static const struct {
+		const char *cmd;
+		const char *want; /* per output: 'n' new_repo, '-' not */
+	} rows[] = {
+		{ "init x", "n" },
+		{ "init", "n" },
+		{ "init-db --shared .", "n" },
+		{ "init --separate-git-dir=/g x", "-n" },
+		{ "clone /r d", "-" },
+		{ "clone /r", "-" },
+		{ "archive -o /a HEAD", "-" },
+	};
+	const char *v[MAXW];
+	char buf[256], got[GIT_OUT_MAX + 1];
+	struct git_argv ga;
+	struct git_outs outs;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
+		git_output_paths(&ga, &outs);
+		for (size_t k = 0; k < outs.nr; k++)
+			got[k] = outs.v[k].new_repo ? 'n' : '-';
+		got[outs.nr] = '\0';
+		if (strcmp(got, rows[i].want))
+			fail_msg("'%s': new_repo '%s', want '%s'", rows[i].cmd,
+				 got, rows[i].want);
+		git_argv_release(&ga);
+	}
 }
 
 /* out_path_judge(): resolved as the kernel will open it. */
@@ -1199,6 +1242,7 @@ int main(void)
 		cmocka_unit_test(test_read_only_forms),
 		cmocka_unit_test(test_output_forms),
 		cmocka_unit_test(test_output_paths),
+		cmocka_unit_test(test_output_new_repo),
 		cmocka_unit_test(test_output_judge),
 		cmocka_unit_test(test_output_policy),
 		cmocka_unit_test(test_fuzzer_findings),
