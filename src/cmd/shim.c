@@ -94,10 +94,10 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 	if (v->drop_env_hooks_off)
 		config_env_drop_hooks_off(&f->cfg_env);
 	/* git itself refuses abbreviated long options (`reset --har`) for
-	 * agents: the policy reasons about full spellings (PRODUCT.md §4).
-	 * Not needed where the form is read-only whatever its spelling
-	 * (the allowlist knows no abbreviation): the hot path stays as it was */
-	if (*f->env.agent && !f->env.bypass && !git_form_read_only(ga))
+	 * agents: the policy reasons about full spellings (PRODUCT.md §4),
+	 * the read-only allowlist too (`config --remove-s` or
+	 * `interpret-trailers --in-pl` read as reads) */
+	if (*f->env.agent && !f->env.bypass)
 		setenv("GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS", "1", 1);
 	if (v->kind != V_ROUTE)
 		return;

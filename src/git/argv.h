@@ -23,6 +23,8 @@
  */
 #define GIT_ARGV_MAX (1 << 20)
 
+struct git_optable;
+
 struct git_argv {
 	const char *const *argv; /* the whole command line, not owned */
 	size_t argc;
@@ -45,6 +47,16 @@ struct git_argv {
 	const char *bad_global; /* first global git would not accept */
 	bool info_only;		/* --version/--help/--exec-path alone… */
 	bool too_long;
+	/* index in `args` of the `--` that ends the subcommand's options,
+	 * nargs when none: with the subcommand's option table, a `--` that
+	 * is an option's value does not (`reset --pathspec-from-file --
+	 * --hard` reads a file named `--` and resets hard) */
+	size_t opts_end;
+	/* the same for the first `--` or `--end-of-options`, whichever
+	 * comes first: where parse-options stops reading options */
+	size_t opts_stop;
+	/* the subcommand's option table (git/optable.h), NULL when none */
+	const struct git_optable *table;
 	/* owned: `args` with stuck and clustered short options split, when
 	 * any were (git/argv-shorts.c); `argv` is never changed */
 	struct strvec split;

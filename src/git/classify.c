@@ -119,8 +119,9 @@ bool git_word_in(const char *s, const char *const *list)
 /*
  * Collects positionals, skipping options and the values of options listed
  * in `takes_value` (given as separate tokens) or, with a table, of those
- * git's own table says take one. Everything after `--` (with a table, also
- * `--end-of-options`) is positional. Returns the count (may exceed max;
+ * git's own table says take one. Everything after the `--` that ends the
+ * options (ga->opts_end; with a table, also `--end-of-options`) is
+ * positional. Returns the count (may exceed max;
  * only max are stored).
  */
 static size_t positionals_in(const struct git_argv *ga,
@@ -135,13 +136,15 @@ static size_t positionals_in(const struct git_argv *ga,
 		*dashdash = false;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (!after && (!strcmp(a, "--") ||
+		if (!after && (i == ga->opts_end ||
 			       (t && !strcmp(a, "--end-of-options")))) {
 			after = true;
 			if (dashdash)
 				*dashdash = true;
 			continue;
 		}
+		if (!after && !strcmp(a, "--"))
+			continue; /* an option's value (ga->opts_end) */
 		if (!after && a[0] == '-' && a[1]) {
 			if ((takes_value && git_word_in(a, takes_value)) ||
 			    (t && git_opt_takes_next(t, a)))
@@ -159,41 +162,44 @@ static size_t positionals(const struct git_argv *ga,
 			  const char *const *takes_value, const char **out,
 			  size_t max, bool *dashdash)
 {
-	return positionals_in(ga, NULL, takes_value, out, max, dashdash);
+	return positionals_in(ga, ga->table, takes_value, out, max, dashdash);
 }
 
 size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
 {
-	return positionals_in(ga,
-			      git_optable_find(ga->sub, ga->args, ga->nargs),
-			      NULL, out, max, NULL);
+	return positionals_in(ga, ga->table, NULL, out, max, NULL);
 }
 
+/*
+ * Whether one of `names` is among ga's options: before the `--` that ends
+ * them, and not the value of the option before it (git's table says which
+ * take one: `branch --sort -l foo` sorts by "-l" and creates foo).
+ */
 static bool has_arg(const struct git_argv *ga, const char *const *names)
 {
-	for (size_t i = 0; i < ga->nargs; i++) {
-		if (!strcmp(ga->args[i], "--"))
-			break;
+	for (size_t i = 0; i < ga->opts_end; i++) {
+		const char *a = ga->args[i];
 		for (const char *const *n = names; *n; n++) {
 			size_t l = strlen(*n);
-			if (!strncmp(ga->args[i], *n, l) &&
-			    (ga->args[i][l] == '\0' ||
-			     ((*n)[1] == '-' && ga->args[i][l] == '=')))
+			if (!strncmp(a, *n, l) &&
+			    (a[l] == '\0' || ((*n)[1] == '-' && a[l] == '=')))
 				return true;
 		}
+		if (ga->table && git_opt_takes_next(ga->table, a))
+			i++;
 	}
 	return false;
 }
 
-/* A single-dash cluster such as -fdx containing `c`. */
+/* A single-dash cluster such as -fdx containing `c`, read as has_arg(). */
 static bool has_short(const struct git_argv *ga, char c)
 {
-	for (size_t i = 0; i < ga->nargs; i++) {
+	for (size_t i = 0; i < ga->opts_end; i++) {
 		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
 		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, c))
 			return true;
+		if (ga->table && git_opt_takes_next(ga->table, a))
+			i++;
 	}
 	return false;
 }
@@ -326,6 +332,25 @@ static bool writes_file(const struct git_argv *ga)
 	return git_output_paths(ga, &outs) > 0;
 }
 
+/*
+ * A form that starts a program the command line names is not a read:
+ * `grep -O<cmd>` runs <cmd> (through a shell) on the matching files, an
+ * `--upload-pack`/`--exec` the program that serves a fetch (a local one
+ * runs here). They wrote files into the operator's checkout for an agent
+ * with no binding (review of d5ccd4a).
+ */
+static bool runs_program(const struct git_argv *ga)
+{
+	static const char *const pager[] = { "--open-files-in-pager", NULL };
+	static const char *const upload[] = { "--upload-pack", "--exec", NULL };
+	static const char *const fetchers[] = { "ls-remote", "fetch", "pull",
+						"archive", NULL };
+
+	if (!strcmp(ga->sub, "grep"))
+		return has_arg(ga, pager) || has_short(ga, 'O');
+	return git_word_in(ga->sub, fetchers) && has_arg(ga, upload);
+}
+
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const remote_r[] = { "show", "get-url", NULL };
@@ -347,7 +372,7 @@ bool git_form_read_only(const struct git_argv *ga)
 
 	if (!sub)
 		return true;
-	if (writes_file(ga))
+	if (writes_file(ga) || runs_program(ga))
 		return false; /* `stash show --output=<file>` too */
 	switch (git_sub_class(sub)) {
 	case SC_READ:
@@ -389,7 +414,7 @@ bool git_form_read_only(const struct git_argv *ga)
 		       positionals(ga, NULL, p, 2, NULL) <= 1;
 	}
 	if (!strcmp(sub, "hash-object"))
-		return !has_arg(ga, w);
+		return !has_arg(ga, w) && !has_short(ga, 'w'); /* `-wt blob` */
 	if (!strcmp(sub, "interpret-trailers"))
 		return !has_arg(ga, inplace);
 	if (!strcmp(sub, "fsck"))
@@ -479,12 +504,18 @@ static enum co_kind classify_token(const char *tok, unsigned f)
 {
 	if (!strcmp(tok, "-") || starts_with(tok, "@{-"))
 		return CO_PREVIOUS;
-	if (!strcmp(tok, "HEAD") || !strcmp(tok, "@"))
-		return CO_NONE;
+	/* a branch named `@` or `HEAD` (refs/heads/@ is a valid ref) is
+	 * the one git switches to (invariant fuzzer, seed 31: `switch @`
+	 * moved ag1 onto a branch `@`); without one, `checkout @`
+	 * detaches, unlike `checkout HEAD` */
 	if (f & TOK_LOCAL_BRANCH)
 		return CO_BRANCH;
+	if (!strcmp(tok, "HEAD"))
+		return CO_NONE; /* origin/HEAD is no branch git creates */
 	if ((f & TOK_REMOTE_BRANCH) && !(f & TOK_PATH))
 		return CO_BRANCH; /* DWIM: creates and switches to it */
+	if (!strcmp(tok, "@"))
+		return CO_DETACH; /* `checkout @` detaches at HEAD's commit */
 	if ((f & TOK_PATH) && !(f & (TOK_TAG | TOK_REVLIKE)))
 		return CO_FILES;
 	if (f & (TOK_TAG | TOK_REVLIKE))
@@ -494,10 +525,7 @@ static enum co_kind classify_token(const char *tok, unsigned f)
 
 static bool paths_after_dashdash(const struct git_argv *ga)
 {
-	for (size_t i = 0; i < ga->nargs; i++)
-		if (!strcmp(ga->args[i], "--"))
-			return i + 1 < ga->nargs;
-	return false;
+	return ga->opts_end + 1 < ga->nargs;
 }
 
 /* -t, --track[=<mode>] or --no-track before `--`: the last one says */
@@ -505,10 +533,8 @@ static bool track_creates(const struct git_argv *ga)
 {
 	bool set = false;
 
-	for (size_t i = 0; i < ga->nargs; i++) {
+	for (size_t i = 0; i < ga->opts_end; i++) {
 		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
 		if (!strcmp(a, "-t") || !strcmp(a, "--track") ||
 		    starts_with(a, "--track=") || !strcmp(a, "--no-track"))
 			set = true;
@@ -535,10 +561,8 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 	memset(out, 0, sizeof(*out));
 	out->force = has_arg(ga, force) || (!is_switch && has_short(ga, 'f'));
 	/* creation flags: the next token is the new branch */
-	for (size_t i = 0; i < ga->nargs; i++) {
+	for (size_t i = 0; i < ga->opts_end; i++) {
 		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
 		if (git_word_in(a, vals) && strcmp(a, "--conflict") &&
 		    strcmp(a, "--pathspec-from-file")) {
 			out->kind = CO_CREATE;
@@ -573,10 +597,8 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 		out->kind = CO_FILES;
 		return;
 	}
-	for (size_t i = 0; i < ga->nargs; i++) {
+	for (size_t i = 0; i < ga->opts_end; i++) {
 		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
 		if (!strcmp(a, "--detach") || (is_switch && !strcmp(a, "-d"))) {
 			out->kind = CO_DETACH;
 			out->target = n ? p[0] : NULL;

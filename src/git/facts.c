@@ -14,6 +14,7 @@
  */
 #include "base/common.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -29,7 +30,7 @@
 #include "git/facts.h"
 #include "git/outpaths.h"
 #include "git/realgit.h"
-#include "git/repo-probe.h"
+#include "git/git-where.h"
 
 extern char **environ;
 
@@ -199,8 +200,10 @@ static void gather_binding(struct shim_facts *f)
 
 /*
  * True when a .git exists in any directory from top/rel up to (not
- * including) top: a repository nested inside the worktree (a scratch repo
- * or a submodule) is its own target.
+ * including) top, or one of them is itself a git dir (git's discovery
+ * takes it: a bare repository the agent made, whose core.worktree may
+ * name any directory): a repository nested inside the worktree (a scratch
+ * repo or a submodule) is its own target.
  */
 static bool path_exists_below(const char *top, const char *rel)
 {
@@ -216,6 +219,7 @@ static bool path_exists_below(const char *top, const char *rel)
 		strbuf_addstr(&p, "/.git");
 		found = path_exists(p.buf);
 		strbuf_setlen(&p, n);
+		found = found || repo_is_git_dir(p.buf);
 		slash = strrchr(p.buf, '/');
 		if (!slash)
 			break;
@@ -291,23 +295,58 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 		f->repo.target = TGT_SAME;
 }
 
+/* A symlink among `dir`'s entries, `depth` levels down; *budget entries
+ * at most (past it: true, fail closed). */
+static bool link_below(const char *dir, unsigned depth, size_t *budget)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char *p;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!*budget) {
+			found = true;
+			break;
+		}
+		--*budget;
+		p = path_join(dir, e->d_name);
+		if (!lstat(p, &st))
+			found = S_ISLNK(st.st_mode) ||
+				(S_ISDIR(st.st_mode) && depth > 1 &&
+				 link_below(p, depth - 1, budget));
+		free(p);
+	}
+	closedir(d);
+	return found;
+}
+
 /*
  * Whether `git init` in `dir` would re-initialise a repository the agent
  * did not make there (docs/fuzzing.md I22): `.git` that is a file or a
  * link (the worktree's top: the bound repository every checkout shares),
- * or a git dir that names a common dir. A plain `.git` directory of the
- * agent's own nested repository may be re-initialised.
+ * a git dir that names a common dir, or a link inside `.git` (git writes
+ * its config and copies templates into hooks/ and info/ through one:
+ * review of d5ccd4a). A plain `.git` directory of the agent's own nested
+ * repository may be re-initialised.
  */
 static bool reinit_reaches_out(const char *dir)
 {
 	char *git = path_join(dir, ".git");
 	char *common = path_join(git, "commondir");
 	char *own_common = path_join(dir, "commondir");
+	size_t budget = 4096;
 	struct stat st;
 	bool out = !lstat(own_common, &st);
 
 	if (!lstat(git, &st))
-		out = out || !S_ISDIR(st.st_mode) || !lstat(common, &st);
+		out = out || !S_ISDIR(st.st_mode) || !lstat(common, &st) ||
+		      link_below(git, 2, &budget);
 	free(git);
 	free(common);
 	free(own_common);
@@ -440,44 +479,45 @@ static void index_sibling(struct shim_facts *f, const char *base)
 }
 
 /*
- * The work tree git acts on when it is not the directory the repository's
- * .git sits in: --work-tree or GIT_WORK_TREE, else core.worktree of a
- * repository without a commondir (git reads it there only, relative to
- * the git dir). `git -C <repo the agent made> clean -fdx` with its
- * core.worktree set to another agent's worktree, the operator's checkout
- * or $HOME deleted their files (docs/fuzzing.md I18). Kept in f->work_tree
- * (absolute); the repository facts name it when it lies outside the
- * agent's worktree, or say why the config could not be read.
+ * Where git acts, by git's own answer (git/git-where.h), for a command not
+ * routed into the agent's own worktree: its work tree is followed for the
+ * sibling boundary (f->work_tree), and named in the repository facts when
+ * it is set apart from its git dir (--work-tree, GIT_WORK_TREE,
+ * core.worktree in config or config.worktree, the working directory beside
+ * a named --git-dir) outside the agent's worktree: `git -C <repo the agent
+ * made> clean -fdx` with core.worktree naming the operator's checkout
+ * deleted its files (docs/fuzzing.md I18). A repository git finds that is
+ * the bound one, where the shim found another or none, is a disagreement:
+ * mutations are not judged there (where_disagrees). init and clone find
+ * no repository: they make one.
  */
 static void gather_work_tree(struct shim_facts *f, const struct git_argv *ga)
 {
-	const char *gd, *wt, *rel;
-	char *cfg = NULL, *real;
-	int r;
+	static const char *const makers[] = { "init", "init-db", "clone",
+					      NULL };
+	struct git_where w;
+	const char *rel;
 
-	facts_caller_repo(ga, &gd, &wt);
-	if (wt && *wt && f->eff_cwd) {
-		f->work_tree = path_join(f->eff_cwd, wt);
-	} else if (f->have_target &&
-		   !strcmp(f->target.gitdir, f->target.commondir)) {
-		r = repo_probe_worktree(f->target.gitdir, &cfg);
-		if (r < 0)
-			f->repo.work_tree_why =
-				"its config file cannot be read exactly for core.worktree";
-		if (r > 0)
-			f->work_tree =
-				cfg[0] == '/'
-					? xstrdup(cfg)
-					: path_join(f->target.gitdir, cfg);
-		free(cfg);
-	}
-	if (!f->work_tree)
+	if (!ga->sub || git_word_in(ga->sub, makers) || !f->eff_cwd ||
+	    !f->real_git)
 		return;
-	real = real_path(f->work_tree);
-	if (!f->bind.worktree ||
-	    !path_inside(real ? real : f->work_tree, f->bind.worktree, &rel))
-		f->repo.work_tree = f->work_tree;
-	free(real);
+	if (git_where_ask(f->real_git, f->eff_cwd, ga, &w) < 0) {
+		f->repo.work_tree_why = "git could not say where it would act";
+		return;
+	}
+	if (w.commondir && f->have_wt &&
+	    !strcmp(w.commondir, f->wt.commondir) && f->repo.target != TGT_SAME)
+		f->repo.where_disagrees = true;
+	if (w.top) {
+		f->work_tree = xstrdup(w.top);
+		if (!git_where_natural(&w) &&
+		    (!f->bind.worktree ||
+		     !path_inside(w.top, f->bind.worktree, &rel)))
+			f->repo.work_tree = f->work_tree;
+	}
+	f->git_gitdir = w.gitdir;
+	w.gitdir = NULL;
+	git_where_release(&w);
 }
 
 static void target_sibling(struct shim_facts *f)
@@ -485,6 +525,7 @@ static void target_sibling(struct shim_facts *f)
 	if (f->bind.state == BS_BOUND && f->repo.target == TGT_SAME)
 		return; /* routed: git runs in the agent's own worktree */
 	sibling_at(f, f->work_tree, false);
+	sibling_at(f, f->git_gitdir, true);
 	/* discovery takes an admin directory it runs in for the git dir,
 	 * as git does (git/repo.h) */
 	if (f->have_target) {
@@ -601,6 +642,7 @@ void facts_release(struct shim_facts *f)
 	free(f->sibling_agent);
 	free(f->sibling_dir);
 	free(f->work_tree);
+	free(f->git_gitdir);
 	free(f->tok_facts);
 	strvec_clear(&f->out_files);
 }

@@ -36,7 +36,8 @@ struct shim_facts {
 	bool eff_canonical;
 	char *wt_canon;
 	char *sibling_agent, *sibling_dir;
-	char *work_tree; /* a work tree apart from the target's git dir */
+	char *work_tree;  /* where git acts (git/git-where.h), canonical */
+	char *git_gitdir; /* and the git dir git uses */
 	unsigned *tok_facts;
 	/* the existing files among the output paths, inside the worktree
 	 * (absolute, resolved): the snapshot captures them */

@@ -5,7 +5,7 @@
 # git's own lists (`git <cmd> --git-completion-helper-all` names every long
 # option, hidden and negated ones included, `=` marking a required value;
 # `git <cmd> -h` gives the short options and optional values). Run it when
-# the git the project targets changes; tests/e2e/t0126-option-table.bats
+# the git the project targets changes; tests/e2e/t0125-grammar.bats
 # fails when the table and the installed git disagree.
 #
 #   src/git/gen-optable.sh [git] >src/git/optable-data.c
@@ -14,8 +14,8 @@ GIT=${1:-git}
 # "<sub>" or "<sub> <subsub>" (worktree and stash read their own options);
 # init-db reads init's (src/git/optable.c)
 CMDS="add am branch checkout checkout-index cherry-pick clean clone commit config
-fetch gc init merge mv prune pull push read-tree rebase reset restore revert rm
-switch symbolic-ref tag update-ref
+fetch format-patch gc init merge mv prune pull push read-tree rebase reset
+restore revert rm switch symbolic-ref tag update-ref
 stash:push stash:save stash:pop stash:apply stash:drop stash:store stash:branch
 worktree:add worktree:move worktree:remove worktree:lock worktree:prune"
 

@@ -105,13 +105,14 @@ static bool known(const struct git_optable *t, const char *a, bool *next)
 
 const char *git_option_unknown(const struct git_argv *ga)
 {
-	const struct git_optable *t =
-		git_optable_find(ga->sub, ga->args, ga->nargs);
+	const struct git_optable *t = ga->table;
 	size_t i = t && has_words(ga->sub) && ga->nargs && ga->args[0][0] != '-'
 			   ? 1
 			   : 0;
 
-	if (!t)
+	/* format-patch hands what its own options leave to git's revision
+	 * and diff parser: its table says only which take a value */
+	if (!t || !strcmp(ga->sub, "format-patch"))
 		return NULL;
 	for (; i < ga->nargs; i++) {
 		const char *a = ga->args[i];

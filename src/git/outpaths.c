@@ -261,11 +261,15 @@ static bool patches_here(const struct git_argv *ga)
 
 	if (strcmp(ga->sub, "format-patch"))
 		return false;
-	for (size_t i = 0; i < ga->nargs && !end_of_options(ga->args[i]); i++)
-		if (!strcmp(ga->args[i], "--stdout"))
+	for (size_t i = 0; i < ga->opts_stop; i++) {
+		const char *a = ga->args[i];
+		if (!strcmp(a, "--stdout"))
 			to_stdout = true;
-		else if (!strcmp(ga->args[i], "--no-stdout"))
+		else if (!strcmp(a, "--no-stdout"))
 			to_stdout = false;
+		else if (ga->table && git_opt_takes_next(ga->table, a))
+			i++; /* `--subject-prefix --stdout`: a value */
+	}
 	return !to_stdout;
 }
 
@@ -291,7 +295,10 @@ size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 		return 0;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (end_of_options(a))
+		/* where the options end (a `--` an option of the table takes
+		 * for its value does not end them); one an output option
+		 * took here for its value is skipped, and the scan goes on */
+		if (i == ga->opts_stop)
 			break;
 		if (a[0] != '-' || !a[1])
 			continue;

@@ -21,14 +21,11 @@ static size_t split_positionals(const struct git_argv *ga,
 				size_t max, size_t skip, struct strvec *paths)
 {
 	size_t n = 0;
-	bool after = false, dashdash = false;
+	bool after = false, dashdash = ga->opts_end < ga->nargs;
 
-	for (size_t i = 0; i < ga->nargs; i++)
-		if (!strcmp(ga->args[i], "--"))
-			dashdash = true;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (!after && !strcmp(a, "--")) {
+		if (!after && i == ga->opts_end) {
 			after = true;
 			continue;
 		}
@@ -82,10 +79,8 @@ static const char *option_value(const struct git_argv *ga, const char *name)
 	size_t len = strlen(name);
 	const char *v = NULL;
 
-	for (size_t i = 0; i < ga->nargs; i++) {
+	for (size_t i = 0; i < ga->opts_end; i++) {
 		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
 		if (!strcmp(a, name) && i + 1 < ga->nargs)
 			v = ga->args[++i];
 		else if (!strncmp(a, name, len) && a[len] == '=')
@@ -102,10 +97,8 @@ static const char *restore_source(const struct git_argv *ga,
 	const char *src = NULL;
 	const char *unused[1];
 
-	for (size_t i = 0; i < ga->nargs; i++) {
+	for (size_t i = 0; i < ga->opts_end; i++) {
 		const char *a = ga->args[i];
-		if (!strcmp(a, "--"))
-			break;
 		if ((!strcmp(a, "-s") || !strcmp(a, "--source")) &&
 		    i + 1 < ga->nargs)
 			src = ga->args[i + 1];

@@ -591,10 +591,8 @@ static bool check_fetch(struct verdict *v, const struct policy_input *in)
 	const char *p[64];
 	size_t n = git_positionals(in->ga, p, 64);
 
-	for (size_t i = 0; i < in->ga->nargs; i++) {
+	for (size_t i = 0; i < in->ga->opts_end; i++) {
 		const char *a = in->ga->args[i], *rest;
-		if (!strcmp(a, "--"))
-			break;
 		for (const char *const *o = shallow; *o; o++) {
 			if (!skip_prefix(a, *o, &rest) ||
 			    (*rest && *rest != '='))
@@ -631,7 +629,7 @@ static bool check_fetch(struct verdict *v, const struct policy_input *in)
 
 static bool arg_with_prefix(const struct git_argv *ga, const char *prefix)
 {
-	for (size_t i = 0; i < ga->nargs && strcmp(ga->args[i], "--"); i++)
+	for (size_t i = 0; i < ga->opts_end; i++)
 		if (starts_with(ga->args[i], prefix))
 			return true;
 	return false;
@@ -719,7 +717,7 @@ static bool arg_spelled(const struct git_argv *ga, const char *name)
 {
 	size_t l = strlen(name);
 
-	for (size_t i = 0; i < ga->nargs && strcmp(ga->args[i], "--"); i++)
+	for (size_t i = 0; i < ga->opts_end; i++)
 		if (!strncmp(ga->args[i], name, l) &&
 		    (!ga->args[i][l] || ga->args[i][l] == '='))
 			return true;
@@ -750,17 +748,43 @@ static bool deny_init_bound(struct verdict *v, const struct policy_input *in)
 		     ga->sub);
 		return true;
 	}
+	if (!strcmp(ga->sub, "clone") || git_positionals(ga, &dir, 1))
+		return false;
+	deny(v, "deny", DS_BLOCK,
+	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories inside your worktree: git init <dir>");
+	return true;
+}
+
+/*
+ * init and init-db, whatever the target: the directory named holds no
+ * repository the agent did not make there (docs/fuzzing.md I22: `init-db
+ * --shared .` at the worktree's top rewrote the bound repository's
+ * config); and, where the shim does not route the command, no git dir or
+ * work tree is named: git init resolves GIT_DIR from inside its
+ * <directory>, not from where it runs (review of d5ccd4a: `GIT_DIR=r git
+ * init d`, with d/r a link to the shared repository, re-initialised it).
+ */
+static bool deny_init_target(struct verdict *v, const struct policy_input *in)
+{
+	static const char *const inits[] = { "init", "init-db", NULL };
+	const struct git_argv *ga = in->ga;
+
+	if (!ga->sub || !git_word_in(ga->sub, inits))
+		return false;
 	if (in->repo->reinit_dir) {
 		deny(v, "deny", DS_BLOCK,
 		     "git %s '%s' would re-initialise the repository that is there, which is not one you made inside your worktree (at your worktree's top it is the bound repository every checkout shares: git init rewrites its config and copies templates and hooks into it) — create a new repository in a new directory: git init <dir>",
 		     ga->sub, in->repo->reinit_dir);
 		return true;
 	}
-	if (!strcmp(ga->sub, "clone") || git_positionals(ga, &dir, 1))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories inside your worktree: git init <dir>");
-	return true;
+	if (in->repo->target != TGT_SAME &&
+	    (ga->git_dir || ga->work_tree || in->env->env_repo_override)) {
+		deny(v, "deny", DS_BLOCK,
+		     "git %s with GIT_DIR, GIT_WORK_TREE, --git-dir or --work-tree makes or re-initialises the repository they name, resolved from inside its directory — unset them and name a new directory inside your worktree: git init <dir>",
+		     ga->sub);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -1026,21 +1050,27 @@ static void deny_unbound(struct verdict *v, const struct policy_input *in)
 /*
  * Another repository's mutations pass through in place, in the directory
  * its .git sits in. A work tree set apart from it (--work-tree,
- * GIT_WORK_TREE, core.worktree) is anywhere it names: it must lie in the
- * agent's own worktree (docs/fuzzing.md I18: `clean -fdx` in a repository
- * the agent made, its core.worktree the operator's checkout, deleted the
- * operator's files). Reads pass.
+ * GIT_WORK_TREE, core.worktree, the working directory beside a named git
+ * dir) is anywhere it names: it must lie in the agent's own worktree
+ * (docs/fuzzing.md I18: `clean -fdx` in a repository the agent made, its
+ * core.worktree the operator's checkout, deleted the operator's files).
+ * Where git and the shim disagree on the repository, git's answer wins,
+ * and a mutation is not judged there. Reads pass.
  */
 static bool deny_work_tree_apart(struct verdict *v,
 				 const struct policy_input *in, bool ro)
 {
 	const struct policy_repo *r = in->repo;
 
-	if (ro || (!r->work_tree && !r->work_tree_why))
+	if (ro || (!r->work_tree && !r->work_tree_why && !r->where_disagrees))
 		return false;
-	if (r->work_tree_why)
+	if (r->where_disagrees)
 		deny(v, "deny", DS_BLOCK,
-		     "'git %s' would act on a work tree that cannot be judged (%s) — run it in a repository inside your worktree %s whose config git and agentic-git both read",
+		     "'git %s' would act on the repository you are bound to, where this guard finds another repository or none (an unusual .git layout) — run it inside your worktree %s",
+		     in->ga->sub, in->bind->worktree);
+	else if (r->work_tree_why)
+		deny(v, "deny", DS_BLOCK,
+		     "'git %s': where it would act cannot be judged (%s) — run it inside your worktree %s",
 		     in->ga->sub, r->work_tree_why, in->bind->worktree);
 	else
 		deny(v, "deny", DS_BLOCK,
@@ -1063,7 +1093,8 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK, "bound but no worktree path");
 		return;
 	}
-	if (deny_output_path(v, in))
+	if (deny_output_path(v, in) || deny_init_target(v, in) ||
+	    (in->repo->target != TGT_SAME && deny_work_tree_apart(v, in, ro)))
 		return;
 	switch (in->repo->target) {
 	case TGT_NONE:
@@ -1080,8 +1111,6 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		     in->bind->worktree);
 		return;
 	case TGT_FOREIGN:
-		if (deny_work_tree_apart(v, in, ro))
-			return;
 		if (cls == SC_PUSH) {
 			deny(v, "deny_cross_branch_push", DS_BLOCK,
 			     "pushing from a repository other than your bound worktree is not allowed");

@@ -80,12 +80,14 @@ struct policy_repo {
 	 * agent did not make inside its worktree: git would re-initialise
 	 * it (the worktree's top: the bound repository itself) */
 	const char *reinit_dir;
-	/* for a command not routed: the work tree git acts on when it is
-	 * not where the repository's .git sits (--work-tree, GIT_WORK_TREE,
-	 * core.worktree) and lies outside the agent's worktree; or why its
-	 * config could not be read for one (work_tree_why) */
+	/* for a command not routed, by git's own answer (git/git-where.h):
+	 * the work tree git acts on when it is set apart from its git dir
+	 * and lies outside the agent's worktree; why git could not say
+	 * (work_tree_why); and whether git finds the bound repository where
+	 * the shim found another or none (where_disagrees) */
 	const char *work_tree;
 	const char *work_tree_why;
+	bool where_disagrees;
 };
 
 struct policy_input {

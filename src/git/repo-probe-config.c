@@ -7,9 +7,8 @@
  * \" \\ \n \t \b and a backslash before a newline to continue the line.
  * Section and variable names are case-insensitive.
  *
- * Only the keys that change a format our code reads or writes are kept,
- * and core.worktree (where git acts: repo_probe_worktree()); anything
- * this reader cannot follow exactly is PROBE_ODD (inv. 1).
+ * Only the keys that change a format our code reads or writes are kept;
+ * anything this reader cannot follow exactly is PROBE_ODD (inv. 1).
  */
 #include "base/common.h"
 #include <ctype.h>
@@ -171,17 +170,6 @@ static void version(struct repo_probe *p, struct cfg *c, const char *v)
 		p->flags |= PROBE_FORMAT_NEWER;
 }
 
-/* core.worktree: git takes the last one; with no value git refuses */
-static void worktree(struct repo_probe *p, struct cfg *c, const char *v)
-{
-	if (!v || strlen(v) >= sizeof(p->worktree)) {
-		c->odd = true;
-		return;
-	}
-	memcpy(p->worktree, v, strlen(v) + 1);
-	p->flags |= PROBE_WORKTREE;
-}
-
 static void keep(struct repo_probe *p, struct cfg *c, const char *key,
 		 const char *v)
 {
@@ -204,9 +192,6 @@ static void keep(struct repo_probe *p, struct cfg *c, const char *key,
 		if (!strcmp(key, "repositoryformatversion")) {
 			if (c->level == PROBE_LEVEL_REPO)
 				version(p, c, v);
-		} else if (!strcmp(key, "worktree")) {
-			if (c->level == PROBE_LEVEL_REPO)
-				worktree(p, c, v);
 		} else if (!strcmp(key, "splitindex") && !falsey(v))
 			p->flags |= PROBE_SPLIT_INDEX;
 		else if (!strcmp(key, "logallrefupdates") && v &&

@@ -286,34 +286,3 @@ const struct repo_probe *repo_probe_get(const char *commondir,
 	probe_fill(e);
 	return &e->probe;
 }
-
-int repo_probe_worktree(const char *gitdir, char **out)
-{
-	struct repo_probe p = { 0 };
-	struct strbuf buf = STRBUF_INIT;
-	struct strvec inc = STRVEC_INIT; /* not followed: git does not here */
-	char *path = path_join(gitdir, "config");
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
-	struct stat st;
-
-	*out = NULL;
-	if (fd < 0) {
-		r = errno == ENOENT || errno == ENOTDIR ? 0 : -1;
-		free(path);
-		return r;
-	}
-	free(path);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    read_fd_bounded(fd, REPO_PROBE_CONFIG_MAX, &buf) < 0)
-		p.flags |= PROBE_ODD;
-	else
-		repo_probe_config(&p, buf.buf, buf.len, PROBE_LEVEL_REPO, &inc);
-	close(fd);
-	if (p.flags & PROBE_ODD)
-		r = -1;
-	else if (p.flags & PROBE_WORKTREE)
-		*out = xstrdup(p.worktree), r = 1;
-	strvec_clear(&inc);
-	strbuf_release(&buf);
-	return r;
-}

@@ -33,7 +33,6 @@
  * are not read: our own git runs without them (gitcmd.h).
  */
 #include "base/common.h"
-#include <limits.h>
 #include "base/strvec.h"
 
 #define REPO_PROBE_CONFIG_MAX ((size_t)1 << 20)
@@ -49,17 +48,13 @@ enum repo_probe_flags {
 	PROBE_SPARSE_INDEX = 1 << 5,	/* index.sparse */
 	PROBE_SHARED = 1 << 6,		/* core.sharedRepository, setgid */
 	PROBE_WORKTREE_CONFIG = 1 << 7, /* extensions.worktreeConfig */
-	PROBE_REFLOG_ALWAYS = 1 << 8,	/* core.logAllRefUpdates = always */
-	PROBE_WORKTREE = 1 << 9		/* core.worktree: `worktree` holds it */
+	PROBE_REFLOG_ALWAYS = 1 << 8	/* core.logAllRefUpdates = always */
 };
 
 struct repo_probe {
 	unsigned version; /* core.repositoryformatversion */
 	enum repo_probe_objfmt objfmt;
 	unsigned flags; /* enum repo_probe_flags */
-	/* core.worktree as written in the repository's own config (the only
-	 * file git reads it from, and only where there is no commondir) */
-	char worktree[PATH_MAX];
 };
 
 /* The object format named `name` (NULL is sha1). */
@@ -106,13 +101,5 @@ size_t repo_probe_hexlen(const struct repo_probe *p);
  */
 const struct repo_probe *repo_probe_get(const char *commondir,
 					const char *gitdir);
-
-/*
- * core.worktree of the repository whose git dir is `gitdir`, as git's
- * setup reads it: from `<gitdir>/config` alone, no include followed.
- * 1 with *out (owned) as written; 0 when it sets none (or there is no
- * config); -1 when the file cannot be read exactly (PROBE_ODD).
- */
-int repo_probe_worktree(const char *gitdir, char **out);
 
 #endif

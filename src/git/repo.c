@@ -18,7 +18,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "base/fileio.h"
 #include "base/path.h"
 #include "base/refname.h"
@@ -157,38 +160,69 @@ static enum repo_found at_dotgit(const char *dir, const char *dotgit,
 }
 
 /*
- * A directory git takes for a git dir itself when it finds no .git above
- * (git's is_git_directory): a HEAD, and a `commondir` file or both
- * `objects` and `refs`. A linked worktree's admin directory, a bare
- * repository.
+ * git's validate_headref(): a symlink into refs/, a file that starts with
+ * `ref:` and blanks then refs/, or one that starts with an object id
+ * (40 hex digits of either case: discovery reads it before it knows the
+ * repository's object format). Review of d5ccd4a: `ref:refs/heads/main`
+ * and a HEAD symlink made a git dir the shim did not see.
  */
-static bool is_git_dir(const char *dir)
+static bool head_valid(const char *head)
 {
-	char *head = path_join(dir, "HEAD"), *p;
-	struct strbuf sb = STRBUF_INIT;
+	char buf[256];
 	struct stat st;
-	bool ret = !lstat(head, &st) && S_ISREG(st.st_mode) &&
-		   !read_small(head, &sb) &&
-		   (starts_with(sb.buf, "ref: ") ||
-		    ((sb.len == 40 || sb.len == 64) &&
-		     is_lower_hex(sb.buf, sb.len)));
+	const char *ref;
+	ssize_t n;
+	int fd;
+
+	if (lstat(head, &st) < 0)
+		return false;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(head, buf, sizeof(buf) - 1);
+		return n >= 5 && !memcmp(buf, "refs/", 5);
+	}
+	fd = open(head, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	if (skip_prefix(buf, "ref:", &ref)) {
+		while (isspace((unsigned char)*ref))
+			ref++;
+		if (starts_with(ref, "refs/"))
+			return true;
+	}
+	for (n = 0; n < 40 && isxdigit((unsigned char)buf[n]); n++)
+		;
+	return n == 40;
+}
+
+bool repo_is_git_dir(const char *dir)
+{
+	const char *objects = getenv("GIT_OBJECT_DIRECTORY");
+	char *head = path_join(dir, "HEAD"), *p;
+	struct stat st;
+	bool ret = head_valid(head);
 
 	free(head);
-	strbuf_release(&sb);
 	if (!ret)
 		return false;
+	/* git's is_git_directory(): a commondir of any kind, else objects
+	 * (or GIT_OBJECT_DIRECTORY) and refs it may enter */
 	p = path_join(dir, "commondir");
-	ret = !lstat(p, &st) && S_ISREG(st.st_mode);
+	ret = !stat(p, &st);
 	free(p);
 	if (ret)
 		return true;
-	p = path_join(dir, "objects");
-	ret = is_dir(p);
+	p = objects ? xstrdup(objects) : path_join(dir, "objects");
+	ret = !access(p, X_OK);
 	free(p);
 	if (!ret)
 		return false;
 	p = path_join(dir, "refs");
-	ret = is_dir(p);
+	ret = !access(p, X_OK);
 	free(p);
 	return ret;
 }
@@ -227,7 +261,7 @@ static enum repo_found discover(char *cur, struct repo_loc *out)
 			break;
 		}
 		free(dotgit);
-		if (is_git_dir(cur)) {
+		if (repo_is_git_dir(cur)) {
 			/* git's GIT_DIR, with no work tree */
 			out->gitdir = xstrdup(cur);
 			res = fill_from_gitdir(out);

@@ -77,4 +77,9 @@ char *marker_agent_above_canonical(const char *start, char **dir);
  */
 char *repo_worktree_of_admin(const char *gitdir);
 
+/* Whether git takes `dir` itself for a git dir (git's is_git_directory():
+ * a valid HEAD, and a commondir, or objects and refs): a bare repository,
+ * a linked worktree's admin directory. */
+bool repo_is_git_dir(const char *dir);
+
 #endif

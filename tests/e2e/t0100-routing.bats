@@ -343,3 +343,41 @@ assert_landed_in_wt() {
 	[ -d src/fresh/.git ]
 	assert_equal "$(cat "$REPO/.git/config")" "$cfg"
 }
+
+# Review of d5ccd4a: init resolves GIT_DIR from inside its <directory>, and
+# writes through links inside the agent's own nested .git; and the check
+# holds whatever the target, outside any repository too.
+@test "init with a git dir named, through links in a nested .git, or from outside any repository cannot re-initialise the shared repository" {
+	local cfg
+	cfg=$(cat "$REPO/.git/config")
+	cd "$WT"
+	"$REAL_GIT" init -q --bare r
+	mkdir d
+	ln -s "$REPO/.git" d/r
+	GIT_DIR=r run agit init --shared=all d
+	assert_failure
+	assert_output --partial "with GIT_DIR, GIT_WORK_TREE, --git-dir or --work-tree"
+	run agit --git-dir=r init --shared=all d
+	assert_failure
+	assert_output --partial "with GIT_DIR, GIT_WORK_TREE, --git-dir or --work-tree"
+	agit init -q mine
+	rm mine/.git/config
+	ln -s "$REPO/.git/config" mine/.git/config
+	rm -rf mine/.git/hooks
+	ln -s "$REPO/.git/hooks" mine/.git/hooks
+	mkdir -p tpl/hooks
+	printf '#!/bin/sh\necho agent code\n' >tpl/hooks/pre-commit
+	chmod +x tpl/hooks/pre-commit
+	run agit init --shared=all --template=tpl mine
+	assert_failure
+	assert_output --partial "would re-initialise the repository that is there"
+	# from outside any repository, naming the worktree's top
+	mkdir "$T/plain"
+	cd "$T/plain"
+	run agit init-db --shared "$WT"
+	assert_failure
+	assert_output --partial "would re-initialise the repository that is there"
+	assert_equal "$(cat "$REPO/.git/config")" "$cfg"
+	[ ! -e "$REPO/.git/hooks/pre-commit" ]
+	"$REAL_GIT" -C "$REPO" status >/dev/null
+}

@@ -377,3 +377,40 @@ write_version() {
 	assert_success
 	assert_output --partial "Subject:"
 }
+
+# Review of d5ccd4a: a read-only form judged by its exact spelling, where
+# git expands an abbreviation or takes the flag for the value of the
+# option before it; forms that start a program the command line names.
+@test "no binding: abbreviations, flags that are an option's value and programs the command line names are no reads" {
+	rm -rf "$AGENTIC_GIT_HOME/runtime/ag1"
+	commit_file "$REPO" two.txt
+	cd "$REPO"
+	local before cfg f
+	before=$("$REAL_GIT" status --porcelain --ignored)
+	cfg=$(cat "$REPO/.git/config")
+	echo "a blob no commit holds" >"$T/blob.txt"
+	for f in "format-patch --subject-prefix --stdout -1" "format-patch --stdout --no-stdou -1" \
+		"interpret-trailers --in-pl --trailer X:y README.md" "config --remove-s remote.origin" \
+		"branch --sort -l foo" "branch --format --list foo" "hash-object -wt blob $T/blob.txt"; do
+		# shellcheck disable=SC2086
+		run agit $f
+		[ "$status" -ne 0 ] || fail "'git $f' ran (status 0): $output"
+	done
+	run agit grep -O'echo x >pwned-grep.txt;:' hello
+	assert_output --partial "unbound — no active task assignment"
+	run agit ls-remote --upload-pack='echo x >pwned-lsr.txt; git-upload-pack' .
+	assert_output --partial "unbound — no active task assignment"
+	assert_equal "$("$REAL_GIT" status --porcelain --ignored)" "$before"
+	assert_equal "$(cat "$REPO/.git/config")" "$cfg"
+	[ -z "$("$REAL_GIT" branch --list foo)" ]
+	run "$REAL_GIT" cat-file -e "$("$REAL_GIT" hash-object "$T/blob.txt")"
+	assert_failure
+	# the plain forms still read
+	run agit format-patch --subject-prefix=X --stdout -1
+	assert_success
+	assert_output --partial "[X"
+	run agit branch --sort=refname --list
+	assert_success
+	run agit grep hello
+	assert_success
+}

@@ -220,3 +220,24 @@ assert_fenced() {
 	assert_events 2
 	assert_last_event deny switch
 }
+
+# Invariant fuzzer, seed 31, command 12392: refs/heads/@ is a valid ref, and
+# with it `git switch @` switches to that branch, not to HEAD.
+@test "a branch named @ or HEAD is a branch: switching to it is fenced" {
+	"$REAL_GIT" -C "$REPO" update-ref refs/heads/@ "$WT_HEAD"
+	run agit switch @
+	assert_fenced
+	run agit checkout @
+	assert_fenced
+	"$REAL_GIT" -C "$REPO" update-ref -d refs/heads/@
+	# with no such branch, `checkout @` detaches at HEAD's commit, as
+	# `checkout --detach` does; `checkout HEAD` moves nothing
+	run agit checkout HEAD
+	assert_success
+	assert_equal "$(branch_of "$WT")" feat/a
+	run agit checkout --detach
+	local detach=$status
+	"$REAL_GIT" -C "$WT" checkout -q feat/a
+	run agit checkout @
+	assert_equal "$status" "$detach"
+}

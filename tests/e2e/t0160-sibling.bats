@@ -263,12 +263,20 @@ assert_sibling_denied() {
 	assert_output --partial "would act on the work tree"
 	[ -f "$WT2/junk.txt" ] && [ -f "$REPO/opjunk.txt" ] && [ -f "$T/elsewhere/keep.txt" ]
 	[ -f "$WT2/README.md" ] && [ -f "$REPO/README.md" ]
-	# a config git reads but we cannot read exactly: not judged, denied
+	# where git cannot say where it would act, a mutation is not judged:
+	# denied (a git whose rev-parse answers half)
 	"$REAL_GIT" -C sub config --unset core.worktree
-	printf '[core]\n\tworktree = "%s\n' "$REPO" >>sub/.git/config
-	run agit -C sub clean -fdx
+	cat >"$T/git-half" <<-SH
+		#!/bin/sh
+		case " \$* " in *" --path-format=absolute "*) echo "\$PWD/.git"; exit 0 ;; esac
+		exec "$REAL_GIT" "\$@"
+	SH
+	chmod +x "$T/git-half"
+	AGENTIC_GIT_REAL_GIT=$T/git-half run agit -C sub clean -fdx
 	assert_failure
-	assert_output --partial "cannot be judged"
+	assert_output --partial "where it would act cannot be judged"
+	AGENTIC_GIT_REAL_GIT=$T/git-half run agit -C sub status
+	assert_success
 	[ -f "$REPO/opjunk.txt" ]
 	# inside its own worktree, a work tree apart is the agent's to change
 	rm -rf sub

@@ -39,6 +39,14 @@ roundtrip() {
 	roundtrip yes "" reset --hard
 }
 
+# A `--` that is an option's value ends no options: git reads the pathspecs
+# from a file named `--` (here empty) and resets hard; the shim saw the
+# options end at that `--` and took no snapshot.
+@test "reset --pathspec-from-file -- --hard (a file named --) is undone" {
+	: >./--
+	roundtrip yes "" reset --pathspec-from-file -- --hard
+}
+
 @test "reset --merge is undone" {
 	roundtrip yes "" reset --merge
 }

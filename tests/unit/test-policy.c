@@ -192,21 +192,44 @@ static void test_output_forms(void **state)
 
 static void test_destructive(void **state)
 {
-	static const struct { const char *cmd; const char *slug; bool q; } rows[] = {
-		{ "reset --hard", "reset", false }, { "reset --merge", "reset", false },
-		{ "reset HEAD~1", NULL, false }, { "clean -fd", "clean", false },
-		{ "clean -fdx", "clean", true }, { "clean -f -X", "clean", true },
-		{ "clean -n", NULL, false }, { "clean -d", NULL, false },
-		{ "checkout -- .", "checkout", false }, { "checkout -f other", "checkout", false },
-		{ "checkout -b x", NULL, false }, { "checkout", NULL, false },
-		{ "restore .", "restore", false }, { "restore --staged f", NULL, false },
+	static const struct {
+		const char *cmd;
+		const char *slug;
+		bool q;
+	} rows[] = {
+		{ "reset --hard", "reset", false },
+		{ "reset --merge", "reset", false },
+		{ "reset HEAD~1", NULL, false },
+		{ "clean -fd", "clean", false },
+		{ "clean -fdx", "clean", true },
+		{ "clean -f -X", "clean", true },
+		{ "clean -n", NULL, false },
+		{ "clean -d", NULL, false },
+		{ "checkout -- .", "checkout", false },
+		{ "checkout -f other", "checkout", false },
+		{ "checkout -b x", NULL, false },
+		{ "checkout", NULL, false },
+		{ "restore .", "restore", false },
+		{ "restore --staged f", NULL, false },
 		{ "restore --staged --worktree f", "restore", false },
-		{ "switch --discard-changes x", "switch", false }, { "switch x", NULL, false },
-		{ "stash drop", "stash", false }, { "stash clear", "stash", false },
-		{ "stash pop", NULL, false }, { "rebase main", "rebase", false },
-		{ "merge x", "merge", false }, { "cherry-pick a", "cherry-pick", false },
-		{ "read-tree -u --reset HEAD", "read-tree", false }, { "rm -f x", "rm", false },
-		{ "status", NULL, false }, { "commit -m x", NULL, false },
+		{ "switch --discard-changes x", "switch", false },
+		{ "switch x", NULL, false },
+		{ "stash drop", "stash", false },
+		{ "stash clear", "stash", false },
+		{ "stash pop", NULL, false },
+		{ "rebase main", "rebase", false },
+		{ "merge x", "merge", false },
+		{ "cherry-pick a", "cherry-pick", false },
+		{ "read-tree -u --reset HEAD", "read-tree", false },
+		{ "rm -f x", "rm", false },
+		{ "status", NULL, false },
+		{ "commit -m x", NULL, false },
+		/* a `--` that is an option's value ends no options: git reads a
+		 * file named `--` and resets hard (ga->opts_end) */
+		{ "reset --pathspec-from-file -- --hard", "reset", false },
+		{ "reset -q -- --hard", NULL, false },
+		{ "rm --pathspec-from-file -- -f", "rm", false },
+		{ "switch --conflict -- --discard-changes x", "switch", false },
 	};
 	const char *v[MAXW];
 	char buf[256];
@@ -252,6 +275,16 @@ static void test_checkout_analysis(void **state)
 		  "feature" },
 		{ "checkout mystery", 0, 0, CO_BRANCH, "mystery" },
 		{ "checkout HEAD", TOK_REVLIKE, 0, CO_NONE, "HEAD" },
+		/* a branch named `@` or `HEAD` is switched to (seed 31) */
+		{ "switch @", TOK_REVLIKE | TOK_LOCAL_BRANCH, 0, CO_BRANCH,
+		  "@" },
+		{ "checkout HEAD", TOK_REVLIKE | TOK_LOCAL_BRANCH, 0, CO_BRANCH,
+		  "HEAD" },
+		{ "checkout @", TOK_REVLIKE, 0, CO_DETACH, "@" },
+		{ "switch @", TOK_REVLIKE | TOK_REMOTE_BRANCH, 0, CO_BRANCH,
+		  "@" },
+		{ "checkout HEAD", TOK_REVLIKE | TOK_REMOTE_BRANCH, 0, CO_NONE,
+		  "HEAD" },
 		{ "checkout", 0, 0, CO_NONE, NULL },
 		{ "checkout --pathspec-from-file=list", 0, 0, CO_FILES, NULL },
 		{ "switch x", 0, 0, CO_BRANCH, "x" },
@@ -268,6 +301,11 @@ static void test_checkout_analysis(void **state)
 		{ "switch -d HEAD~1", 0, 0, CO_DETACH, "HEAD~1" },
 		{ "switch -", 0, 0, CO_PREVIOUS, "-" },
 		{ "switch f.txt", TOK_PATH, 0, CO_BRANCH, "f.txt" },
+		/* a `--` that is an option's value: the options go on */
+		{ "switch --conflict -- -c x", 0, 0, CO_CREATE, "x" },
+		{ "checkout --conflict -- --detach", 0, 0, CO_DETACH, NULL },
+		{ "checkout --conflict -- main", 0, TOK_LOCAL_BRANCH, CO_BRANCH,
+		  "main" },
 	};
 	const char *v[MAXW];
 	char buf[256];
@@ -972,6 +1010,14 @@ static void test_output_paths(void **state)
 		{ "format-patch --no-stdout --stdout -1", "" },
 		{ "format-patch --stdo -1", "." }, /* abbreviations: refused */
 		{ "format-patch -- --stdout", "." },
+		/* a `--` or `--end-of-options` that is a value ends nothing */
+		{ "read-tree --exclude-per-directory -- --index-output=/i HEAD",
+		  "/i" },
+		{ "read-tree --exclude-per-directory --end-of-options --index-output=/i HEAD",
+		  "/i" },
+		{ "read-tree -- --index-output=/i", "" },
+		{ "read-tree --end-of-options --index-output=/i", "" },
+		{ "format-patch -o -- --output=/f", "--|/f|." },
 		{ "bugreport -o /d", "/d|." },
 		{ "bugreport --output-directory=/d", "/d|." },
 		{ "bugreport -s /x", "!" },

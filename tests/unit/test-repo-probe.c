@@ -284,47 +284,6 @@ static void test_get_reads_and_rereads(void **state)
 	assert_int_equal(unit_tmpdir_remove(dir), 0);
 }
 
-/* core.worktree, where git acts (docs/fuzzing.md I18): from the
- * repository's own config file only, the last one, exactly or not at all */
-static void test_worktree(void **state)
-{
-	char dir[64];
-	char *wt;
-	struct repo_probe p;
-
-	(void)state;
-	p = parse("[core]\n\tworktree = ../a\n\tWorkTree = \"/b c\"\n");
-	assert_true(p.flags & PROBE_WORKTREE);
-	assert_string_equal(p.worktree, "/b c");
-	p = (struct repo_probe){ 0 };
-	repo_probe_config(&p, "[core]\n\tworktree = /x\n",
-			  strlen("[core]\n\tworktree = /x\n"),
-			  PROBE_LEVEL_OTHER, NULL);
-	assert_false(p.flags & PROBE_WORKTREE);
-	p = parse("[core]\n\tworktree\n"); /* no value: git refuses */
-	assert_true(p.flags & PROBE_ODD);
-	p = parse("[core \"x\"]\n\tworktree = /x\n");
-	assert_false(p.flags & PROBE_WORKTREE);
-	assert_int_equal(unit_tmpdir_make(dir, sizeof(dir), "probewt"), 0);
-	assert_int_equal(repo_probe_worktree(dir, &wt), 0); /* no config */
-	assert_null(wt);
-	put(dir, "config", "[core]\n\tbare = false\n");
-	assert_int_equal(repo_probe_worktree(dir, &wt), 0);
-	put(dir, "config", "[core]\n\tworktree = ../there\n");
-	assert_int_equal(repo_probe_worktree(dir, &wt), 1);
-	assert_string_equal(wt, "../there");
-	free(wt);
-	/* git does not follow includes for it: neither do we */
-	put(dir, "config", "[include]\n\tpath = more.inc\n");
-	put(dir, "more.inc", "[core]\n\tworktree = /elsewhere\n");
-	assert_int_equal(repo_probe_worktree(dir, &wt), 0);
-	/* a config not read exactly: -1, never "none" */
-	put(dir, "config", "[core]\n\tworktree = \"/x\n");
-	assert_int_equal(repo_probe_worktree(dir, &wt), -1);
-	assert_null(wt);
-	assert_int_equal(unit_tmpdir_remove(dir), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,7 +294,6 @@ int main(void)
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_levels_and_includes),
 		cmocka_unit_test(test_get_reads_and_rereads),
-		cmocka_unit_test(test_worktree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
