@@ -96,8 +96,9 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 	/* git itself refuses abbreviated long options (`reset --har`) for
 	 * agents: the policy reasons about full spellings (PRODUCT.md §4),
 	 * the read-only allowlist too (`config --remove-s` or
-	 * `interpret-trailers --in-pl` read as reads) */
-	if (*f->env.agent && !f->env.bypass)
+	 * `interpret-trailers --in-pl` read as reads). Not where no spelling
+	 * can make a write (status, log: the hot path) */
+	if (*f->env.agent && !f->env.bypass && !git_read_whatever_spelling(ga))
 		setenv("GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS", "1", 1);
 	if (v->kind != V_ROUTE)
 		return;

@@ -351,6 +351,16 @@ static bool runs_program(const struct git_argv *ga)
 	return git_word_in(ga->sub, fetchers) && has_arg(ga, upload);
 }
 
+bool git_read_whatever_spelling(const struct git_argv *ga)
+{
+	static const char *const flag_decides[] = { "grep", "ls-remote",
+						    "archive", "format-patch",
+						    NULL };
+
+	return ga->sub && git_sub_class(ga->sub) == SC_READ &&
+	       !git_word_in(ga->sub, flag_decides) && git_form_read_only(ga);
+}
+
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const remote_r[] = { "show", "get-url", NULL };

@@ -34,6 +34,16 @@ enum sub_class git_sub_class(const char *sub);
 bool git_form_read_only(const struct git_argv *ga);
 
 /*
+ * True when ga's subcommand only reads whatever git makes of its spelling
+ * (status, log, rev-parse…: an abbreviation cannot turn them into a
+ * write; their output paths are found in every spelling), so git need
+ * not be told to refuse abbreviations: the hot path stays as it was.
+ * False for the reads a flag decides (grep's -O, --upload-pack,
+ * format-patch's --stdout) and for every other subcommand.
+ */
+bool git_read_whatever_spelling(const struct git_argv *ga);
+
+/*
  * The snapshot slug when the command can destroy work-tree or stash state
  * (reference §5.2 plus our additions), else NULL. *quarantine is set for
  * `clean -x`/`-X` (ignored files would be deleted).
