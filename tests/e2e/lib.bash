@@ -87,6 +87,14 @@ ag_bind() {
 	export WT AGENTIC_GIT_AGENT=$agent
 }
 
+# ag_bind_two: ag2 bound to feat/b (its worktree in WT2), then ag1 to
+# feat/a (WT, the agent the test runs as): the sibling tests' fleet.
+ag_bind_two() {
+	ag_bind ag2 feat/b
+	WT2=$WT
+	ag_bind ag1 feat/a
+}
+
 # agit ARGS…: run git through the shim, as an agent would find it on PATH.
 agit() {
 	PATH="$AGENTIC_GIT_HOME/bin:$PATH" git "$@"

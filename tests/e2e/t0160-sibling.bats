@@ -6,10 +6,8 @@ load shimlib
 
 setup() {
 	ag_setup
-	ag_bind ag2 feat/b
-	WT2=$WT
+	ag_bind_two
 	WT2_HEAD=$(head_of "$WT2")
-	ag_bind ag1 feat/a
 }
 
 assert_sibling_denied() {

@@ -11,9 +11,7 @@ load shimlib
 
 setup() {
 	ag_setup
-	ag_bind ag2 feat/b
-	WT2=$WT
-	ag_bind ag1 feat/a
+	ag_bind_two
 	echo "operator's" >"$REPO/opjunk.txt"
 	echo junk >"$WT2/junk.txt"
 }

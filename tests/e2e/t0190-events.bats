@@ -8,9 +8,7 @@ load shimlib
 setup() {
 	ag_setup
 	"$REAL_GIT" -C "$REPO" branch other
-	ag_bind ag2 feat/b
-	WT2=$WT
-	ag_bind ag1 feat/a
+	ag_bind_two
 	commit_file "$WT" work.txt
 	cd "$WT"
 }
