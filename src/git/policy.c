@@ -573,12 +573,14 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 		}
 		return false;
 	}
-	if (starts_with(p[0], "refs/heads/")) {
-		deny(v, "deny", DS_BLOCK,
-		     "making the branch '%s' a symbolic ref is not allowed", p[0]);
-		return true;
-	}
-	return false;
+	/* any other name: git 2.39 writes a symref with no ref transaction,
+	 * so the lock never sees a tag, a remote-tracking ref or refs/stash
+	 * replaced by one (invariant fuzzer, seed 32: `symbolic-ref
+	 * refs/tags/v1 HEAD` moved the tag) */
+	deny(v, "deny", DS_BLOCK,
+	     "making '%s' a symbolic ref is not allowed: git writes it past the ref lock — an agent may only point its own HEAD, at refs/heads/%s (for a remote's HEAD: git remote set-head)",
+	     p[0], a ? a : "<none>");
+	return true;
 }
 
 static bool check_fetch(struct verdict *v, const struct policy_input *in)

@@ -138,6 +138,20 @@ assert_protected() {
 	assert_denied bound
 	run agit symbolic-ref refs/heads/other refs/heads/main
 	assert_denied bound
+	# git writes a symref past the ref lock: no other name may become one
+	# (invariant fuzzer, seed 32: a tag moved; docs/fuzzing.md I24)
+	"$REAL_GIT" -C "$REPO" tag v-sym
+	for f in "symbolic-ref -- refs/tags/v-sym HEAD" "symbolic-ref refs/tags/v-sym HEAD" \
+		"symbolic-ref refs/remotes/origin/main refs/heads/feat/a" "symbolic-ref -m x refs/stash HEAD"; do
+		# shellcheck disable=SC2086
+		run agit $f
+		assert_denied bound
+		assert_output --partial "a symbolic ref is not allowed"
+	done
+	assert_equal "$("$REAL_GIT" -C "$REPO" rev-parse v-sym)" "$("$REAL_GIT" -C "$REPO" rev-parse main)"
+	run "$REAL_GIT" -C "$REPO" symbolic-ref -q refs/tags/v-sym
+	assert_failure
+	"$REAL_GIT" -C "$REPO" tag -d v-sym >/dev/null
 	assert_equal "$(branch_of "$WT")" feat/a
 	refs_unchanged
 	run agit symbolic-ref HEAD
