@@ -464,7 +464,10 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	*quarantine = false;
 	if (!sub)
 		return NULL;
-	if (git_word_in(sub, always))
+	/* a file written where it is told may be the agent's unsaved work,
+	 * whatever else the form does (invariant fuzzer, seed 33: `read-tree
+	 * --index-output README.md` overwrote it with no snapshot) */
+	if (git_word_in(sub, always) || writes_file(ga))
 		return sub;
 	if (!strcmp(sub, "reset"))
 		return has_arg(ga, hard) ? "reset" : NULL;
@@ -497,9 +500,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 							     : NULL;
 	if (!strcmp(sub, "rm") || !strcmp(sub, "mv"))
 		return has_arg(ga, sw) || has_short(ga, 'f') ? sub : NULL;
-	/* a file written where it is told may be the agent's unsaved work */
-	if (writes_file(ga))
-		return sub;
 	return NULL;
 }
 
