@@ -493,12 +493,10 @@ static void index_sibling(struct shim_facts *f, const char *base)
  */
 static void gather_work_tree(struct shim_facts *f, const struct git_argv *ga)
 {
-	static const char *const makers[] = { "init", "init-db", "clone",
-					      NULL };
 	struct git_where w;
 	const char *rel;
 
-	if (!ga->sub || git_word_in(ga->sub, makers) || !f->eff_cwd ||
+	if (!ga->sub || git_sub_class(ga->sub) == SC_CREATE || !f->eff_cwd ||
 	    !f->real_git)
 		return;
 	if (git_where_ask(f->real_git, f->eff_cwd, ga, &w) < 0) {

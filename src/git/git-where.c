@@ -11,8 +11,6 @@
 #include "git/gitcmd.h"
 #include "git/repo.h"
 
-extern char **environ;
-
 /* The caller's location variables: GIT_AS_AGENT drops them, git reads them */
 static void keep_location(struct child *c)
 {
@@ -23,17 +21,6 @@ static void keep_location(struct child *c)
 		const char *v = getenv(*n);
 		if (v)
 			strvec_pushf(&c->env_set, "%s=%s", *n, v);
-	}
-}
-
-/* No trace file is written on the agent's behalf before the policy has
- * judged its GIT_TRACE* (threat T63). */
-static void drop_traces(struct child *c)
-{
-	for (char **e = environ; *e; e++) {
-		const char *eq = strchr(*e, '=');
-		if (eq && starts_with(*e, "GIT_TRACE"))
-			strvec_pushf(&c->env_unset, "%.*s", (int)(eq - *e), *e);
 	}
 }
 
@@ -61,7 +48,9 @@ int git_where_ask(const char *real_git, const char *cwd,
 	memset(out, 0, sizeof(*out));
 	gitcmd_prepare(&c, GIT_AS_AGENT, real_git, cwd);
 	keep_location(&c);
-	drop_traces(&c);
+	/* no trace file is written on the agent's behalf before the
+	 * policy has judged its GIT_TRACE* (threat T63) */
+	gitcmd_drop_traces(&c);
 	if (ga->git_dir)
 		strvec_pushf(&c.args, "--git-dir=%s", ga->git_dir);
 	if (ga->work_tree)

@@ -100,21 +100,32 @@ const char *gitcmd_real_git(void)
 	return real_git_path;
 }
 
-static void scrub_env(struct child *c, bool agent_repo)
+/* Every variable of the environment whose name starts with `prefix`. */
+static void unset_prefixed(struct child *c, const char *prefix)
 {
-	for (const char *const *v = repo_vars; *v; v++)
-		strvec_push(&c->env_unset, *v);
 	for (char **e = environ; e && *e; e++) {
-		/* GIT_TRACE*: our own git traces into no file the caller named */
-		if (starts_with(*e, "GIT_CONFIG_KEY_") ||
-		    starts_with(*e, "GIT_CONFIG_VALUE_") ||
-		    starts_with(*e, "GIT_TRACE")) {
+		if (starts_with(*e, prefix)) {
 			const char *eq = strchr(*e, '=');
 			char *name = xstrndup(*e, eq ? (size_t)(eq - *e) : strlen(*e));
 			strvec_push(&c->env_unset, name);
 			free(name);
 		}
 	}
+}
+
+void gitcmd_drop_traces(struct child *c)
+{
+	unset_prefixed(c, "GIT_TRACE");
+}
+
+static void scrub_env(struct child *c, bool agent_repo)
+{
+	for (const char *const *v = repo_vars; *v; v++)
+		strvec_push(&c->env_unset, *v);
+	unset_prefixed(c, "GIT_CONFIG_KEY_");
+	unset_prefixed(c, "GIT_CONFIG_VALUE_");
+	/* GIT_TRACE*: our own git traces into no file the caller named */
+	gitcmd_drop_traces(c);
 	/* git's messages in English: the dry run of a clean and other
 	 * callers read its words ("Would remove"), which a caller's
 	 * LANGUAGE or LC_ALL would translate */

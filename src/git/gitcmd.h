@@ -66,6 +66,10 @@ const char *gitcmd_real_git(void);
 
 void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,
 		    const char *dir);
+/* Removes every GIT_TRACE* variable from the child's environment: a git of
+ * ours traces into no file the caller named (every mode but GIT_AS_AGENT
+ * does this already; threat T63). */
+void gitcmd_drop_traces(struct child *c);
 void gitcmd_init(struct child *c, const char *real_git, const char *dir);
 /*
  * gitcmd_init() in the work tree `top` of the repository whose git dir is

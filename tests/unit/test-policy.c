@@ -227,13 +227,13 @@ static void test_destructive(void **state)
 		/* a `--` that is an option's value ends no options: git reads a
 		 * file named `--` and resets hard (ga->opts_end) */
 		{ "reset --pathspec-from-file -- --hard", "reset", false },
+		{ "reset -q -- --hard", NULL, false },
+		{ "rm --pathspec-from-file -- -f", "rm", false },
+		{ "switch --conflict -- --discard-changes x", "switch", false },
 		/* an output file, whatever else the form does (seed 33) */
 		{ "read-tree --index-output README.md", "read-tree", false },
 		{ "checkout-index --prefix=out/ -a", "checkout-index", false },
 		{ "stash show --output=x", "stash", false },
-		{ "reset -q -- --hard", NULL, false },
-		{ "rm --pathspec-from-file -- -f", "rm", false },
-		{ "switch --conflict -- --discard-changes x", "switch", false },
 	};
 	const char *v[MAXW];
 	char buf[256];
