@@ -165,14 +165,25 @@ static int copy_tree(const char *src, const char *dst)
 	return ret;
 }
 
-/* Invariant 2: rename, or copy + remove across filesystems. */
-static int move_path(const char *src, const char *dst)
+static int make_parent(const char *dst)
 {
 	char *parent = path_dirname(dst);
 	int ret = mkdir_p(parent, 0700);
 
 	free(parent);
-	if (ret < 0)
+	return ret;
+}
+
+/* Invariant 2: an ignore file is copied, clean deletes it. */
+static int copy_path(const char *src, const char *dst)
+{
+	return make_parent(dst) < 0 ? -1 : copy_tree(src, dst);
+}
+
+/* Invariant 2: rename, or copy + remove across filesystems. */
+static int move_path(const char *src, const char *dst)
+{
+	if (make_parent(dst) < 0)
 		return -1;
 	if (!rename(src, dst))
 		return 0;
@@ -267,13 +278,21 @@ struct dir_walk {
 	struct quarantine_plan *qp;
 };
 
-/* One path clean deletes (top-relative, no trailing '/'): moved, or, a
- * directory, recorded and walked (WALK_CONTINUE). */
+/* A file of ignore rules: what clean deletes depends on it (invariant 2). */
+static bool ignore_file(const char *path)
+{
+	return !strcmp(path_basename(path), ".gitignore");
+}
+
+/* One path clean deletes (top-relative, no trailing '/'): moved (an ignore
+ * file copied), or, a directory, recorded and walked (WALK_CONTINUE). */
 static int plan_path(struct dir_walk *w, const char *path, bool dir)
 {
 	if ((w->ignored && is_ignored(w->ignored, path, dir)) ||
 	    (dir ? nested_repo(w->top, path) : w->all)) {
-		strvec_push(&w->qp->moves, path);
+		strvec_push(!dir && ignore_file(path) ? &w->qp->copies
+						      : &w->qp->moves,
+			    path);
 		return WALK_SKIP;
 	}
 	if (dir)
@@ -348,28 +367,48 @@ static int dry_run(const char *real_git, const char *gitdir, const char *top,
 	return st == 0 ? 0 : -1;
 }
 
+/* What `git clean -n` with that selection lists (top-relative, "x/" for
+ * directories), sorted. */
+static int clean_lists(const char *real_git, const char *gitdir,
+		       const char *dir, const char *top,
+		       const char *const *clean_args,
+		       const char *const *configs, struct strvec *entries,
+		       struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = -1;
+
+	if (!dry_run(real_git, gitdir, top, dir, clean_args, configs, &out,
+		     err) &&
+	    !parse_dry_run(out.buf, dir, top, entries)) {
+		qsort(entries->v, entries->nr, sizeof(*entries->v), cmp_str);
+		ret = 0;
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
 int quarantine_plan_clean(const char *real_git, const char *gitdir,
 			  const char *dir, const char *top,
 			  const char *const *clean_args,
 			  const char *const *configs, bool all,
 			  struct quarantine_plan *qp, struct strbuf *err)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct strvec entries = STRVEC_INIT, set = STRVEC_INIT;
+	struct strvec set = STRVEC_INIT;
+	const struct strvec *entries = &qp->listed;
 	int ret = -1;
 
-	if (dry_run(real_git, gitdir, top, dir, clean_args, configs, &out,
-		    err) < 0 ||
-	    parse_dry_run(out.buf, dir, top, &entries) < 0)
+	if (clean_lists(real_git, gitdir, dir, top, clean_args, configs,
+			&qp->listed, err) < 0)
 		goto out;
 	/* ignored as the snapshot's `add -A` saw it: not only under -x/-X
 	 * (an agent's `-e '!*.log'` or config un-ignores files) */
-	if (entries.nr && ignored_set(real_git, gitdir, top, &set, err) < 0)
+	if (entries->nr && ignored_set(real_git, gitdir, top, &set, err) < 0)
 		goto out;
-	for (size_t i = 0; i < entries.nr; i++) {
-		size_t n = strlen(entries.v[i]);
-		bool is_dir = entries.v[i][n - 1] == '/';
-		char *name = xstrndup(entries.v[i], is_dir ? n - 1 : n);
+	for (size_t i = 0; i < entries->nr; i++) {
+		size_t n = strlen(entries->v[i]);
+		bool is_dir = entries->v[i][n - 1] == '/';
+		char *name = xstrndup(entries->v[i], is_dir ? n - 1 : n);
 		struct dir_walk w = { top, name, &set, all, qp };
 
 		if (plan_path(&w, name, is_dir) == WALK_CONTINUE && is_dir) {
@@ -381,21 +420,43 @@ int quarantine_plan_clean(const char *real_git, const char *gitdir,
 	}
 	ret = 0;
 out:
-	strbuf_release(&out);
-	strvec_clear(&entries);
 	strvec_clear(&set);
+	return ret;
+}
+
+int quarantine_verify(const char *real_git, const char *gitdir, const char *dir,
+		      const char *top, const char *const *clean_args,
+		      const char *const *configs,
+		      const struct quarantine_plan *qp, struct strbuf *err)
+{
+	struct strvec now = STRVEC_INIT;
+	int ret = clean_lists(real_git, gitdir, dir, top, clean_args, configs,
+			      &now, err);
+
+	for (size_t i = 0; !ret && i < now.nr; i++) {
+		if (in_set(&qp->listed, now.v[i]))
+			continue;
+		strbuf_addf(
+			err,
+			"with the quarantined files moved, git clean would also delete '%s'",
+			now.v[i]);
+		ret = -1;
+	}
+	strvec_clear(&now);
 	return ret;
 }
 
 bool quarantine_plan_empty(const struct quarantine_plan *qp)
 {
-	return !qp->moves.nr && !qp->dirs.nr;
+	return !qp->moves.nr && !qp->copies.nr && !qp->dirs.nr;
 }
 
 void quarantine_plan_release(struct quarantine_plan *qp)
 {
 	strvec_clear(&qp->moves);
+	strvec_clear(&qp->copies);
 	strvec_clear(&qp->dirs);
+	strvec_clear(&qp->listed);
 }
 
 int quarantine_claim(const char *home, const char *who, const char *id,
@@ -442,12 +503,17 @@ int quarantine_execute(const char *top, const char *qdir,
 		}
 		free(d);
 	}
-	for (size_t i = 0; i < qp->moves.nr; i++) {
-		char *src = path_join(top, qp->moves.v[i]);
-		char *dst = path_join(qdir, qp->moves.v[i]);
-		if (move_path(src, dst) < 0 && !ret) {
-			strbuf_addf(err, "cannot move '%s' into '%s': %s",
-				    qp->moves.v[i], qdir, strerror(errno));
+	for (size_t i = 0; i < qp->moves.nr + qp->copies.nr; i++) {
+		bool copy = i >= qp->moves.nr;
+		const char *rel =
+			copy ? qp->copies.v[i - qp->moves.nr] : qp->moves.v[i];
+		char *src = path_join(top, rel);
+		char *dst = path_join(qdir, rel);
+		if ((copy ? copy_path(src, dst) : move_path(src, dst)) < 0 &&
+		    !ret) {
+			strbuf_addf(err, "cannot %s '%s' into '%s': %s",
+				    copy ? "copy" : "move", rel, qdir,
+				    strerror(errno));
 			ret = -1;
 		}
 		free(src);

@@ -16,7 +16,12 @@
  *     lists (or lie inside a directory it lists): ignored ones, nested
  *     repositories whole, and with `all` every file.
  *  2. MUST move, never copy-then-delete, on one filesystem (rename(2));
- *     across filesystems it copies, then removes the original.
+ *     across filesystems it copies, then removes the original. An ignore
+ *     file (`.gitignore`) is copied and left in place: it decides what the
+ *     clean that follows deletes, and moving it first would make clean
+ *     delete the files it ignored (fuzz finding I26).
+ *  5. MUST leave clean deleting only what the plan saw: after the moves,
+ *     quarantine_verify() asks `git clean -n` again.
  *  3. MUST NOT overwrite anything on restore: a path that exists again is
  *     left in place and its quarantined copy is kept.
  *  4. MUST NOT follow symlinks while walking (lstat, FTW_PHYS).
@@ -29,10 +34,15 @@
 #include "base/strvec.h"
 
 struct quarantine_plan {
-	struct strvec moves; /* top-relative paths to move (files or dirs) */
-	struct strvec dirs;  /* top-relative directories to record */
+	struct strvec moves;  /* top-relative paths to move (files or dirs) */
+	struct strvec copies; /* top-relative ignore files to copy */
+	struct strvec dirs;   /* top-relative directories to record */
+	struct strvec listed; /* what `git clean -n` listed, sorted */
 };
-#define QUARANTINE_PLAN_INIT { STRVEC_INIT, STRVEC_INIT }
+#define QUARANTINE_PLAN_INIT                                       \
+	{                                                          \
+		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT \
+	}
 
 /*
  * Asks `git clean -n` (run in `dir`, below `top`, in the repository whose
@@ -54,9 +64,19 @@ void quarantine_plan_release(struct quarantine_plan *qp);
 /* Creates <home>/quarantine/<who>/<id>[.N] (mode 0700) into `qdir`. */
 int quarantine_claim(const char *home, const char *who, const char *id,
 		     struct strbuf *qdir, struct strbuf *err);
-/* Moves the plan's paths under qdir and records its directories. */
+/* Moves the plan's paths under qdir, copies its ignore files there and
+ * records its directories. */
 int quarantine_execute(const char *top, const char *qdir,
 		       const struct quarantine_plan *qp, struct strbuf *err);
+/*
+ * After quarantine_execute(), with the arguments quarantine_plan_clean()
+ * had: -1 (err names it) when `git clean -n` now lists a path it did not
+ * list before, so what the moves left behind is not what was planned for.
+ */
+int quarantine_verify(const char *real_git, const char *gitdir, const char *dir,
+		      const char *top, const char *const *clean_args,
+		      const char *const *configs,
+		      const struct quarantine_plan *qp, struct strbuf *err);
 /*
  * Moves everything in qdir back under top where nothing exists now;
  * counts what came back and what was left because the path exists.

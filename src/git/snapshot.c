@@ -425,20 +425,36 @@ static int check_opts(const struct snapshot_opts *o, const char *who,
  * directory, or the top when that lies outside the work tree (a named
  * --work-tree: git then runs on the whole tree, from its top).
  */
+static bool clean_runs_in_dir(const struct snap *s)
+{
+	char *real = real_path(s->o->dir);
+	const char *rel;
+	bool inside = real && path_inside(real, s->top.buf, &rel);
+
+	free(real);
+	return inside;
+}
+
 static int plan_clean(struct snap *s)
 {
 	const struct snapshot_opts *o = s->o;
-	char *real = real_path(o->dir);
-	const char *rel;
-	bool inside = real && path_inside(real, s->top.buf, &rel);
-	int ret;
 
-	ret = quarantine_plan_clean(o->real_git, s->gitdir.buf,
-				    inside ? o->dir : s->top.buf, s->top.buf,
-				    o->clean_args, o->clean_configs, s->partial,
-				    &s->qp, s->err);
-	free(real);
-	return ret;
+	return quarantine_plan_clean(
+		o->real_git, s->gitdir.buf,
+		clean_runs_in_dir(s) ? o->dir : s->top.buf, s->top.buf,
+		o->clean_args, o->clean_configs, s->partial, &s->qp, s->err);
+}
+
+/* After the moves (a plan is a clean's), clean still deletes only what
+ * was planned for. */
+static int verify_clean(struct snap *s, struct strbuf *err)
+{
+	const struct snapshot_opts *o = s->o;
+
+	return quarantine_verify(o->real_git, s->gitdir.buf,
+				 clean_runs_in_dir(s) ? o->dir : s->top.buf,
+				 s->top.buf, o->clean_args, o->clean_configs,
+				 &s->qp, err);
 }
 
 /* What the snapshot must also hold besides the work tree. */
@@ -479,7 +495,8 @@ static void move_to_quarantine(struct snap *s)
 {
 	struct strbuf qerr = STRBUF_INIT;
 
-	if (quarantine_execute(s->top.buf, s->qdir.buf, &s->qp, &qerr) < 0) {
+	if (quarantine_execute(s->top.buf, s->qdir.buf, &s->qp, &qerr) < 0 ||
+	    verify_clean(s, &qerr) < 0) {
 		struct event ev = EVENT_INIT("quarantine_failed", s->o->agent,
 					     s->o->slug);
 		warning("quarantine incomplete (%s); those files are not protected",

@@ -105,7 +105,9 @@ nested_repos() {
 	before=$(tree_state .)
 	run agit clean -ffd
 	assert_success
-	[ ! -e clone ] && [ ! -e fresh ] && [ ! -e deep/dir/repo ]
+	[ ! -e clone ]
+	[ ! -e fresh ]
+	[ ! -e deep/dir/repo ]
 	ref=$(newest_ref clean)
 	[ -n "$ref" ] || fail "no clean snapshot"
 	run "$AG_BIN" snapshots show "$ref"
@@ -135,7 +137,8 @@ nested_repos() {
 	run agit clean -fd
 	assert_success
 	assert_equal "$(tree_state clone)" "$before"
-	[ -f fresh/a.txt ] && [ -f deep/dir/repo/d.txt ]
+	[ -f fresh/a.txt ]
+	[ -f deep/dir/repo/d.txt ]
 	[ ! -e deep/u.txt ]
 }
 
@@ -148,7 +151,9 @@ nested_repos() {
 	run agit clean -f
 	assert_success
 	assert_output --partial "the pre-op snapshot leaves out what git could not add"
-	[ ! -e 'GIT~1' ] && [ ! -e 'work/.git ' ] && [ ! -e work/u.txt ]
+	[ ! -e 'GIT~1' ]
+	[ ! -e 'work/.git ' ]
+	[ ! -e work/u.txt ]
 	run "$AG_BIN" snapshots restore "$(newest_ref clean)"
 	assert_success
 	assert_equal "$(tree_state .)" "$before"
@@ -168,6 +173,52 @@ nested_repos() {
 	assert_output --partial "leaves out what git could not add (error: 'deep/dir/repo/' does not have a commit checked out)"
 	run "$AG_BIN" snapshots show "$(newest_ref clean)"
 	assert_output --partial "top.txt"
-	[ ! -e top.txt ] && [ -f plain/p.txt ] && [ -f fresh/a.txt ] && [ -f deep/u.txt ]
+	[ ! -e top.txt ]
+	[ -f plain/p.txt ]
+	[ -f fresh/a.txt ]
+	[ -f deep/u.txt ]
 	assert_equal "$(tree_state clone)" "$before"
+}
+
+# an ignore file clean deletes, next to files it ignores, with a snapshot
+# that leaves something out (every file clean deletes is quarantined)
+ignoring_untracked() {
+	agit init -q sub
+	printf '.env\nbuild/\n' >"$1"
+	echo SECRET=1 >.env && mkdir -p build && echo o >build/out.o
+	echo u >u.txt
+}
+
+@test "an untracked .gitignore is copied into the quarantine, not moved: clean still spares what it ignores (I26)" {
+	ignoring_untracked .gitignore
+	mkdir -p dir && printf 'keep.txt\n' >dir/.gitignore && echo k >dir/keep.txt
+	before=$(tree_state .)
+	run agit clean -f -d
+	assert_success
+	assert_output --partial "the pre-op snapshot leaves out what git could not add"
+	# what git's own clean deletes, no more
+	[ -f .env ]
+	[ -f build/out.o ]
+	[ -f dir/keep.txt ]
+	[ ! -e .gitignore ]
+	[ ! -e u.txt ]
+	[ ! -e dir/.gitignore ]
+	run "$AG_BIN" snapshots restore "$(newest_ref clean)"
+	assert_success
+	assert_equal "$(tree_state .)" "$before"
+}
+
+@test "when moving files into the quarantine would change what clean deletes, clean is refused and nothing is lost (I26)" {
+	# core.excludesFile names a file clean deletes: moving it un-ignores .env
+	ignoring_untracked ign
+	before=$(tree_state .)
+	run agit -c core.excludesFile=ign clean -f -d
+	assert_failure
+	assert_output --partial "with the quarantined files moved, git clean would also delete '.env'"
+	assert_output --partial "git clean refused"
+	[ -f .env ]
+	[ -f build/out.o ]
+	run "$AG_BIN" snapshots restore "$(newest_ref clean)"
+	assert_success
+	assert_equal "$(tree_state .)" "$before"
 }
