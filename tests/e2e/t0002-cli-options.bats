@@ -68,7 +68,8 @@ each_value() {
 	usage_error 2 "sandbox workspace: missing option '--from'" sandbox workspace --head h "$T/ws"
 	usage_error 2 "sandbox workspace: missing option '--head'" sandbox workspace --from "$REPO" "$T/ws"
 	usage_error 2 "sandbox workspace: unexpected argument 'b' (only one DIR)" sandbox workspace --from "$REPO" --head main a b
-	[ ! -e "$T/ws" ] && [ ! -e a ]
+	[ ! -e "$T/ws" ]
+	[ ! -e a ]
 }
 
 @test "sandbox: the internal helpers' options point to docs/sandbox.md" {

@@ -236,7 +236,9 @@ assert_landed_in_wt() {
 		assert_failure
 		assert_output --partial "outside your worktree"
 	done
-	[ ! -e "$ORIGIN/.git" ] && [ ! -e "$REPO/sub" ] && [ ! -e "$HOME/.git" ]
+	[ ! -e "$ORIGIN/.git" ]
+	[ ! -e "$REPO/sub" ]
+	[ ! -e "$HOME/.git" ]
 	[ -z "$(ls -A "$T/plain")" ]
 	assert_equal "$("$REAL_GIT" -C "$ORIGIN" for-each-ref)" "$heads"
 	# outside any repository, too
@@ -306,7 +308,8 @@ assert_landed_in_wt() {
 	cd "$REPO/sub"
 	run agit diff --output=../routed.diff
 	assert_success
-	[ -e "$WT/routed.diff" ] && [ ! -e "$REPO/routed.diff" ]
+	[ -e "$WT/routed.diff" ]
+	[ ! -e "$REPO/routed.diff" ]
 }
 
 # docs/fuzzing.md I22: `init-db --shared .` at the worktree's top found the

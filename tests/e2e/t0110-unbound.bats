@@ -108,7 +108,8 @@ assert_unbound_commit() {
 	done
 	assert_equal "$("$REAL_GIT" for-each-ref)" "$before_refs"
 	[ -f "$REPO/untracked.txt" ]
-	[ ! -e "$REPO/c" ] && [ ! -e "$REPO/x" ]
+	[ ! -e "$REPO/c" ]
+	[ ! -e "$REPO/x" ]
 	assert_equal "$("$REAL_GIT" config --get x.y || true)" ""
 	assert_equal "$(branch_of "$REPO")" main
 }
@@ -346,7 +347,9 @@ write_version() {
 		assert_output --partial "unbound — no active task assignment"
 	done
 	cmp README.md "$T/readme.before"
-	[ ! -e "$T/patches" ] && [ ! -e "$T/report" ] && [ ! -e "$T/patch" ]
+	[ ! -e "$T/patches" ]
+	[ ! -e "$T/report" ]
+	[ ! -e "$T/patch" ]
 	# the plain read forms still pass
 	run agit archive --format=tar HEAD
 	assert_success

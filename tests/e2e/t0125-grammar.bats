@@ -148,7 +148,8 @@ unchanged() {
 	assert_failure
 	GIT_TRACE2=af_unix:$T/sock run agit rev-parse HEAD
 	assert_failure
-	[ -z "$(ls -A "$T/tracedir")" ] && [ ! -e "$T/sock" ]
+	[ -z "$(ls -A "$T/tracedir")" ]
+	[ ! -e "$T/sock" ]
 	# stderr, a descriptor, off: as git reads them
 	GIT_TRACE=1 run agit rev-parse HEAD
 	assert_success
@@ -162,7 +163,8 @@ unchanged() {
 	# agentic-git's own git traces into no file its caller named
 	AGENTIC_GIT_AGENT= GIT_TRACE=$T/own GIT_TRACE2_EVENT=$T/tracedir run "$AG_BIN" snapshots list
 	assert_success
-	[ ! -e "$T/own" ] && [ -z "$(ls -A "$T/tracedir")" ]
+	[ ! -e "$T/own" ]
+	[ -z "$(ls -A "$T/tracedir")" ]
 }
 
 @test "disabling hooks or fsmonitor on a read-only command is no threat (agents' own probes)" {

@@ -74,7 +74,8 @@ untouched() {
 		assert_denied bound
 		assert_output --partial "submodule.<name>.url"
 	done
-	[ ! -e lib ] && [ ! -e .gitmodules ]
+	[ ! -e lib ]
+	[ ! -e .gitmodules ]
 	untouched
 	# the submodules already set up still update
 	run agit submodule update

@@ -259,8 +259,11 @@ assert_sibling_denied() {
 	done
 	GIT_WORK_TREE=$REPO run agit -C sub clean -fdx
 	assert_output --partial "would act on the work tree"
-	[ -f "$WT2/junk.txt" ] && [ -f "$REPO/opjunk.txt" ] && [ -f "$T/elsewhere/keep.txt" ]
-	[ -f "$WT2/README.md" ] && [ -f "$REPO/README.md" ]
+	[ -f "$WT2/junk.txt" ]
+	[ -f "$REPO/opjunk.txt" ]
+	[ -f "$T/elsewhere/keep.txt" ]
+	[ -f "$WT2/README.md" ]
+	[ -f "$REPO/README.md" ]
 	# where git cannot say where it would act, a mutation is not judged:
 	# denied (a git whose rev-parse answers half)
 	"$REAL_GIT" -C sub config --unset core.worktree

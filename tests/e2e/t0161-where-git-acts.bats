@@ -17,7 +17,9 @@ setup() {
 }
 
 operator_intact() {
-	[ -f "$REPO/opjunk.txt" ] && [ -f "$REPO/README.md" ] && [ -f "$REPO/src/main.c" ]
+	[ -f "$REPO/opjunk.txt" ]
+	[ -f "$REPO/README.md" ]
+	[ -f "$REPO/src/main.c" ]
 }
 
 assert_apart_denied() {
@@ -78,7 +80,8 @@ assert_apart_denied() {
 	run agit clean -fdx
 	assert_failure
 	assert_output --partial "cannot read from agent 'ag2'"
-	[ -f "$WT2/junk.txt" ] && [ -f "$WT2/README.md" ]
+	[ -f "$WT2/junk.txt" ]
+	[ -f "$WT2/README.md" ]
 	# an object id of either case is a detached HEAD to git
 	printf '%s\n' "$("$REAL_GIT" -C "$REPO" rev-parse HEAD | tr a-f A-F)" >"$T/evil/HEAD"
 	cd "$T/evil"

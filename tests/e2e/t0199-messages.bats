@@ -66,7 +66,8 @@ setup() {
 		assert_output --partial "git diff"
 		assert_output --partial "interactive tool"
 	done
-	[ ! -e "$HOME/.viminfo" ] && [ ! -e "$T/ran" ]
+	[ ! -e "$HOME/.viminfo" ]
+	[ ! -e "$T/ran" ]
 	# the operator's difftool runs
 	AGENTIC_GIT_AGENT= run agit -c difftool.t.cmd="touch $T/ran" difftool -y -t t README.md </dev/null
 	assert_success

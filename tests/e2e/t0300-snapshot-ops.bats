@@ -155,7 +155,8 @@ upstream_commit() {
 	run agit clean -dx
 	assert_failure
 	assert_output --partial "requireForce"
-	[ -f local.env ] && [ -f notes.txt ]
+	[ -f local.env ]
+	[ -f notes.txt ]
 	# the operator's own clean keeps the operator's config
 	(unset AGENTIC_GIT_AGENT; "$REAL_GIT" clean -n -dx | grep -q local.env)
 	AGENTIC_GIT_SNAPSHOTS=1 run agit clean -dxq -f
@@ -163,7 +164,8 @@ upstream_commit() {
 	[ ! -e local.env ]
 	run "$AG_BIN" snapshots restore --since 1h
 	assert_success
-	[ "$(cat local.env)" = "SECRET=1" ] && [ "$(cat notes.txt)" = scratch ]
+	[ "$(cat local.env)" = "SECRET=1" ]
+	[ "$(cat notes.txt)" = scratch ]
 }
 
 # An ignored file that another tree tracks: git writes that tree's version

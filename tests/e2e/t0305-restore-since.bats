@@ -17,7 +17,9 @@ setup() {
 	before=$(sum)
 	AGENTIC_GIT_SNAPSHOTS=1 agit reset -q --hard
 	AGENTIC_GIT_SNAPSHOTS=1 agit clean -fdxq
-	[ ! -e new.txt ] && [ ! -e local.env ] && [ "$(cat README.md)" = hello ]
+	[ ! -e new.txt ]
+	[ ! -e local.env ]
+	[ "$(cat README.md)" = hello ]
 	run "$AG_BIN" snapshots restore --repo "$WT" --since 1h
 	assert_success
 	[ "$(sum)" = "$before" ]

@@ -75,7 +75,8 @@ saved_in_repo() {
 	echo "SECRET=1" >"$REPO/local.env"
 	run agit --git-dir="$REPO/.git" --work-tree="$REPO" clean -fdxq
 	assert_success
-	[ ! -e "$REPO/local.env" ] && [ ! -e "$REPO/untracked.txt" ]
+	[ ! -e "$REPO/local.env" ]
+	[ ! -e "$REPO/untracked.txt" ]
 	[ -f "$OTHER/o.txt" ]
 	cd "$REPO"
 	run "$AG_BIN" snapshots restore --yes

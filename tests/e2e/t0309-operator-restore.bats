@@ -41,7 +41,9 @@ repo_state() { # the operator's checkout, byte for byte
 @test "README flow: the operator restores a wiped session with one command, and undoes it from anywhere" {
 	run agentic-git run --agent ag1 --branch feat/login -- "$T/agent.sh"
 	assert_success
-	[ -d "$WT" ] && [ ! -e "$WT/notes.txt" ] && [ ! -e "$WT/local.env" ]
+	[ -d "$WT" ]
+	[ ! -e "$WT/notes.txt" ]
+	[ ! -e "$WT/local.env" ]
 	# run's own hints are the README's commands, with the real path
 	local list_hint restore_hint before_repo
 	list_hint=$(echo "$output" | sed -n 's/^    list:    //p')
@@ -74,7 +76,8 @@ repo_state() { # the operator's checkout, byte for byte
 	assert_success
 	assert_equal "$(cat "$WT/README.md")" "agent v2"
 	# restores never delete: what the first one brought back stays
-	[ -f "$WT/notes.txt" ] && [ -f "$WT/local.env" ]
+	[ -f "$WT/notes.txt" ]
+	[ -f "$WT/local.env" ]
 	# the operator's own checkout was never touched
 	assert_equal "$(repo_state)" "$before_repo"
 	# and the restores are in the audit log of the default home

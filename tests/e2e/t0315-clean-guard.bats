@@ -28,7 +28,8 @@ quarantined() {
 @test "a translated git does not blind the dry run (LANGUAGE, LC_ALL)" {
 	LANGUAGE=de LC_ALL=C.UTF-8 run agit clean -ffdx
 	assert_success
-	[ ! -e nested ] && [ ! -e secret.log ]
+	[ ! -e nested ]
+	[ ! -e secret.log ]
 	quarantined "nested/.git/"
 	quarantined "secret.log"
 }
@@ -36,7 +37,8 @@ quarantined() {
 @test "--no-dry-run does not make the dry run delete" {
 	run agit clean -ffdx --no-dry-run
 	assert_success
-	[ ! -e nested ] && [ ! -e secret.log ]
+	[ ! -e nested ]
+	[ ! -e secret.log ]
 	quarantined "nested/n.txt"
 	quarantined "secret.log"
 }
@@ -45,7 +47,9 @@ quarantined() {
 	before=$(tree_state .)
 	run agit clean -e -- -ffdx
 	assert_success
-	[ ! -e u.txt ] && [ ! -e secret.log ] && [ ! -e nested ]
+	[ ! -e u.txt ]
+	[ ! -e secret.log ]
+	[ ! -e nested ]
 	run "$AG_BIN" snapshots restore "$(newest_ref clean)"
 	assert_success
 	assert_equal "$(tree_state .)" "$before"
@@ -68,11 +72,13 @@ quarantined() {
 	echo k >-nkeys.log
 	run agit clean -fx --end-of-options -nkeys.log
 	assert_success
-	[ ! -e ./-nkeys.log ] && [ -e secret.log ]
+	[ ! -e ./-nkeys.log ]
+	[ -e secret.log ]
 	quarantined "-nkeys.log"
 	run agit clean -fx --end-of-options -n
 	assert_success
-	[ -e secret.log ] && [ -e u.txt ]
+	[ -e secret.log ]
+	[ -e u.txt ]
 }
 
 @test "a dry run moves nothing; an interactive clean is denied" {
@@ -99,11 +105,13 @@ quarantined() {
 	# nothing else to restore: the foreign directory counts for nothing
 	run "$AG_BIN" snapshots restore "$ref"
 	assert_output --partial "nothing to restore"
-	[ -f "$T/victim/sub/id_rsa" ] && [ ! -e "$WT/sub/id_rsa" ]
+	[ -f "$T/victim/sub/id_rsa" ]
+	[ ! -e "$WT/sub/id_rsa" ]
 	# a restore that runs leaves it where it is, and says so
 	echo "changed" >>README.md
 	run "$AG_BIN" snapshots restore "$ref"
 	assert_success
 	assert_output --partial "quarantine '$T/victim' is not this snapshot's"
-	[ -f "$T/victim/sub/id_rsa" ] && [ ! -e "$WT/sub/id_rsa" ]
+	[ -f "$T/victim/sub/id_rsa" ]
+	[ ! -e "$WT/sub/id_rsa" ]
 }

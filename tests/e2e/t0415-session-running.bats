@@ -177,7 +177,8 @@ world() {
 	assert_equal "$RUN_RC" 0
 	AGENT_PID=
 	# the file stays, its record emptied
-	[ -e "$LOCK" ] && [ ! -s "$LOCK" ]
+	[ -e "$LOCK" ]
+	[ ! -s "$LOCK" ]
 	run "$AG_BIN" sessions --json
 	assert_equal "$(echo "$output" | jq -r '.[0] | "\(.running) \(.pid) \(.state)"')" "false null dirty"
 	run "$AG_BIN" sessions

@@ -21,7 +21,8 @@ ws_create() {
 	assert_success
 	assert_line "workspace: $T/pws"
 	assert_line "borrows: $REPO/.git/objects"
-	[ -d "$T/pws/.git" ] && [ ! -f "$T/pws/.git" ]
+	[ -d "$T/pws/.git" ]
+	[ ! -f "$T/pws/.git" ]
 	assert_equal "$(cat "$T/pws/.git/objects/info/alternates")" "$REPO/.git/objects"
 	# nothing copied: the only file in its object store is the alternates
 	assert_equal "$(find "$T/pws/.git/objects" -type f)" "$T/pws/.git/objects/info/alternates"
