@@ -11,6 +11,8 @@
 #include "base/path.h"
 #include "base/strbuf.h"
 
+extern char **environ;
+
 static const char *const names[AGE__COUNT][2] = {
 	[AGE_HOME] = { "AGENTIC_GIT_HOME", "AGEND_HOME" },
 	[AGE_AGENT] = { "AGENTIC_GIT_AGENT", "AGEND_INSTANCE_NAME" },
@@ -36,10 +38,33 @@ const char *ag_env_legacy(enum ag_env e)
 	return names[e][1];
 }
 
+/* entry's value when it is name=value */
+static const char *env_entry_value(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(entry, name, n) && entry[n] == '=' ? entry + n + 1
+							   : NULL;
+}
+
+/*
+ * Both names in one pass over the environment, not one getenv(3) each:
+ * the shim asks for unset names on every call (its hot path, PRODUCT.md
+ * §11). As getenv(3), the first entry of a name counts.
+ */
 const char *ag_getenv(enum ag_env e)
 {
-	const char *v = getenv(names[e][0]);
-	return v ? v : getenv(names[e][1]);
+	const char *legacy = NULL, *v;
+
+	for (char **p = environ; p && *p; p++) {
+		if ((*p)[0] != 'A' || (*p)[1] != 'G')
+			continue; /* AGENTIC_GIT_* and AGEND_* alike */
+		if ((v = env_entry_value(*p, names[e][0])))
+			return v;
+		if (!legacy)
+			legacy = env_entry_value(*p, names[e][1]);
+	}
+	return legacy;
 }
 
 const char *ag_getenv_str(enum ag_env e)

@@ -102,9 +102,12 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 		setenv("GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS", "1", 1);
 	if (v->kind != V_ROUTE)
 		return;
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_COMMON_DIR");
+	/* each unsetenv(3) walks the environment: only when one is set */
+	if (f->env.env_repo_override) {
+		unsetenv("GIT_DIR");
+		unsetenv("GIT_WORK_TREE");
+		unsetenv("GIT_COMMON_DIR");
+	}
 	if (f->env.env_index_override && f->have_wt &&
 	    index_elsewhere(f, getenv("GIT_INDEX_FILE"), v->route_dir.buf))
 		unsetenv("GIT_INDEX_FILE");

@@ -81,9 +81,11 @@ static void gather_env_config(struct shim_facts *f)
 	f->env.cfg_env = &f->cfg_env;
 	f->env.exec_path_env = ep && *ep && !exec_path_is_real_gits(ep, f->real_git);
 	for (char **e = environ; e && *e && !f->env.trace_var; e++) {
-		const char *eq = strchr(*e, '=');
-		if (starts_with(*e, "GIT_TRACE") && eq &&
-		    git_trace_writes(eq + 1))
+		const char *eq;
+		if (!starts_with(*e, "GIT_TRACE"))
+			continue;
+		eq = strchr(*e, '=');
+		if (eq && git_trace_writes(eq + 1))
 			f->env.trace_var = *e;
 	}
 }
