@@ -150,6 +150,14 @@ run_line() {
 			envs+=("$tok")
 		fi
 	done
+	# with another agent's name or another home, ag1 has no binding
+	RUN_UNBOUND=0
+	for tok in "${envs[@]}"; do
+		case $tok in
+		AGENTIC_GIT_AGENT=ag1 | "AGENTIC_GIT_HOME=$AGENTIC_GIT_HOME") ;;
+		AGENTIC_GIT_AGENT=* | AGENTIC_GIT_HOME=*) RUN_UNBOUND=1 ;;
+		esac
+	done
 	local shim=$AGENTIC_GIT_HOME/bin/git
 	[ "${INV_UNGUARDED:-0}" = 1 ] && shim=$REAL_GIT
 	(cd "$dir" 2>/dev/null || cd "$WT" || exit 127

@@ -136,6 +136,25 @@ check_refs() {
 	"ref: refs/heads/feat/a" | [0-9a-f]*) ;;
 	*) violate fence "ag1's HEAD now $(cat "$a/head")" ;;
 	esac
+	[ "${RUN_UNBOUND:-0}" = 1 ] && check_unbound_refs "$b" "$a"
+	return 0
+}
+
+# check_unbound_refs BEFORE AFTER: a command run with no binding (another
+# agent's name, another home) writes no ref of the shared repository but
+# remote-tracking ones (fetch is a read, docs/policy.md) and moves no
+# HEAD; what the kinds above report is not reported twice
+check_unbound_refs() {
+	local b=$1 a=$2 line ref
+	while IFS= read -r line; do
+		ref=${line%% *}
+		case $ref in
+		refs/remotes/* | refs/heads/main | refs/heads/master | refs/heads/feat/b | refs/tags/* | refs/agentic-git/*) ;;
+		*) violate unbound-ref "$ref written or deleted with no binding" ;;
+		esac
+	done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/refs") <(LC_ALL=C sort "$a/refs") | sed 's/^\t//' | LC_ALL=C sort -u -k1,1)
+	cmp -s "$b/head" "$a/head" ||
+		violate unbound-ref "ag1's HEAD moved with no binding ($(cat "$a/head"))"
 }
 
 check_files() {
