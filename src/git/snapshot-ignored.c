@@ -31,7 +31,7 @@ static void private_index_child(struct snap *s, struct child *c)
  * 0; 1 when git could not tell (a source that is no tree: the operation
  * will fail the same way, so there is nothing to add).
  */
-static int overwritten(struct snap *s, struct strbuf *out)
+static int overwritten(struct snap *s, const char *source, struct strbuf *out)
 {
 	const struct snapshot_opts *o = s->o;
 	struct child c = CHILD_INIT;
@@ -41,7 +41,7 @@ static int overwritten(struct snap *s, struct strbuf *out)
 	private_index_child(s, &c);
 	strvec_pushl(&c.args, "diff-index", "-z", "--cached", "--name-only",
 		     "--no-renames", "--diff-filter=D", "--end-of-options",
-		     o->overwrite_from, "--", NULL);
+		     source, "--", NULL);
 	for (const char *const *p = o->overwrite_paths; p && *p; p++)
 		strvec_push(&c.args, *p);
 	st = gitcmd_run(&c, &names, NULL);
@@ -61,6 +61,29 @@ static int overwritten(struct snap *s, struct strbuf *out)
 	strbuf_release(&names);
 	strbuf_release(&path);
 	return st ? 1 : 0;
+}
+
+/*
+ * A name that is a branch and a tag too is the tag to git's revision
+ * parser (diff-index, reset, merge) but the branch to checkout's and
+ * restore's source (fuzz finding I27): both trees are asked, for a plain
+ * name (no rev syntax, not a full ref name). A second answer of "no such
+ * branch" adds nothing.
+ */
+static int overwritten_either(struct snap *s, struct strbuf *out)
+{
+	const char *src = s->o->overwrite_from;
+	struct strbuf branch = STRBUF_INIT;
+	int st = overwritten(s, src, out);
+
+	if (!starts_with(src, "refs/") && strcmp(src, "HEAD") &&
+	    !strpbrk(src, "~^:@{}*?[\\ ") && src[0] != '-') {
+		strbuf_addf(&branch, "refs/heads/%s", src);
+		if (!overwritten(s, branch.buf, out))
+			st = 0;
+	}
+	strbuf_release(&branch);
+	return st;
 }
 
 /*
@@ -101,7 +124,7 @@ int snap_add_overwritten(struct snap *s)
 	if (!s->tmp_index.len)
 		goto out;
 	if (s->o->overwrite_from && *s->o->overwrite_from &&
-	    !head_has_nothing_new(s) && overwritten(s, &paths))
+	    !head_has_nothing_new(s) && overwritten_either(s, &paths))
 		strbuf_reset(&paths);
 	output_names(s, &paths);
 	if (!paths.len)

@@ -231,6 +231,16 @@ ignored_overwrite_undone() {
 	ignored_overwrite_undone restore restore -sother -- .env
 }
 
+# docs/fuzzing.md I27: a tag of the branch's name is what git's revision
+# parser takes, while checkout and restore take the branch
+@test "checkout and restore from a branch that a tag's name shadows: the ignored .env is undone (I27)" {
+	other_tracks_env other
+	"$REAL_GIT" tag other main
+	ignored_overwrite_undone checkout checkout --no-overlay other -- .
+	echo "SECRET=1" >.env
+	ignored_overwrite_undone restore restore --source=other --worktree .env
+}
+
 @test "reset --hard <commit> over an ignored file is undone" {
 	other_tracks_env other
 	ignored_overwrite_undone reset reset --hard other
