@@ -148,7 +148,8 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 			 const struct verdict *v)
 {
 	bool incomplete = false;
-	struct strvec paths = STRVEC_INIT, configs = STRVEC_INIT;
+	struct strvec paths = STRVEC_INIT, configs = STRVEC_INIT,
+		      sources = STRVEC_INIT;
 	struct snapshot_opts o = {
 		.real_git = f->real_git,
 		.agent = f->env.agent,
@@ -162,7 +163,8 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
 	if (!o.dir)
 		return 0;
-	o.overwrite_from = git_overwrite_source(ga, f->tok_facts, &paths);
+	git_overwrite_sources(ga, f->tok_facts, &sources, &paths);
+	o.overwrite_from = sources.nr ? sources.v : NULL;
 	o.overwrite_paths = paths.v;
 	o.output_paths = f->out_files.nr ? f->out_files.v : NULL;
 	/* a routed command runs without them; any other names its own */
@@ -183,6 +185,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	}
 	strvec_clear(&paths);
 	strvec_clear(&configs);
+	strvec_clear(&sources);
 	return ret;
 }
 

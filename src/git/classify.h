@@ -85,16 +85,17 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 			  struct co_analysis *out);
 
 /*
- * The tree-ish a destructive form writes files from, when it can
- * overwrite an ignored file with that tree's version: `checkout <tree-ish>
- * [--] <paths>`, a forced checkout/switch to a branch or commit, `restore
- * --source=<tree-ish>`, `reset --hard/--merge/--keep [<commit>]` (HEAD when
- * none is named), the commit a merge, cherry-pick or rebase names. Its pathspec goes onto `paths`. NULL otherwise (the
- * index as source holds no ignored file). Points into ga's arguments.
- * (git/overwrite-source.c)
+ * The tree-ishes a destructive form writes files from, when it can
+ * overwrite an ignored file with their version, onto `sources`: `checkout
+ * <tree-ish> [--] <paths>`, a forced checkout/switch to a branch or
+ * commit, `restore --source=<tree-ish>`, `reset --hard/--merge/--keep
+ * [<commit>]` (HEAD when none is named), every commit a merge,
+ * cherry-pick or rebase names (both ends of a range). Its pathspec goes
+ * onto `paths`. Nothing otherwise (the index as source holds no ignored
+ * file). (git/overwrite-source.c)
  */
-const char *git_overwrite_source(const struct git_argv *ga,
-				 const unsigned *facts, struct strvec *paths);
+void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
+			   struct strvec *sources, struct strvec *paths);
 
 /* Whether `s` is one of the NULL-terminated `list`. */
 bool git_word_in(const char *s, const char *const *list);

@@ -7,7 +7,9 @@
  * snapshot held before.
  */
 #include "base/common.h"
+#include <stdlib.h>
 #include <string.h>
+#include "base/xalloc.h"
 #include "git/classify.h"
 
 /*
@@ -111,36 +113,74 @@ static const char *restore_source(const struct git_argv *ga,
 	return src;
 }
 
-const char *git_overwrite_source(const struct git_argv *ga,
-				 const unsigned *facts, struct strvec *paths)
+/*
+ * The commits a revision argument of merge, cherry-pick or rebase brings
+ * in, onto `out`: both ends of `A..B` and `A...B` (an empty end is HEAD),
+ * `A` of `A^!`, nothing of `^A`. Taking an excluded end too only widens
+ * the snapshot.
+ */
+static void push_revision(struct strvec *out, const char *a)
+{
+	const char *dots = strstr(a, "..");
+	size_t len = strlen(a);
+
+	if (a[0] == '^')
+		return;
+	if (dots) {
+		const char *right = dots + (dots[2] == '.' ? 3 : 2);
+		char *left = xstrndup(a, (size_t)(dots - a));
+
+		strvec_push(out, *left ? left : "HEAD");
+		strvec_push(out, *right ? right : "HEAD");
+		free(left);
+		return;
+	}
+	if (len > 2 && !strcmp(a + len - 2, "^!")) {
+		char *base = xstrndup(a, len - 2);
+		strvec_push(out, base);
+		free(base);
+		return;
+	}
+	strvec_push(out, a);
+}
+
+void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
+			   struct strvec *sources, struct strvec *paths)
 {
 	static const char *const no_vals[] = { NULL };
 	const char *p[1] = { NULL };
 	struct strvec none = STRVEC_INIT;
+	const char *one = NULL;
 
 	if (!ga->sub)
-		return NULL;
+		return;
 	if (!strcmp(ga->sub, "checkout") || !strcmp(ga->sub, "switch"))
-		return checkout_source(ga, facts, paths);
-	if (!strcmp(ga->sub, "restore"))
-		return restore_source(ga, paths);
-	if (!strcmp(ga->sub, "merge") || !strcmp(ga->sub, "cherry-pick") ||
-	    !strcmp(ga->sub, "rebase")) {
-		/* what they bring in comes from the commit they name (git
-		 * 2.39's ort merge ignores --no-overwrite-ignore): a rebase's
-		 * --onto, else the first revision, before `--` or after it
-		 * (they take no pathspec: `rebase -- other` names other) */
+		one = checkout_source(ga, facts, paths);
+	else if (!strcmp(ga->sub, "restore"))
+		one = restore_source(ga, paths);
+	else if (!strcmp(ga->sub, "merge") || !strcmp(ga->sub, "cherry-pick") ||
+		 !strcmp(ga->sub, "rebase")) {
+		/* what they bring in comes from every commit they name (git
+		 * 2.39's ort merge ignores --no-overwrite-ignore; an octopus
+		 * merge or a cherry-pick of several commits brings in each,
+		 * fuzz finding I28): a rebase's --onto too, revisions before
+		 * `--` or after it (they take no pathspec: `rebase -- other`
+		 * names other) */
 		const char *onto = option_value(ga, "--onto");
+		const char **revs = xcalloc(ga->nargs + 1, sizeof(*revs));
+		size_t n = git_positionals(ga, revs, ga->nargs);
 
 		if (onto && !strcmp(ga->sub, "rebase"))
-			return onto;
-		return git_positionals(ga, p, 1) && p[0] ? p[0] : NULL;
-	}
-	if (!strcmp(ga->sub, "reset")) {
+			strvec_push(sources, onto);
+		for (size_t i = 0; i < n && i < ga->nargs; i++)
+			push_revision(sources, revs[i]);
+		free(revs);
+	} else if (!strcmp(ga->sub, "reset")) {
 		/* `reset --hard [<commit>]`: its paths are no pathspec */
 		size_t n = split_positionals(ga, no_vals, p, 1, 1, &none);
 		strvec_clear(&none);
-		return n && p[0] ? p[0] : "HEAD";
+		one = n && p[0] ? p[0] : "HEAD";
 	}
-	return NULL;
+	if (one)
+		strvec_push(sources, one);
 }

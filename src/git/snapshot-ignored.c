@@ -26,12 +26,12 @@ static void private_index_child(struct snap *s, struct child *c)
 }
 
 /*
- * The NUL-separated paths the source has and the private index has not,
- * kept in `out` when they exist in the work tree as a file or a link.
- * 0; 1 when git could not tell (a source that is no tree: the operation
- * will fail the same way, so there is nothing to add).
+ * The NUL-separated paths `source` has and the private index has not,
+ * appended to `out` when they exist in the work tree as a file or a link.
+ * Nothing when git could not tell (a source that is no tree: the
+ * operation will fail the same way, so there is nothing to add from it).
  */
-static int overwritten(struct snap *s, const char *source, struct strbuf *out)
+static void overwritten(struct snap *s, const char *source, struct strbuf *out)
 {
 	const struct snapshot_opts *o = s->o;
 	struct child c = CHILD_INIT;
@@ -60,30 +60,27 @@ static int overwritten(struct snap *s, const char *source, struct strbuf *out)
 	}
 	strbuf_release(&names);
 	strbuf_release(&path);
-	return st ? 1 : 0;
 }
 
 /*
  * A name that is a branch and a tag too is the tag to git's revision
  * parser (diff-index, reset, merge) but the branch to checkout's and
  * restore's source (fuzz finding I27): both trees are asked, for a plain
- * name (no rev syntax, not a full ref name). A second answer of "no such
- * branch" adds nothing.
+ * name (no rev syntax, not a full ref name). An answer of "no such tree"
+ * adds nothing; the same path named twice is added once by git.
  */
-static int overwritten_either(struct snap *s, struct strbuf *out)
+static void overwritten_either(struct snap *s, const char *src,
+			       struct strbuf *out)
 {
-	const char *src = s->o->overwrite_from;
 	struct strbuf branch = STRBUF_INIT;
-	int st = overwritten(s, src, out);
 
+	overwritten(s, src, out);
 	if (!starts_with(src, "refs/") && strcmp(src, "HEAD") &&
 	    !strpbrk(src, "~^:@{}*?[\\ ") && src[0] != '-') {
 		strbuf_addf(&branch, "refs/heads/%s", src);
-		if (!overwritten(s, branch.buf, out))
-			st = 0;
+		overwritten(s, branch.buf, out);
 	}
 	strbuf_release(&branch);
-	return st;
 }
 
 /*
@@ -91,10 +88,10 @@ static int overwritten_either(struct snap *s, struct strbuf *out)
  * HEAD has is in the index, so none can overwrite an ignored file, and no
  * git needs to run (the common case costs nothing).
  */
-static bool head_has_nothing_new(const struct snap *s)
+static bool head_has_nothing_new(const struct snap *s, const char *src)
 {
-	return !strcmp(s->o->overwrite_from, "HEAD") && s->itree.len &&
-	       s->head_tree.len && !strcmp(s->itree.buf, s->head_tree.buf);
+	return !strcmp(src, "HEAD") && s->itree.len && s->head_tree.len &&
+	       !strcmp(s->itree.buf, s->head_tree.buf);
 }
 
 /*
@@ -123,9 +120,9 @@ int snap_add_overwritten(struct snap *s)
 
 	if (!s->tmp_index.len)
 		goto out;
-	if (s->o->overwrite_from && *s->o->overwrite_from &&
-	    !head_has_nothing_new(s) && overwritten_either(s, &paths))
-		strbuf_reset(&paths);
+	for (const char *const *src = s->o->overwrite_from; src && *src; src++)
+		if (**src && !head_has_nothing_new(s, *src))
+			overwritten_either(s, *src, &paths);
 	output_names(s, &paths);
 	if (!paths.len)
 		goto out;

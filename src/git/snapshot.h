@@ -11,8 +11,8 @@
  * force-added ignored files stay tracked, unchanged files are not hashed
  * again and git's racy-entry check still works): staged and unstaged
  * changes to tracked files and untracked files, and the ignored files the
- * operation would overwrite from `overwrite_from`. The staged tree, when it differs, is
- * kept as the snapshot's second parent; before `stash drop/clear` the stash
+ * operation would overwrite from `overwrite_from`. The staged tree, when
+ * it differs, is kept as the snapshot's second parent; before `stash drop/clear` the stash
  * commits are kept as further parents. Before `clean`, what clean would
  * delete and a tree cannot hold (ignored files with -x/-X, directories) is
  * moved into a quarantine (git/quarantine.h).
@@ -54,11 +54,12 @@ struct snapshot_opts {
 		clean_configs; /* the clean's own -c values, NULL-terminated; may be NULL */
 	bool quarantine_ignored; /* clean -x/-X: quarantine the ignored files clean would delete */
 	bool *quarantine_incomplete; /* out, may be NULL: set when some of them could not be moved */
-	/* the tree-ish the operation writes files from (`checkout X -- p`,
-	 * `restore --source X`, `reset --hard X`, a forced switch to X), and
+	/* the tree-ishes the operation writes files from (`checkout X -- p`,
+	 * `restore --source X`, `reset --hard X`, a forced switch to X, the
+	 * commits `merge X Y` brings in), NULL-terminated, may be NULL, and
 	 * its pathspec (NULL-terminated, may be NULL): the ignored files it
 	 * would overwrite are captured too (git/snapshot-ignored.c) */
-	const char *overwrite_from;
+	const char *const *overwrite_from;
 	const char *const *overwrite_paths;
 	/* absolute paths of existing files the operation writes where it
 	 * is told (git/outpaths.h: `diff --output=.env`), NULL-terminated,

@@ -272,6 +272,31 @@ ignored_overwrite_undone() {
 	ignored_overwrite_undone cherry-pick cherry-pick other
 }
 
+# plain_branch NAME: NAME has one commit of its own off main, no .env
+plain_branch() {
+	(cd "$REPO" && "$REAL_GIT" checkout -q -b "$1" main &&
+		echo "$1" >"$1.txt" && "$REAL_GIT" add "$1.txt" &&
+		"$REAL_GIT" commit -qm "$1" && "$REAL_GIT" checkout -q main)
+}
+
+# every commit named is asked, not the first only (fuzz run 21, I28)
+@test "an octopus merge whose second branch overwrites an ignored file is undone" {
+	plain_branch first
+	other_tracks_env other
+	ignored_overwrite_undone merge merge --no-edit first other
+}
+
+@test "a cherry-pick of several commits whose last overwrites an ignored file is undone" {
+	plain_branch first
+	other_tracks_env other
+	ignored_overwrite_undone cherry-pick cherry-pick first other
+}
+
+@test "a cherry-pick of a range that brings in an ignored file is undone" {
+	other_tracks_env other
+	ignored_overwrite_undone cherry-pick cherry-pick main..other
+}
+
 @test "merges with nothing ignored in the way, and merge --abort, are unchanged" {
 	(cd "$REPO" && echo up >up.txt && "$REAL_GIT" add up.txt &&
 		"$REAL_GIT" commit -qm up)

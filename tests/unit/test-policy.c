@@ -333,34 +333,44 @@ static void test_overwrite_source(void **state)
 	static const struct {
 		const char *cmd;
 		unsigned f0, f1;
-		const char *src;
+		const char *src; /* the sources, space-separated */
 		const char *paths;
 	} rows[] = {
 		{ "checkout other -- .env", 0, 0, "other", ".env" },
 		{ "checkout other .env a", TOK_LOCAL_BRANCH, TOK_PATH, "other",
 		  ".env a" },
-		{ "checkout -- .env", 0, 0, NULL, "" },
-		{ "checkout .env", TOK_PATH, 0, NULL, "" },
+		{ "checkout -- .env", 0, 0, "", "" },
+		{ "checkout .env", TOK_PATH, 0, "", "" },
 		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, "main", "" },
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, "main", "" },
-		{ "checkout -b x main", 0, 0, NULL, "" },
+		{ "checkout -b x main", 0, 0, "", "" },
 		{ "restore --source=other .env", 0, 0, "other", ".env" },
 		{ "restore -s other -- .env b", 0, 0, "other", ".env b" },
 		{ "restore --source other .", 0, 0, "other", "." },
-		{ "restore .env", 0, 0, NULL, "" },
+		{ "restore .env", 0, 0, "", "" },
 		{ "reset --hard", 0, 0, "HEAD", "" },
 		{ "reset --hard other", 0, 0, "other", "" },
 		{ "merge --no-edit -m msg other", 0, 0, "other", "" },
-		{ "merge --abort", 0, 0, NULL, "" },
+		{ "merge --abort", 0, 0, "", "" },
 		{ "cherry-pick -x abc", 0, 0, "abc", "" },
 		/* the commits land on --onto's tree */
-		{ "rebase --onto a b", 0, 0, "a", "" },
-		{ "rebase --onto=a b", 0, 0, "a", "" },
+		{ "rebase --onto a b", 0, 0, "a b", "" },
+		{ "rebase --onto=a b", 0, 0, "a b", "" },
+		{ "rebase --onto a b c", 0, 0, "a b c", "" },
 		/* no pathspec: after `--` is a revision (run 10, seed 26) */
 		{ "rebase --autostash -- other", 0, 0, "other", "" },
 		{ "merge --no-edit -- other", 0, 0, "other", "" },
 		{ "cherry-pick -- abc", 0, 0, "abc", "" },
-		{ "status", 0, 0, NULL, "" },
+		/* every commit they bring in (run 21, seed 36) */
+		{ "merge feat/a other", 0, 0, "feat/a other", "" },
+		{ "merge -m msg -s octopus a b c", 0, 0, "a b c", "" },
+		{ "cherry-pick a b", 0, 0, "a b", "" },
+		{ "cherry-pick a..b", 0, 0, "a b", "" },
+		{ "cherry-pick a...b", 0, 0, "a b", "" },
+		{ "cherry-pick ..b", 0, 0, "HEAD b", "" },
+		{ "cherry-pick ^a b", 0, 0, "b", "" },
+		{ "cherry-pick a^!", 0, 0, "a", "" },
+		{ "status", 0, 0, "", "" },
 	};
 	const char *v[MAXW];
 	char buf[256];
@@ -370,18 +380,22 @@ static void test_overwrite_source(void **state)
 		struct strvec paths = STRVEC_INIT;
 		struct strbuf got = STRBUF_INIT;
 		unsigned facts[8] = { rows[i].f0, rows[i].f1 };
-		const char *src;
+		struct strvec src = STRVEC_INIT;
+		struct strbuf srcs = STRBUF_INIT;
 
 		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
 		git_argv_split_shorts(&ga);
-		src = git_overwrite_source(&ga, facts, &paths);
+		git_overwrite_sources(&ga, facts, &src, &paths);
+		for (size_t j = 0; j < src.nr; j++)
+			strbuf_addf(&srcs, "%s%s", j ? " " : "", src.v[j]);
 		for (size_t j = 0; j < paths.nr; j++)
 			strbuf_addf(&got, "%s%s", j ? " " : "", paths.v[j]);
-		if ((src == NULL) != (rows[i].src == NULL) ||
-		    (src && strcmp(src, rows[i].src)) ||
-		    (src && strcmp(got.buf, rows[i].paths)))
-			fail_msg("'%s': source %s paths '%s'", rows[i].cmd,
-				 src ? src : "(none)", got.buf);
+		if (strcmp(srcs.buf, rows[i].src) ||
+		    strcmp(got.buf, rows[i].paths))
+			fail_msg("'%s': sources '%s' paths '%s'", rows[i].cmd,
+				 srcs.buf, got.buf);
+		strvec_clear(&src);
+		strbuf_release(&srcs);
 		strvec_clear(&paths);
 		strbuf_release(&got);
 		git_argv_release(&ga);
