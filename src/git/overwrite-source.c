@@ -172,7 +172,8 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 
 		if (onto && !strcmp(ga->sub, "rebase"))
 			strvec_push(sources, onto);
-		for (size_t i = 0; i < n && i < ga->nargs; i++)
+		/* n <= ga->nargs: every positional is one of the arguments */
+		for (size_t i = 0; i < n; i++)
 			push_revision(sources, revs[i]);
 		free(revs);
 	} else if (!strcmp(ga->sub, "reset")) {

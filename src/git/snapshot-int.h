@@ -64,8 +64,8 @@ void snap_index_child(struct snap *s, struct child *c, const char *top,
 
 /*
  * Adds to the private index, and so to s->wtree, the ignored files that
- * the operation's `overwrite_from` trees would overwrite (git/snapshot-ignored.c).
- * 0, or -1 with the reason in s->err.
+ * the operation's `overwrite_from` trees would overwrite
+ * (git/snapshot-ignored.c). 0, or -1 with the reason in s->err.
  */
 int snap_add_overwritten(struct snap *s);
 

@@ -12,10 +12,10 @@
  * again and git's racy-entry check still works): staged and unstaged
  * changes to tracked files and untracked files, and the ignored files the
  * operation would overwrite from `overwrite_from`. The staged tree, when
- * it differs, is kept as the snapshot's second parent; before `stash drop/clear` the stash
- * commits are kept as further parents. Before `clean`, what clean would
- * delete and a tree cannot hold (ignored files with -x/-X, directories) is
- * moved into a quarantine (git/quarantine.h).
+ * it differs, is kept as the snapshot's second parent; before `stash
+ * drop/clear` the stash commits are kept as further parents. Before
+ * `clean`, what clean would delete and a tree cannot hold (ignored files
+ * with -x/-X, directories) is moved into a quarantine (git/quarantine.h).
  *
  * Invariants:
  *  1. MUST NOT change the real index, HEAD, any branch, or the work tree
