@@ -55,7 +55,7 @@ static const char run_usage[] =
 	"  --model M      override the profile's model\n"
 	"  --config FILE  config file (default <home>/config.yaml)\n"
 	"  --timeout S    stop the command after S seconds (default: the profile's\n"
-	"                 timeout:, else none): SIGTERM to its whole process group,\n"
+	"                 timeout:, else none): SIGTERM to its whole process tree,\n"
 	"                 SIGKILL to what is left after the grace, exit 124\n"
 	"  --grace S      seconds from that SIGTERM to SIGKILL (default 5)\n"
 	"  --allow-bypass let the agent use AGENTIC_GIT_BYPASS* in this session\n"

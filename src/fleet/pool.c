@@ -4,7 +4,6 @@
  * comments below refer to them.
  */
 #include "base/common.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,6 +14,7 @@
 #include <sys/wait.h>
 #include "base/die.h"
 #include "base/fileio.h"
+#include "base/proctree.h"
 #include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/pool.h"
@@ -197,33 +197,21 @@ static bool is_leader(const struct pool *p, pid_t pid)
  */
 static unsigned signal_orphans(const struct pool *p, const char *token, int sig)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
+	struct proc_stat *all;
+	size_t nr = proc_list(&all);
 	pid_t self = getpid();
 	unsigned n = 0;
 
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		struct strbuf path = STRBUF_INIT, st = STRBUF_INIT;
-		const char *rp;
-		int ppid = 0;
-		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+	for (size_t i = 0; i < nr; i++) {
+		pid_t pid = all[i].pid;
 
-		if (pid <= 0)
+		if (all[i].ppid != self || is_leader(p, pid) ||
+		    (token && !orphan_belongs(pid, token)))
 			continue;
-		strbuf_addf(&path, "/proc/%s/stat", de->d_name);
-		if (read_file_bounded(path.buf, 4096, 0, &st) == 0 &&
-		    (rp = strrchr(st.buf, ')')) &&
-		    sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == self &&
-		    !is_leader(p, pid) && (!token || orphan_belongs(pid, token))) {
-			kill(pid, sig);
-			n++;
-		}
-		strbuf_release(&path);
-		strbuf_release(&st);
+		kill(pid, sig);
+		n++;
 	}
-	closedir(d);
+	free(all);
 	return n;
 }
 

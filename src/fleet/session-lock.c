@@ -5,7 +5,6 @@
  * `sessions`.
  */
 #include "base/common.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 #include "base/envvar.h"
 #include "base/fileio.h"
+#include "base/proctree.h"
 #include "fleet/session-lock.h"
 
 #define HOLDER_MAX 64 /* "pid=<n>\npgid=<n>\n" */
@@ -195,24 +195,6 @@ int session_lock_record(const struct session_lock *l, pid_t pid)
 	return write_all(l->fd, buf, (size_t)n);
 }
 
-/* From /proc/<pid>/stat, "<pid> (<comm>) <state> <ppid> <pgrp> ...". */
-static bool live_member(const char *stat, long pgid)
-{
-	const char *p = strrchr(stat, ')');
-	char *end;
-	long pgrp;
-
-	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ' || p[2] == 'Z' ||
-	    p[2] == 'X')
-		return false;
-	p = strchr(p + 4, ' '); /* past the ppid */
-	if (!p)
-		return false;
-	errno = 0;
-	pgrp = strtol(p + 1, &end, 10);
-	return !errno && end != p + 1 && *end == ' ' && pgrp == pgid;
-}
-
 /*
  * kill(-pgid, 0) also counts zombies, and an init that does not reap
  * orphans (a container's) keeps the agent's children as zombies for good:
@@ -220,26 +202,18 @@ static bool live_member(const char *stat, long pgid)
  */
 bool session_group_live(long pgid)
 {
-	DIR *d;
-	struct dirent *de;
+	struct proc_stat *all;
+	size_t nr;
 	bool live = false;
 
 	if (kill(-(pid_t)pgid, 0) < 0)
 		return false;
-	if (!(d = opendir("/proc")))
+	nr = proc_list(&all);
+	if (!nr)
 		return true; /* cannot tell: kill() said the group exists */
-	while (!live && (de = readdir(d))) {
-		struct strbuf path = STRBUF_INIT, stat = STRBUF_INIT;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		strbuf_addf(&path, "/proc/%s/stat", de->d_name);
-		if (!read_small_file(path.buf, 4096, &stat))
-			live = live_member(stat.buf, pgid);
-		strbuf_release(&path);
-		strbuf_release(&stat);
-	}
-	closedir(d);
+	for (size_t i = 0; i < nr && !live; i++)
+		live = all[i].pgrp == (pid_t)pgid && proc_live(&all[i]);
+	free(all);
 	return live;
 }
 

@@ -27,17 +27,27 @@
  *     unless the operator ran with --allow-bypass, and the shim then
  *     ignores any bypass variable the agent sets.
  *  5. The agent runs in its own process group; SIGINT, SIGTERM, SIGHUP and
- *     SIGQUIT received by the parent are forwarded to that whole group, and
- *     the parent exits with the agent's status (128+signal when killed).
+ *     SIGQUIT received by the parent are forwarded to its whole tree
+ *     (invariant 8), and the parent exits with the agent's status
+ *     (128+signal when killed).
  *  6. While the agent runs, the parent holds the session's run lock
  *     (fleet/session-lock.h) and the lock names the agent's pid and group;
  *     a second `run` of a running session is refused before provisioning
  *     and again when it takes the lock.
  *  7. With a time limit (run --timeout, a profile's `timeout:`), at the
- *     deadline the agent's whole process group gets SIGTERM (and SIGCONT),
- *     and SIGKILL when anything of it is left after the grace; the launch
- *     returns only once no process of the group is left but zombies, with
- *     SESSION_EXIT_TIMEOUT whatever the agent's own status.
+ *     deadline the agent's whole tree gets SIGTERM (and SIGCONT), and
+ *     SIGKILL when anything of it is left after the grace; the launch
+ *     returns SESSION_EXIT_TIMEOUT whatever the agent's own status.
+ *  8. No process outlives its session. The parent is a child subreaper
+ *     while the agent runs, so whatever the agent starts stays below it,
+ *     however it detaches (setsid, a double fork). The agent's tree is
+ *     its process group and every process below the parent
+ *     (base/proctree.h). A stop signal (invariant 5) or the deadline
+ *     (invariant 7) sends the signal to the tree, SIGCONT, and SIGKILL to
+ *     what is left after the grace; when the agent's leader ends, for
+ *     whatever reason, what it left gets SIGTERM, and SIGKILL after the
+ *     grace. The launch returns, and so the run lock is released, only
+ *     once nothing of the tree is left but zombies, and those it reaps.
  *
  * Call order: ag_home_dir() (base/envvar.h) → session_plan() (pure) →
  * session_inspect_repo() → session_check_existing() → session_provision()

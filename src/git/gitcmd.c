@@ -17,6 +17,9 @@
  *  3. What cannot be neutralised fails closed: a repository whose drivers
  *     cannot be listed gets no git at all in that mode (the child is
  *     pointed at a path that does not exist, so it fails to start).
+ *  4. Every mode but GIT_AS_AGENT runs git with GIT_OPTIONAL_LOCKS=0: the
+ *     operator looking (`sessions`, `review`, `events`, snapshot listings,
+ *     `end`'s checks) never holds an index.lock an agent's command needs.
  */
 #include "base/common.h"
 #include <errno.h>
@@ -131,6 +134,9 @@ static void scrub_env(struct child *c, bool agent_repo)
 	 * LANGUAGE or LC_ALL would translate */
 	strvec_push(&c->env_unset, "LANGUAGE");
 	strvec_push(&c->env_set, "LC_ALL=C");
+	/* invariant 4: what we run never takes a lock git calls optional
+	 * (status refreshing the index): an agent's git must not find one */
+	strvec_push(&c->env_set, "GIT_OPTIONAL_LOCKS=0");
 	if (agent_repo) {
 		strvec_pushv(&c->env_unset, agent_env_out);
 		strvec_pushv(&c->env_set, agent_env_set);

@@ -38,7 +38,9 @@
  * `git rev-parse --local-env-vars` lists, plus the pathspec and namespace
  * variables, GIT_EXEC_PATH and GIT_CONFIG_KEY_n/VALUE_n) so that nothing
  * around agentic-git steers its git; callers set GIT_DIR & co again on
- * purpose.
+ * purpose. Every other mode also sets GIT_OPTIONAL_LOCKS=0: the operator
+ * looking (`sessions`, `review`, `events`, snapshot listings, `end`'s
+ * checks) never takes the index.lock an agent's own command needs.
  *
  * gitcmd_init() prepares a child in the process's trust mode
  * (gitcmd_trust_set(), set once by a command that works on agents'
