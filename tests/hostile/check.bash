@@ -54,6 +54,8 @@ capture() {
 	manifest "$WT2" >"$d/wt2"
 	manifest "$ORIGIN" '^(objects|refs|packed-refs)(/|	|$)' >"$d/origin"
 	manifest "$TOOLS" '^aghome(/|	|$)' >"$d/tools"
+	# every index of the operator's clone and its worktrees, by bytes
+	find "$REPO/.git" -maxdepth 3 -name index -type f -print0 | xargs -0r sha1sum | sort -k2 >"$d/indexes"
 	rgit -C "$REPO" for-each-ref --format='%(objectname) %(refname)' >"$d/refs"
 	secret_places | LC_ALL=C sort >"$d/secret"
 	rgit --git-dir="$ORIGIN" for-each-ref --format='%(objectname) %(refname)' >"$d/origin-refs"
@@ -290,6 +292,15 @@ check_op() {
 		manifest_check wt2 "$b" "$a" "ag2's worktree"
 	fi
 	refs_check "$b" "$a" "$op"
+	# the operator looking takes no lock an agent's git may meet
+	# (PRODUCT.md §5: no optional locks): a listing rewrites no index
+	case $op in
+	sessions* | events* | list* | show-* | diff-*)
+		LC_ALL=C comm -13 "$b/indexes" "$a/indexes" | head -3 | while read -r _ f; do
+			echo "VIOLATION lock: $op rewrote ${f#"$W"/} (git status without --no-optional-locks)"
+		done
+		;;
+	esac
 	if [ -f "$b/events-size" ]; then
 		local n
 		n=$(cat "$b/events-size")

@@ -106,7 +106,7 @@ done
 # shellcheck source=selftest.bash
 . "$here/selftest.bash"
 
-tap_n=0 fails=0 known=0
+tap_n=0 fails=0 nknown=0
 # tap OK LABEL [DETAIL] [KNOWN]: one TAP line
 tap() {
 	local ok=$1 label=$2 detail=${3:-} k=${4:-}
@@ -118,7 +118,7 @@ tap() {
 			echo "ok $tap_n - $label"
 		fi
 	elif [ -n "$k" ]; then
-		known=$((known + 1))
+		nknown=$((nknown + 1))
 		echo "not ok $tap_n - $label: $detail # TODO known finding $k"
 	else
 		fails=$((fails + 1))
@@ -154,13 +154,13 @@ cover() {
 # KNOWN's: the corpus's, for generated scenes in the smoke run) is a
 # known failure; a violation no line names fails it.
 play() {
-	local file=$1 label=$2 known=${3:-$1} sd first rest
+	local file=$1 label=$2 kfile=${3:-$1} sd first rest
 	sd=$out/scenes/$label
 	run_scene "$file" "$sd"
-	cover "$known" "$sd/violations" >"$sd/cover"
+	cover "$kfile" "$sd/violations" >"$sd/cover"
 	first=$(head -1 "$sd/violations" | cut -c1-200)
 	rest=$(sed -n 's/^uncovered //p' "$sd/cover" | head -1 | cut -c1-200)
-	[ "$known" = "$file" ] || S_KNOWN=$(sed -n 's/^covered //p' "$sd/cover" | sort -u | tr '\n' ' ')
+	[ "$kfile" = "$file" ] || S_KNOWN=$(sed -n 's/^covered //p' "$sd/cover" | sort -u | tr '\n' ' ')
 	if [ -z "$first" ]; then
 		tap 1 "$label" "" "$S_KNOWN"
 	elif [ -n "$rest" ]; then
@@ -245,5 +245,5 @@ gen)
 	;;
 esac
 echo "1..$tap_n"
-[ $known -gt 0 ] && echo "# $known known findings (not fixed yet)"
+[ $nknown -gt 0 ] && echo "# $nknown known findings (not fixed yet)"
 [ $fails = 0 ]

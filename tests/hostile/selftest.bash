@@ -88,9 +88,12 @@ selftest() {
 		done
 		tap "$ok" "self-test: $op is seen" "it broke a rule the checker did not report (wanted: ${HX_SELFTEST[$op]})"
 	done
+	# (but for findings not fixed yet that any scene meets: its `known`)
 	run_scene "$HX/corpus/clean.scene" "$out/scenes/clean"
-	if [ -s "$out/scenes/clean/violations" ]; then
-		tap 0 "self-test: a scene with nothing planted is clean" "$(head -1 "$out/scenes/clean/violations" | cut -c1-160)"
+	cover "$HX/corpus/clean.scene" "$out/scenes/clean/violations" >"$out/scenes/clean/cover"
+	if grep -q '^uncovered ' "$out/scenes/clean/cover"; then
+		tap 0 "self-test: a scene with nothing planted is clean" \
+			"$(sed -n 's/^uncovered //p' "$out/scenes/clean/cover" | head -1 | cut -c1-160)"
 	else
 		tap 1 "self-test: a scene with nothing planted is clean"
 	fi
