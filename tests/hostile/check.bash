@@ -67,7 +67,7 @@ capture() {
 
 # refs_check BEFORE AFTER OP: the operator's clone's refs
 refs_check() {
-	local op=$3 line id ref old
+	local op=$3 id ref old
 	declare -A was=()
 	while read -r id ref; do was[$ref]=$id; done <"$1/refs"
 	while read -r id ref; do
@@ -83,7 +83,7 @@ refs_check() {
 		# `noagent`)
 		case $op in restore-wt2 | restore-ws)
 			[ -z "$old" ] && [[ $ref == refs/agentic-git/snapshots/noagent/* ]] && continue
-			[ -z "$old" ] && [ $op = restore-wt2 ] && [[ $ref == refs/agentic-git/snapshots/ag2/* ]] && continue
+			[ -z "$old" ] && [ "$op" = restore-wt2 ] && [[ $ref == refs/agentic-git/snapshots/ag2/* ]] && continue
 			;;
 		esac
 		if [ -z "$old" ]; then

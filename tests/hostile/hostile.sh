@@ -110,6 +110,11 @@ tap_n=0 fails=0 nknown=0
 # tap OK LABEL [DETAIL] [KNOWN]: one TAP line
 tap() {
 	local ok=$1 label=$2 detail=${3:-} k=${4:-}
+	if [ -n "${HX_RECORD:-}" ]; then
+		# in a worker: the parent numbers and prints it
+		printf '%s\t%s\t%s\t%s\n' "$ok" "$label" "${detail//$'\t'/ }" "$k" >>"$HX_RECORD"
+		return 0
+	fi
 	tap_n=$((tap_n + 1))
 	if [ "$ok" = 1 ]; then
 		if [ -n "$k" ]; then
@@ -151,23 +156,31 @@ cover() {
 
 # play FILE LABEL [KNOWN]: one scene, one TAP line, a finding file when
 # broken. A scene whose every violation a `known` line names (its own, or
-# KNOWN's: the corpus's, for generated scenes in the smoke run) is a
-# known failure; a violation no line names fails it.
+# KNOWN's: the corpus's, for generated scenes in the smoke run; and
+# clean.scene's, the findings any scene meets) is a known failure; a
+# violation no line names fails it.
 play() {
-	local file=$1 label=$2 kfile=${3:-$1} sd first rest
+	local file=$1 label=$2 kfile=${3:-$1} sd first rest ids stale id
 	sd=$out/scenes/$label
 	run_scene "$file" "$sd"
-	cover "$kfile" "$sd/violations" >"$sd/cover"
+	# clean.scene's known findings are those every scene may meet
+	cat "$kfile" "$here/corpus/clean.scene" >"$sd/known"
+	cover "$sd/known" "$sd/violations" >"$sd/cover"
 	first=$(head -1 "$sd/violations" | cut -c1-200)
 	rest=$(sed -n 's/^uncovered //p' "$sd/cover" | head -1 | cut -c1-200)
-	[ "$kfile" = "$file" ] || S_KNOWN=$(sed -n 's/^covered //p' "$sd/cover" | sort -u | tr '\n' ' ')
+	ids=$(sed -n 's/^covered //p' "$sd/cover" | sort -u | tr '\n' ' ')
+	# the scene's own findings that it no longer meets
+	stale=""
+	for id in $S_KNOWN; do
+		[[ " $ids" == *" $id "* ]] || stale+=" $id"
+	done
 	if [ -z "$first" ]; then
 		tap 1 "$label" "" "$S_KNOWN"
 	elif [ -n "$rest" ]; then
 		tap 0 "$label" "$rest"
 		finding "$file" "$label" "$sd"
 	else
-		tap 0 "$label" "$first" "${S_KNOWN% }"
+		tap 0 "$label" "$first${stale:+ (no longer found:$stale: drop their known lines)}" "${ids% }"
 	fi
 }
 
@@ -194,13 +207,13 @@ finding() {
 
 # minimise FILE KEY: drop plants while KEY is still broken; prints a file
 minimise() {
-	local file=$1 key=$2 cur=$out/findings/$3.min try=$out/min-try.scene i n
+	local file=$1 key=$2 cur=$out/findings/$3.min try=$W.min-try.scene i n
 	grep -v '^#' "$file" >"$cur"
 	n=$(grep -c '^plant ' "$cur")
 	for ((i = n; i >= 1 && n > 1; i--)); do
 		awk -v k="$i" '/^plant /{ if (++c == k) next } { print }' "$cur" >"$try"
-		run_scene "$try" "$out/min-run" >/dev/null 2>&1
-		if grep -q "^VIOLATION ${key} " "$out/min-run/violations"; then
+		run_scene "$try" "$W.min-run" >/dev/null 2>&1
+		if grep -q "^VIOLATION ${key} " "$W.min-run/violations"; then
 			cp "$try" "$cur"
 			n=$((n - 1))
 		fi
@@ -208,27 +221,72 @@ minimise() {
 	echo "$cur"
 }
 
+# worker J N: play every job line (LABEL TAB SCENE TAB KNOWN; SCENE
+# `selftest` is the self-test) whose index is J modulo N, in a world of
+# its own; each job's TAP lines go to DIR/results/<index> for the parent
+worker() {
+	local j=$1 n=$2 i=0 label scene kfile
+	W=$out/w$j/world
+	mkdir -p "$out/w$j/tmp"
+	export W TMPDIR=$out/w$j/tmp
+	while IFS=$'\t' read -r label scene kfile; do
+		if [ $((i % n)) = "$j" ]; then
+			HX_RECORD=$out/results/$(printf '%05d' "$i")
+			: >"$HX_RECORD"
+			if [ "$scene" = selftest ]; then
+				selftest
+			else
+				play "$scene" "$label" "${kfile:-$scene}"
+			fi
+		fi
+		i=$((i + 1))
+	done <"$out/jobs"
+}
+
+# run_jobs: DIR/jobs over HX_JOBS workers (default 2: the smoke's time on
+# two cores), then their TAP lines in job order
+run_jobs() {
+	local n=${HX_JOBS:-2} j r ok label detail k
+	[[ $n =~ ^[1-9][0-9]?$ ]] || { echo "hostile: HX_JOBS must be 1-99" >&2; exit 2; }
+	rm -rf "$out/results" && mkdir -p "$out/results"
+	for ((j = 0; j < n; j++)); do
+		worker "$j" "$n" &
+	done
+	wait
+	for r in "$out"/results/*; do
+		[ -e "$r" ] || continue
+		while IFS=$'\t' read -r ok label detail k; do
+			tap "$ok" "$label" "$detail" "$k"
+		done <"$r"
+	done
+}
+
 mkdir -p "$out/scenes"
+: >"$out/jobs"
 case $mode in
-selftest) selftest ;;
+selftest) printf 'selftest\tselftest\n' >>"$out/jobs" ;;
 replay)
-	for f in "$@"; do play "$f" "$(basename "$f" .scene)"; done
+	for f in "$@"; do printf '%s\t%s\n' "$(basename "$f" .scene)" "$f" >>"$out/jobs"; done
 	;;
 smoke)
-	selftest
+	# the first job is the longest: the self-test
+	printf 'selftest\tselftest\n' >>"$out/jobs"
 	for f in "$here"/corpus/*.scene; do
 		case $(basename "$f") in selftest.scene | clean.scene) continue ;; esac
-		play "$f" "$(basename "$f" .scene)"
+		printf '%s\t%s\n' "$(basename "$f" .scene)" "$f" >>"$out/jobs"
 	done
 	# a generated scene that meets a known finding is a known failure
 	# too, until that finding's fix turns its scene into a regression
 	cat "$here"/corpus/*.scene | grep '^known ' >"$out/known-all"
 	for s in ${HX_SMOKE_SEEDS:-1 2}; do
 		gen_scene "$s" >"$out/seed-$s.scene"
-		play "$out/seed-$s.scene" "seed-$s" "$out/known-all"
+		printf 'seed-%s\t%s\t%s\n' "$s" "$out/seed-$s.scene" "$out/known-all" >>"$out/jobs"
 	done
+	export HX_MINIMISE=${HX_MINIMISE:-0}
 	;;
 gen)
+	# scenes are generated in batches of HX_JOBS until the count or the
+	# time is reached
 	start=$(date +%s) i=0
 	while :; do
 		if [ "$seconds" -gt 0 ]; then
@@ -236,14 +294,20 @@ gen)
 		else
 			[ "$i" -lt "$count" ] || break
 		fi
-		s=$((seed + i))
-		gen_scene "$s" >"$out/seed-$s.scene"
-		play "$out/seed-$s.scene" "seed-$s"
-		i=$((i + 1))
+		: >"$out/jobs"
+		for ((j = 0; j < ${HX_JOBS:-2}; j++)); do
+			[ "$seconds" -gt 0 ] || [ "$i" -lt "$count" ] || break
+			s=$((seed + i))
+			gen_scene "$s" >"$out/seed-$s.scene"
+			printf 'seed-%s\t%s\n' "$s" "$out/seed-$s.scene" >>"$out/jobs"
+			i=$((i + 1))
+		done
+		run_jobs
 	done
-	echo "# hostile: seeds $seed..$((seed + i - 1)), $i scenes, $fails broken ($(ls "$out/findings" 2>/dev/null | grep -c '\.scene$') distinct) in $(($(date +%s) - start)) s"
+	echo "# hostile: seeds $seed..$((seed + i - 1)), $i scenes, $fails broken ($(find "$out/findings" -name '*.scene' 2>/dev/null | wc -l) distinct) in $(($(date +%s) - start)) s"
 	;;
 esac
+[ $mode = gen ] || run_jobs
 echo "1..$tap_n"
 [ $nknown -gt 0 ] && echo "# $nknown known findings (not fixed yet)"
 [ $fails = 0 ]

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck disable=SC2154 # out is hostile.sh's
 # The hostile-workspace fuzzer's runner (docs/fuzzing.md, "The
 # hostile-workspace fuzzer"), sourced by hostile.sh after world.bash and
 # check.bash. run_scene FILE DIR plays one scene: a fresh world, the
@@ -56,6 +57,7 @@ run_op() {
 	local t0
 	t0=$(date +%s)
 	local -a mon=()
+	# shellcheck disable=SC2054 # strace's own lists
 	[ "${HX_STRACE:-1}" = 1 ] &&
 		mon=(strace -f -qq --decode-pids=pidns -s 200 -e trace=execve,clone,clone3,fork,vfork -e signal=none -o "$o.trace")
 	case $op in raw-*) selftest_pre "$op" ;; esac
@@ -97,7 +99,7 @@ scene_read() {
 		layout) S_LAYOUT=$a ;;
 		payload) S_PAYLOAD=$a ;;
 		plant) PLANTS+=("$a") ;;
-		known) S_KNOWN+="${S_KNOWN:+; }${a%% *}" ;;
+		known) S_KNOWN+="${S_KNOWN:+ }${a%% *}" ;;
 		ops) S_OPS=$a ;;
 		esac
 	done <"$1"
@@ -129,7 +131,7 @@ run_scene() {
 		echo "fact payload $S_PAYLOAD"
 	} >"$W/scene/scene"
 	"$HX/plant.sh" "strings $W/scene/scene" >"$W/scene/raw-strings" 2>/dev/null
-	rm -rf "$out/world.post"
+	rm -rf "$W.post"
 	capture "$SD/00-start.state"
 	ln -sfn 00-start.state "$SD/state"
 	HX_N=0
@@ -139,8 +141,8 @@ run_scene() {
 		case $op in
 		+*) op=${op#+} ;;
 		*)
-			if [ -d "$out/world.post" ]; then
-				rm -rf "$W" && cp -a "$out/world.post" "$W"
+			if [ -d "$W.post" ]; then
+				rm -rf "$W" && cp -a "$W.post" "$W"
 				ln -sfn "$HX_POST" "$SD/state"
 			fi
 			;;
@@ -150,10 +152,10 @@ run_scene() {
 		*) run_op "$op" ;;
 		esac
 		if [ "$op" = run ]; then
-			rm -rf "$out/world.post" && cp -a "$W" "$out/world.post"
+			rm -rf "$W.post" && cp -a "$W" "$W.post"
 			HX_POST=$(readlink "$SD/state")
 		fi
 	done
-	rm -rf "$out/world.post"
+	rm -rf "$W.post"
 	[ ! -s "$SD/violations" ]
 }

@@ -320,7 +320,7 @@ json_str() {
 		c=${s:i:1}
 		case $c in
 		'"') out+='\"' ;;
-		'\') out+='\\' ;;
+		\\) out+="\\\\" ;;
 		[$'\x01'-$'\x1f'] | $'\x7f') out+=$(printf '\\u%04x' "'$c") ;;
 		*) out+=$c ;;
 		esac
@@ -470,7 +470,7 @@ probe() {
 		echo "HOSTILE $NONCE probe" >"$t" 2>/dev/null
 	done
 	echo "HOSTILE $NONCE" >>"$h/.bashrc" 2>/dev/null
-	say probe done
+	say "probe done"
 }
 
 DIRTY=()

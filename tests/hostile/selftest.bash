@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck disable=SC2154 # out is hostile.sh's
 # The hostile-workspace fuzzer's self-test (docs/fuzzing.md, "The
 # hostile-workspace fuzzer"), sourced by hostile.sh. corpus/selftest.scene
 # plants what the corpus plants; its operator commands are raw ones, each
@@ -8,6 +9,7 @@
 
 # What each raw command must make the checker report (an ERE over its
 # violation lines; every one must match some line)
+# shellcheck disable=SC2016 # the $ is the report's
 declare -A HX_SELFTEST=(
 	[raw-status]='^VIOLATION canary:|^VIOLATION exec: .*hx-drv|^VIOLATION secret:'
 	[raw-exec-only]='^VIOLATION exec: .*hx-drv'
@@ -23,6 +25,7 @@ declare -A HX_SELFTEST=(
 )
 
 # selftest_argv OP: the raw command, in ARGV
+# shellcheck disable=SC2034 # ARGV is ops.bash's
 selftest_argv() {
 	local forged
 	case $1 in
@@ -78,7 +81,7 @@ selftest() {
 	local sd=$out/scenes/selftest op v w ok
 	local -a want
 	run_scene "$HX/corpus/selftest.scene" "$sd"
-	for op in $(sed -n 's/^ops //p' "$HX/corpus/selftest.scene"); do
+	for op in $(sed -n 's/^ops //p' "$HX/corpus/selftest.scene" | tr ' ' '\n'); do
 		[ "$op" = run ] && continue
 		v=$(cat "$sd"/*-"$op".v 2>/dev/null)
 		IFS='|' read -r -a want <<<"${HX_SELFTEST[$op]}"

@@ -19,7 +19,9 @@
 # Needs: AG_BIN, REAL_GIT, HX (this directory). One template per layout
 # is built once and copied for every scene (world_reset).
 
-# world_env LAYOUT: the variables of the world, for that layout
+# world_env LAYOUT: the variables of the world, for that layout (the
+# checker and the runner use them)
+# shellcheck disable=SC2034
 world_env() {
 	local layout=$1
 	export HOME=$W/home TMPDIR=$W/tmp GIT_CONFIG_NOSYSTEM=1
@@ -37,7 +39,6 @@ world_env() {
 	REPO=$W/repo ORIGIN=$W/origin.git CANARY=$W/canary TOOLS=$W/tools
 	SECRET=$HOME/.ssh/id_hostile KEY=$AGHOME/.config-integrity-key
 	WS=$AGHOME/worktrees/ag1/feat/a WT2=$AGHOME/worktrees/ag2/feat/b
-	CACHE=$AGHOME/cache/ag1
 	LAYOUT=$layout
 }
 
