@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # Runs the unit (cmocka) and end-to-end (bats) suites against each given
-# build directory and prints one closing line: "N passed, N failed, N skipped".
-# AG_MUST_WORK=1 turns capability skips into failures (set by .ci/run).
+# build directory and prints one closing line: "N passed, N failed, N skipped"
+# (", N known" when known findings, TAP `not ok … # TODO`, are listed).
+# AG_MUST_WORK=1 turns capability skips into failures (set by .ci/run);
+# AG_HOSTILE=0 leaves out the hostile-workspace fuzzer's smoke.
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
-pass=0 fail=0 skip=0
-failed_names=() skipped_names=()
+pass=0 fail=0 skip=0 known=0
+failed_names=() skipped_names=() known_names=()
 jobs=${AG_TEST_JOBS:-2}
 # the sanitizer build: known leaks of libraries we do not build (each one
 # explained in the file); ignored by the normal build
@@ -17,6 +19,9 @@ count_tap() { # file label
 	local f=$1 label=$2 line
 	while IFS= read -r line; do
 		case "$line" in
+		"not ok "*"# TODO"*)
+			# a known finding not fixed yet (docs/fuzzing.md)
+			known=$((known + 1)); known_names+=("$label: ${line#not ok }") ;;
 		"not ok "*)
 			fail=$((fail + 1)); failed_names+=("$label: ${line#not ok }") ;;
 		"ok "*"# skip"* | "ok "*"# SKIP"*)
@@ -76,6 +81,31 @@ if [ "${AG_FUZZ_SMOKE:-0}" = 1 ]; then # docs/fuzzing.md
 	cat "${TMPDIR:-/tmp}/ag-fuzz.tap"
 fi
 
+# the hostile-workspace fuzzer's smoke, over the first build (docs/fuzzing.md,
+# "The hostile-workspace fuzzer"): its self-test, the corpus, two seeds
+if [ "${AG_HOSTILE:-1}" = 1 ] && [ $# -gt 0 ]; then
+	echo "== hostile-workspace fuzzer (smoke, $(basename "$1"))"
+	hx_tap=${TMPDIR:-/tmp}/ag-hostile.tap
+	hx_out=$(mktemp -d)
+	if ! command -v bwrap >/dev/null || ! command -v strace >/dev/null; then
+		if [ "${AG_MUST_WORK:-}" = 1 ]; then
+			echo "not ok 0 hostile-workspace smoke: bubblewrap or strace missing and AG_MUST_WORK=1" >"$hx_tap"
+		else
+			echo "ok 0 hostile-workspace smoke # skip bubblewrap or strace missing" >"$hx_tap"
+		fi
+	else
+		AG_BIN="$root/$1/src/agentic-git" tests/hostile/hostile.sh -o "$hx_out" --smoke >"$hx_tap" 2>&1 ||
+			grep -q '^not ok' "$hx_tap" || echo "not ok 0 hostile-workspace smoke did not run" >>"$hx_tap"
+	fi
+	count_tap "$hx_tap" hostile
+	grep -E '^(not ok|#)' "$hx_tap"
+	rm -rf "$hx_out"
+fi
+
+if [ ${#known_names[@]} -gt 0 ]; then
+	echo "== known findings (fail until fixed; not counted as failures):"
+	printf '  %s\n' "${known_names[@]}"
+fi
 if [ ${#skipped_names[@]} -gt 0 ]; then
 	echo "== skipped:"
 	printf '  %s\n' "${skipped_names[@]}"
@@ -84,5 +114,7 @@ if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "== failures:"
 	printf '  %s\n' "${failed_names[@]}"
 fi
-echo "$pass passed, $fail failed, $skip skipped"
+known_tail=""
+[ "$known" -gt 0 ] && known_tail=", $known known"
+echo "$pass passed, $fail failed, $skip skipped$known_tail"
 [ "$fail" -eq 0 ]
