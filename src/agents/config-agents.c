@@ -22,17 +22,20 @@ enum pkey {
 	PK_RO_BINDS,
 	PK_CACHE_DIR,
 	PK_ALLOW_HOSTS,
+	PK_SECRETS,
 	PK__COUNT
 };
 
 static const char *const profile_keys[] = {
-	"allow_hosts", "cache_dir", "command", "env",	  "model", "model_args",
-	"prompt_via",  "ro_binds",  "sandbox", "timeout", NULL,
+	"allow_hosts", "cache_dir",  "command",	   "env",
+	"model",       "model_args", "prompt_via", "ro_binds",
+	"sandbox",     "secrets",    "timeout",	   NULL,
 };
 
 static const enum pkey key_of[] = {
-	PK_ALLOW_HOSTS, PK_CACHE_DIR,  PK_COMMAND,  PK_ENV,	PK_MODEL,
-	PK_MODEL_ARGS,	PK_PROMPT_VIA, PK_RO_BINDS, PK_SANDBOX, PK_TIMEOUT,
+	PK_ALLOW_HOSTS, PK_CACHE_DIR,  PK_COMMAND,    PK_ENV,
+	PK_MODEL,	PK_MODEL_ARGS, PK_PROMPT_VIA, PK_RO_BINDS,
+	PK_SANDBOX,	PK_SECRETS,    PK_TIMEOUT,
 };
 
 struct pblock {
@@ -360,6 +363,12 @@ static void one_profile(struct cparse *cp, const char *name,
 		field_ro_binds(cp, p, &b, w);
 	if (b.present[PK_ALLOW_HOSTS])
 		field_allow_hosts(cp, p, &b, w);
+	if (b.present[PK_SECRETS])
+		cp_secrets(cp, p, b.val[PK_SECRETS], b.key[PK_SECRETS], w);
+	if (cp->doc->nerr == nerr0)
+		cp_secrets_check_hosts(
+			cp, p, b.present[PK_SECRETS] ? b.val[PK_SECRETS] : blk,
+			w);
 	check_template(cp, p, &b, blk, w, cp->doc->nerr != nerr0);
 out:
 	free(w);

@@ -115,6 +115,7 @@ void agent_config_release(struct agent_config *cfg)
 	free(cfg->default_agent);
 	strvec_clear(&cfg->dispatch.verify_command);
 	free(cfg->dispatch.workspace_root);
+	free(cfg->tls_ca_file);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

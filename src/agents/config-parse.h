@@ -50,6 +50,12 @@ int cp_enum(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 /* An absolute path or ~/path, ~-expanded and normalised; NULL on error. */
 char *cp_path(struct cparse *cp, const struct ynode *v, const struct ynode *key,
 	      const char *where);
+/* config-secrets.c: a profile's `secrets:` (replaces the preset's), and
+ * the check of its hosts against allow_hosts (config.h invariant 6). */
+void cp_secrets(struct cparse *cp, struct agent_profile *p,
+		const struct ynode *v, const struct ynode *key, const char *w);
+void cp_secrets_check_hosts(struct cparse *cp, const struct agent_profile *p,
+			    const struct ynode *at, const char *w);
 /* config-agents.c: the agents: block. */
 void cp_agents(struct cparse *cp, const struct ynode *v,
 	       const struct ynode *key);

@@ -17,11 +17,19 @@
 #include "base/xalloc.h"
 
 static const char *const top_keys[] = {
-	"agents", "default_agent", "dispatch", "repos", "sandbox_backend",
-	"sandbox_fallback", NULL,
+	"agents",	   "default_agent",    "dispatch",    "repos",
+	"sandbox_backend", "sandbox_fallback", "tls_ca_file", NULL,
 };
-enum { TK_AGENTS, TK_DEFAULT, TK_DISPATCH, TK_REPOS, TK_BACKEND,
-       TK_FALLBACK, TK__COUNT };
+enum {
+	TK_AGENTS,
+	TK_DEFAULT,
+	TK_DISPATCH,
+	TK_REPOS,
+	TK_BACKEND,
+	TK_FALLBACK,
+	TK_TLS_CA,
+	TK__COUNT
+};
 
 static void unknown_agent_msg(struct strbuf *sb, const char *name)
 {
@@ -206,6 +214,10 @@ static void parse_top(struct cparse *cp, const struct ynode *root)
 		cp->cfg->sandbox_backend = (enum sandbox_backend)i;
 	if (val[TK_DISPATCH])
 		parse_dispatch(cp, key[TK_DISPATCH], val[TK_DISPATCH]);
+	/* the fs+api proxy's extra trusted CAs (PRODUCT.md §8) */
+	if (val[TK_TLS_CA])
+		cp->cfg->tls_ca_file = cp_path(cp, val[TK_TLS_CA],
+					       key[TK_TLS_CA], "tls_ca_file");
 }
 
 static void add_presets(struct agent_config *cfg)

@@ -32,6 +32,9 @@
  *     any error MUST NOT be used.
  *  5. Exactly one token containing {prompt} unless prompt_via is stdin,
  *     then none.
+ *  6. Under sandbox fs+api every host of a configured secret MUST be one
+ *     the profile's allow_hosts allows, and a secret's command[0] is
+ *     pinned like command[0] (invariant 3).
  *
  * Ownership: the config owns every string it holds; profiles returned by
  * lookups point into it and live until agent_config_release(). Errors are
@@ -45,6 +48,27 @@
 #define CONFIG_MAX_BYTES (256 * 1024)
 #define CONFIG_MAX_TIMEOUT (7.0 * 24 * 3600) /* seconds */
 
+/* Where a secret's value comes from (PRODUCT.md §7, agents/secrets.h). */
+enum secret_source {
+	SECRET_FROM_ENV = 0, /* the operator's variable of the same name */
+	SECRET_FROM_FILE,    /* a file of the operator's, trimmed */
+	SECRET_FROM_COMMAND, /* a command's output, run outside the cage */
+};
+
+struct secret_rule {
+	char *name; /* the variable the agent reads */
+	enum secret_source from;
+	char *file;	       /* SECRET_FROM_FILE: absolute, ~ expanded */
+	struct strvec command; /* SECRET_FROM_COMMAND: argv, [0] pinned */
+	struct strvec hosts;   /* allowhosts.h entries: where it is injected */
+	/*
+	 * A preset's rule: skipped when its variable is not set, and its
+	 * hosts are also the host of `base_url_env`'s URL when that is set.
+	 */
+	bool optional;
+	const char *base_url_env; /* static, or NULL */
+	char *where;		  /* "file:line:col" of its entry, or NULL */
+};
 
 struct agent_profile {
 	char *name;
@@ -60,6 +84,8 @@ struct agent_profile {
 	struct strvec ro_binds;	  /* absolute paths, ~ expanded */
 	struct strvec allow_hosts; /* fs+api: allowhosts.h entries */
 	char *cache_dir;	  /* absolute, ~ expanded; NULL: unset */
+	struct secret_rule *secrets; /* `secrets:`, else the preset's */
+	size_t nr_secrets;
 	const struct agent_preset *preset; /* NULL for a custom profile */
 	bool configured;	  /* has a block under agents: */
 	char *where;		  /* "file:line:col" of its block, or NULL */
@@ -88,6 +114,7 @@ struct agent_config {
 	enum sandbox_fallback sandbox_fallback;
 	enum sandbox_backend sandbox_backend;
 	struct dispatch_defaults dispatch;
+	char *tls_ca_file; /* the proxy's extra trusted CAs, or NULL */
 };
 
 #define AGENT_CONFIG_INIT { 0 }
@@ -167,7 +194,15 @@ void agent_profile_init_preset(struct agent_profile *p,
 int agent_profile_pin(struct agent_profile *p, const char *base_dir,
 		      const char *path_env, struct strbuf *err);
 void agent_profile_release(struct agent_profile *p);
+/* The pinning of invariant 3 for one binary name: *out (owned) is the
+ * absolute path; 0, or -1 with the reason in err. */
+int agent_binary_pin(const char *cmd0, const char *base_dir,
+		     const char *path_env, char **out, struct strbuf *err);
 
-/* Names for messages and `agents show`. */
+/* Releases one rule, and a profile's whole list. */
+void secret_rule_release(struct secret_rule *r);
+void agent_profile_clear_secrets(struct agent_profile *p);
+/* "env", "file:PATH" or "command" */
+void secret_rule_source(const struct secret_rule *r, struct strbuf *out);
 
 #endif

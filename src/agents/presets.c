@@ -19,6 +19,9 @@
 #include "base/strbuf.h"
 
 #define V(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/* One vendor secret (presets.h struct preset_secret); the list ends with
+ * a zero entry. */
+#define S(...) ((const struct preset_secret[]){ __VA_ARGS__, { NULL } })
 
 static const struct agent_preset presets[] = {
 	/*
@@ -37,9 +40,9 @@ static const struct agent_preset presets[] = {
 			     "--", "{prompt}"),
 		.model_args = V("--model", "{model}"),
 		.env = V("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
-			 "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS",
-			 "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
-			 "CLAUDE_CONFIG_DIR",
+			 "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL",
+			 "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_MODEL",
+			 "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CONFIG_DIR",
 			 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
 		.help_args = V("--help"),
 		.check_flags = V("--print", "--dangerously-skip-permissions",
@@ -60,6 +63,22 @@ static const struct agent_preset presets[] = {
 		 */
 		.allow_hosts = V("api.anthropic.com", "claude.ai"),
 		.api_env = V("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"),
+		/*
+		 * Secrets, checked 2026-12-06 against claude-code 2.1.197 (its
+		 * settings docs, "Environment variables", and the binary):
+		 * ANTHROPIC_API_KEY goes out as X-Api-Key, ANTHROPIC_AUTH_TOKEN
+		 * and CLAUDE_CODE_OAUTH_TOKEN (`claude setup-token`) as
+		 * "Authorization: Bearer", all to the API host, which
+		 * ANTHROPIC_BASE_URL moves. Driven with a placeholder under
+		 * fs+api in t0535. Its runtime reads NODE_EXTRA_CA_CERTS and
+		 * SSL_CERT_FILE (both set for every cage with secrets).
+		 */
+		.secrets = S({ "ANTHROPIC_API_KEY", V("api.anthropic.com"),
+			       "ANTHROPIC_BASE_URL" },
+			     { "ANTHROPIC_AUTH_TOKEN", V("api.anthropic.com"),
+			       "ANTHROPIC_BASE_URL" },
+			     { "CLAUDE_CODE_OAUTH_TOKEN",
+			       V("api.anthropic.com"), "ANTHROPIC_BASE_URL" }),
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
@@ -109,6 +128,20 @@ static const struct agent_preset presets[] = {
 		 */
 		.allow_hosts =
 			V("api.openai.com", "chatgpt.com", "auth.openai.com"),
+		/*
+		 * Secrets, checked 2026-12-06 against codex 0.171.0 (its
+		 * docs' "Authentication" and the binary): OPENAI_API_KEY and
+		 * CODEX_API_KEY go out as "Authorization: Bearer" to the API
+		 * host (its config's openai_base_url, which the preset sets
+		 * from OPENAI_BASE_URL). Its HTTP client (rustls) takes extra
+		 * roots from CODEX_CA_CERTIFICATE, and SSL_CERT_FILE. Driven
+		 * with a placeholder under fs+api in t0536.
+		 */
+		.secrets = S({ "OPENAI_API_KEY", V("api.openai.com"),
+			       "OPENAI_BASE_URL" },
+			     { "CODEX_API_KEY", V("api.openai.com"),
+			       "OPENAI_BASE_URL" }),
+		.ca_env = V("CODEX_CA_CERTIFICATE"),
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*
@@ -145,6 +178,18 @@ static const struct agent_preset presets[] = {
 		.allow_hosts = V("generativelanguage.googleapis.com",
 				 "cloudcode-pa.googleapis.com",
 				 "oauth2.googleapis.com"),
+		/*
+		 * Secrets, checked 2026-12-06 against gemini-cli 0.61.0 (its
+		 * bundle sends the key as x-goog-api-key): GEMINI_API_KEY and
+		 * GOOGLE_API_KEY to the Gemini API, which
+		 * GOOGLE_GEMINI_BASE_URL moves. Not driven under fs+api.
+		 */
+		.secrets = S({ "GEMINI_API_KEY",
+			       V("generativelanguage.googleapis.com"),
+			       "GOOGLE_GEMINI_BASE_URL" },
+			     { "GOOGLE_API_KEY",
+			       V("generativelanguage.googleapis.com"),
+			       "GOOGLE_GEMINI_BASE_URL" }),
 		.verified = "checked 2026-11-29 against gemini-cli 0.61.0",
 	},
 	/*
@@ -184,6 +229,29 @@ static const struct agent_preset presets[] = {
 			V("github.com", "api.github.com", "*.githubcopilot.com",
 			  "copilot-proxy.githubusercontent.com",
 			  "origin-tracker.githubusercontent.com"),
+		/*
+		 * Secrets, 2026-12-06, from `copilot help environment`
+		 * (1.0.102): the GitHub token (COPILOT_GITHUB_TOKEN first)
+		 * authenticates to GitHub and the Copilot API; a BYOK key
+		 * (COPILOT_PROVIDER_API_KEY) goes to COPILOT_PROVIDER_BASE_URL's
+		 * host. Not driven under fs+api: what GitHub answers (a Copilot
+		 * session token) is the agent's to read.
+		 */
+		.secrets = S({ "COPILOT_GITHUB_TOKEN",
+			       V("github.com", "api.github.com",
+				 "*.githubcopilot.com"),
+			       NULL },
+			     { "GH_TOKEN",
+			       V("github.com", "api.github.com",
+				 "*.githubcopilot.com"),
+			       NULL },
+			     { "GITHUB_TOKEN",
+			       V("github.com", "api.github.com",
+				 "*.githubcopilot.com"),
+			       NULL },
+			     { "COPILOT_PROVIDER_API_KEY",
+			       V("api.openai.com", "api.anthropic.com"),
+			       "COPILOT_PROVIDER_BASE_URL" }),
 		.verified = "checked 2026-11-29 against copilot 1.0.102",
 	},
 	/*

@@ -28,6 +28,17 @@ enum prompt_via {
 	PROMPT_VIA_STDIN,   /* the prompt is written to the child's stdin */
 };
 
+/*
+ * A vendor's key or token (PRODUCT.md §7): under fs+api the agent holds a
+ * placeholder and the proxy puts the operator's value of `name` into
+ * requests to `hosts`, and to the host of `base_url_env`'s URL when that
+ * variable is set (the operator moved the API there).
+ */
+struct preset_secret {
+	const char *name;
+	const char *const *hosts; /* NULL-terminated */
+	const char *base_url_env; /* or NULL */
+};
 
 struct agent_preset {
 	const char *name;
@@ -97,6 +108,14 @@ struct agent_preset {
 	/* fs+api: "K=V" set for the agent (its switch for non-essential
 	 * traffic), NULL-terminated or NULL */
 	const char *const *api_env;
+	/* the vendor's keys and tokens, NULL-terminated (name NULL) or NULL;
+	 * each dated in a comment */
+	const struct preset_secret *secrets;
+	/*
+	 * Extra variables the CLI reads its trusted CAs from, beyond the
+	 * runtimes' own (sandbox.h invariant 10), NULL-terminated or NULL.
+	 */
+	const char *const *ca_env;
 	const char *verified;		/* "checked 2026-11-29 against …" */
 };
 

@@ -29,6 +29,49 @@ void agent_profile_init_preset(struct agent_profile *p,
 	p->prompt_via = pr->prompt_via;
 	p->sandbox = pr->sandbox;
 	p->preset = pr;
+	for (size_t i = 0; pr->secrets && pr->secrets[i].name; i++) {
+		struct secret_rule *r;
+
+		p->secrets = xrealloc(p->secrets, (p->nr_secrets + 1) *
+							  sizeof(*p->secrets));
+		r = &p->secrets[p->nr_secrets++];
+		memset(r, 0, sizeof(*r));
+		strvec_init(&r->command);
+		strvec_init(&r->hosts);
+		r->name = xstrdup(pr->secrets[i].name);
+		r->from = SECRET_FROM_ENV;
+		strvec_pushv(&r->hosts, pr->secrets[i].hosts);
+		r->optional = true;
+		r->base_url_env = pr->secrets[i].base_url_env;
+	}
+}
+
+void secret_rule_release(struct secret_rule *r)
+{
+	free(r->name);
+	free(r->file);
+	strvec_clear(&r->command);
+	strvec_clear(&r->hosts);
+	free(r->where);
+	memset(r, 0, sizeof(*r));
+}
+
+void agent_profile_clear_secrets(struct agent_profile *p)
+{
+	for (size_t i = 0; i < p->nr_secrets; i++)
+		secret_rule_release(&p->secrets[i]);
+	free(p->secrets);
+	p->secrets = NULL;
+	p->nr_secrets = 0;
+}
+
+void secret_rule_source(const struct secret_rule *r, struct strbuf *out)
+{
+	if (r->from == SECRET_FROM_FILE)
+		strbuf_addf(out, "file:%s", r->file);
+	else
+		strbuf_addstr(out, r->from == SECRET_FROM_COMMAND ? "command"
+								  : "env");
 }
 
 void agent_profile_release(struct agent_profile *p)
@@ -42,6 +85,7 @@ void agent_profile_release(struct agent_profile *p)
 	strvec_clear(&p->allow_hosts);
 	free(p->cache_dir);
 	free(p->where);
+	agent_profile_clear_secrets(p);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -80,32 +124,28 @@ static void set_cmd0(struct agent_profile *p, char *abs)
 	p->pinned = true;
 }
 
-int agent_profile_pin(struct agent_profile *p, const char *base_dir,
-		      const char *path_env, struct strbuf *err)
+int agent_binary_pin(const char *cmd0, const char *base_dir,
+		     const char *path_env, char **out, struct strbuf *err)
 {
-	const char *cmd0;
 	struct strbuf sb = STRBUF_INIT;
 
-	p->pinned = false;
-	if (!p->command.nr || !*p->command.v[0]) {
+	*out = NULL;
+	if (!cmd0 || !*cmd0) {
 		strbuf_addstr(err, "the binary (first element) is empty");
 		return -1;
 	}
-	cmd0 = p->command.v[0];
 	if (!strchr(cmd0, '/')) {
-		char *abs = which(cmd0, path_env ? path_env : getenv("PATH"));
-		if (!abs) {
+		*out = which(cmd0, path_env ? path_env : getenv("PATH"));
+		if (!*out) {
 			strbuf_addf(err, "'%s' not found in PATH", cmd0);
 			return -1;
 		}
-		set_cmd0(p, abs);
 		return 0;
 	}
-	if (cmd0[0] == '/') {
+	if (cmd0[0] == '/')
 		strbuf_addstr(&sb, cmd0);
-	} else {
+	else
 		strbuf_addf(&sb, "%s/%s", base_dir ? base_dir : ".", cmd0);
-	}
 	path_normalize(&sb);
 	if (access(sb.buf, F_OK)) {
 		if (cmd0[0] == '/')
@@ -116,6 +156,19 @@ int agent_profile_pin(struct agent_profile *p, const char *base_dir,
 		strbuf_release(&sb);
 		return -1;
 	}
-	set_cmd0(p, strbuf_detach(&sb, NULL));
+	*out = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+int agent_profile_pin(struct agent_profile *p, const char *base_dir,
+		      const char *path_env, struct strbuf *err)
+{
+	char *abs;
+
+	p->pinned = false;
+	if (agent_binary_pin(p->command.nr ? p->command.v[0] : NULL, base_dir,
+			     path_env, &abs, err) < 0)
+		return -1;
+	set_cmd0(p, abs);
 	return 0;
 }

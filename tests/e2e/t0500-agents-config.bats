@@ -92,7 +92,7 @@ cfg() {
 	run "$AG_BIN" agents list --json
 	assert_success
 	run jq -r '.[] | "\(.name) \(.source) \(.default) \(.sandbox) \(.env|length)"' <<<"$output"
-	assert_output "claude preset true none 8
+	assert_output "claude preset true none 9
 codex preset false none 4
 gemini preset false none 6
 copilot preset false none 9

@@ -26,7 +26,7 @@ cfg() {
 	assert_line "argv:       $T/bin/claude -p --dangerously-skip-permissions -- '<prompt>'"
 	assert_line "model:      (none: the CLI's default)"
 	assert_line "timeout:    1800s (default)"
-	assert_line "            allowlist: ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL ANTHROPIC_CUSTOM_HEADERS ANTHROPIC_MODEL ANTHROPIC_SMALL_FAST_MODEL CLAUDE_CONFIG_DIR CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"
+	assert_line "            allowlist: ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN ANTHROPIC_BASE_URL ANTHROPIC_CUSTOM_HEADERS ANTHROPIC_MODEL ANTHROPIC_SMALL_FAST_MODEL CLAUDE_CONFIG_DIR CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"
 	assert_line "sandbox:    none"
 	assert_line --partial "flags:      checked 2026-11-29 against claude-code"
 	refute_output --partial WARNING
