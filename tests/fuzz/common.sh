@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sourced by smoke.sh and long.sh: builds the fuzz build directory.
-FUZZ_HARNESSES="binding policytoml argv config targets verdict index proxyreq pushplan repo-probe"
+FUZZ_HARNESSES="binding policytoml argv config targets verdict index proxyreq pushplan repo-probe httpstream"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fuzz_build=${AG_FUZZ_BUILD:-$root/build-fuzz}
 fuzz_dir=$root/tests/fuzz
