@@ -7,7 +7,7 @@
 set -eu
 
 PKGS="build-essential clang meson ninja-build pkg-config git
-libsodium-dev libjansson-dev libyaml-dev libseccomp-dev libcmocka-dev
+libsodium-dev libjansson-dev libyaml-dev libseccomp-dev libcmocka-dev libssl-dev
 bats bats-assert bats-support bubblewrap jq strace procps util-linux
 libclang-rt-14-dev llvm lld parallel nodejs npm e2fsprogs curl"
 # the static checks (ci/static-check.sh)

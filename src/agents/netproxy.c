@@ -24,14 +24,24 @@
 #include "agents/netproxy.h"
 #include "agents/proxyreq.h"
 #include "agents/resolver.h"
+#include "agents/secrets.h"
 #include "base/die.h"
 #include "base/eventlog.h"
 #include "base/netpump.h"
 #include "base/xalloc.h"
+#include "proxy/netmitm.h"
 
 static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
-enum conn_state { C_HEAD, C_RESOLVING, C_CONNECTING, C_PUMP, C_REPLY, C_DONE };
+enum conn_state {
+	C_HEAD,
+	C_RESOLVING,
+	C_CONNECTING,
+	C_PUMP,
+	C_MITM, /* a secret's host: terminated (proxy/netmitm.h) */
+	C_REPLY,
+	C_DONE
+};
 
 struct conn {
 	enum conn_state st;
@@ -44,6 +54,8 @@ struct conn {
 	size_t reply_off;
 	size_t head_len;
 	int addr_next, addr_nr; /* the next of addrs[] to try, how many */
+	struct netmitm *mitm;	/* C_MITM */
+	struct strvec used;	/* the secrets put into its requests */
 	/* the big buffers last: a new connection clears only what is above */
 	char head[PROXYREQ_HEAD_MAX];
 	struct netpump pump;
@@ -84,7 +96,7 @@ static void note_denied(struct netproxy *np, const char *hp)
  * request (the relay's hand-over). */
 static void event_net(struct netproxy *np, const struct proxyreq *rq,
 		      const unsigned long long *moved, const char *name,
-		      const char *reason)
+		      const char *reason, const struct strvec *used)
 {
 	struct event ev = EVENT_INIT(name, np->agent, "sandbox");
 	bool known = rq && rq->target.host[0] != '\0';
@@ -102,6 +114,9 @@ static void event_net(struct netproxy *np, const struct proxyreq *rq,
 	event_add_str(&ev, "method", rq && rq->method[0] ? rq->method : NULL);
 	if (reason)
 		event_add_str(&ev, "reason", reason);
+	/* the secrets put in, by name (never a value) */
+	if (used && used->nr)
+		event_add_strv(&ev, "secrets", used->v, used->nr);
 	event_add_int(&ev, "bytes_out", (long long)moved[NETPUMP_TO_B]);
 	event_add_int(&ev, "bytes_in", (long long)moved[NETPUMP_TO_A]);
 	event_add_int(&ev, "bytes", (long long)(moved[0] + moved[1]));
@@ -148,7 +163,7 @@ static void refuse(struct netproxy *np, struct conn *c, int status,
 		    "X-Agentic-Git-Refused: %s\r\n\r\n%s",
 		    status, status_text(status), body.len,
 		    hp.len ? hp.buf : "request", body.buf);
-	event_net(np, &c->rq, c->pump.moved, "net_deny", why);
+	event_net(np, &c->rq, c->pump.moved, "net_deny", why, NULL);
 	note_denied(np, hp.len ? hp.buf : "(malformed request)");
 	c->st = C_REPLY;
 	strbuf_release(&body);
@@ -324,6 +339,56 @@ static void on_head(struct netproxy *np, struct conn *c)
 	start_upstream(np, c);
 }
 
+/* Plain HTTP: the head as proxyreq.c made it, a secret's placeholders
+ * replaced when the host is one of its (agents/secrets.h). */
+static void queue_head(struct netproxy *np, struct conn *c)
+{
+	struct strbuf head = STRBUF_INIT;
+
+	if (!np->secrets || !secret_table_for(np->secrets, &c->rq.target)) {
+		netpump_queue(&c->pump, NETPUMP_TO_B, c->rq.fwd.buf,
+			      c->rq.fwd.len);
+		return;
+	}
+	secret_rewrite_head(np->secrets, &c->rq.target, c->rq.fwd.buf,
+			    c->rq.fwd.len, &head, &c->used);
+	if (netpump_queue(&c->pump, NETPUMP_TO_B, head.buf, head.len) < 0)
+		c->st = C_DONE; /* cannot happen: a head fits */
+	strbuf_wipe(&head);
+}
+
+/* One step of a terminated connection (proxy/netmitm.h). */
+static void step_mitm(struct netproxy *np, struct conn *c)
+{
+	int rc = netmitm_io(c->mitm);
+
+	if (rc == -2) {
+		char *why = xstrdup(netmitm_why(c->mitm));
+		netmitm_free(c->mitm);
+		c->mitm = NULL;
+		refuse_upstream(np, c, "speak TLS with", why);
+		free(why);
+		return;
+	}
+	if (!c->allowed && rc >= 0 && netmitm_verified(c->mitm)) {
+		c->allowed = true; /* the vendor's certificate verified */
+		np->stats.allowed++;
+	}
+	if (rc <= 0)
+		c->st = C_DONE;
+}
+
+static void start_mitm(struct netproxy *np, struct conn *c)
+{
+	if (!np->tls)
+		return refuse_upstream(np, c, "terminate TLS for",
+				       "the proxy has no TLS");
+	c->mitm = netmitm_new(np->tls, np->secrets, &c->rq.target, c->cfd,
+			      c->ufd);
+	c->st = C_MITM;
+	step_mitm(np, c);
+}
+
 static void on_connected(struct netproxy *np, struct conn *c)
 {
 	int err = 0;
@@ -339,12 +404,14 @@ static void on_connected(struct netproxy *np, struct conn *c)
 		errno = err ? err : errno;
 		return refuse_upstream(np, c, "connect to", strerror(errno));
 	}
+	if (np->secrets && secret_table_for(np->secrets, &c->rq.target) &&
+	    c->rq.connect)
+		return start_mitm(np, c);
 	netpump_init(&c->pump, c->cfd, c->ufd);
 	if (c->rq.connect)
 		netpump_queue(&c->pump, NETPUMP_TO_A, ok, sizeof(ok) - 1);
 	else
-		netpump_queue(&c->pump, NETPUMP_TO_B, c->rq.fwd.buf,
-			      c->rq.fwd.len);
+		queue_head(np, c);
 	netpump_queue(&c->pump, NETPUMP_TO_B, rest, rest_len);
 	c->allowed = true;
 	np->stats.allowed++;
@@ -354,14 +421,23 @@ static void on_connected(struct netproxy *np, struct conn *c)
 
 static void conn_free(struct netproxy *np, struct conn *c)
 {
+	if (c->mitm) {
+		const unsigned long long *m = netmitm_moved(c->mitm);
+		c->pump.moved[NETPUMP_TO_B] = m[0];
+		c->pump.moved[NETPUMP_TO_A] = m[1] + sizeof(ok) - 1;
+		strvec_pushv(&c->used, netmitm_used(c->mitm)->v);
+		netmitm_free(c->mitm);
+	}
 	if (c->allowed) {
 		/* the agent never sent our "200 Connection established" */
 		if (c->rq.connect &&
 		    c->pump.moved[NETPUMP_TO_A] >= sizeof(ok) - 1)
 			c->pump.moved[NETPUMP_TO_A] -= sizeof(ok) - 1;
 		np->stats.bytes += c->pump.moved[0] + c->pump.moved[1];
-		event_net(np, &c->rq, c->pump.moved, "net_allow", NULL);
+		event_net(np, &c->rq, c->pump.moved, "net_allow", NULL,
+			  &c->used);
 	}
+	strvec_clear(&c->used);
 	if (c->cfd >= 0)
 		close(c->cfd);
 	if (c->ufd >= 0)
@@ -398,6 +474,7 @@ static struct conn *conn_new(int cfd)
 	strbuf_init(&c->rq.fwd, 0);
 	strbuf_init(&c->rq.why, 0);
 	strbuf_init(&c->reply, 0);
+	strvec_init(&c->used);
 	netpump_init(&c->pump, -1, -1); /* a refusal's event reads moved[] */
 	return c;
 }
@@ -454,7 +531,7 @@ static void take_listener(struct netproxy *np)
 			    why.buf);
 		warning("sandbox proxy: %s; the sandbox has no network",
 			msg.buf);
-		event_net(np, NULL, none, "net_deny", msg.buf);
+		event_net(np, NULL, none, "net_deny", msg.buf, NULL);
 		note_denied(np, "(relay listener)");
 	}
 	close(c);
@@ -493,6 +570,9 @@ static void conn_events(const struct conn *c, struct pollfd *pf)
 	case C_PUMP:
 		netpump_events(&c->pump, &pf[0].events, &pf[1].events);
 		break;
+	case C_MITM:
+		netmitm_events(c->mitm, &pf[0].events, &pf[1].events);
+		break;
 	case C_DONE:
 		break;
 	}
@@ -526,6 +606,10 @@ static bool conn_step(struct netproxy *np, struct conn *c,
 	case C_PUMP:
 		return !(pf[0].revents || pf[1].revents) ||
 		       netpump_io(&c->pump, pf[0].revents, pf[1].revents) > 0;
+	case C_MITM:
+		if (pf[0].revents || pf[1].revents)
+			step_mitm(np, c);
+		break;
 	case C_DONE:
 		break;
 	}

@@ -35,6 +35,12 @@
  *     bytes per direction, RESOLVER_MAX_PENDING name lookups at once and
  *     NETPROXY_RESOLVE_WAIT seconds for each (then a 502); a lookup never
  *     holds up another connection.
+ *  6. A CONNECT to a host some secret is for is terminated
+ *     (proxy/netmitm.h): the vendor's certificate is verified before the
+ *     agent hears "200", and a refusal is a 502 naming why; plain HTTP
+ *     to such a host has the head rewritten. Every other connection is
+ *     a tunnel as before, its bytes untouched. `net_allow` names the
+ *     secrets put in (`secrets`), never a value.
  *  5. It stops when the sandboxed child exits (pidfd readable), closing
  *     every connection and recording it; signals that would stop the
  *     supervisor (TERM, INT, HUP, QUIT) are passed on to the child.
@@ -58,6 +64,9 @@ struct netproxy_stats {
 	struct strvec denied_hosts; /* "host:port", unique, in order */
 };
 
+struct secret_table;
+struct nettls;
+
 struct netproxy {
 	int listen_fd;	/* the cage's TCP listener; -1 until handed over */
 	int handoff_fd; /* the unix listener the relay hands it over; -1 */
@@ -67,6 +76,13 @@ struct netproxy {
 	const char *agent; /* the events' agent */
 	const char *hint;  /* how to allow a host, for the 403 text */
 	int events_fd;	   /* private: the log, opened at the first event */
+	/*
+	 * Invariant 6: the secrets (borrowed, agents/secrets.h) and the TLS
+	 * that terminates a CONNECT to one of their hosts (proxy/nettls.h),
+	 * or NULL: every connection a tunnel.
+	 */
+	const struct secret_table *secrets;
+	struct nettls *tls;
 	struct netproxy_stats stats;
 };
 

@@ -75,8 +75,7 @@ static void push_git_binds(struct strvec *argv, const struct sandbox_request *rq
  */
 static void push_proxy(struct strvec *argv, const struct sandbox_request *rq)
 {
-	strvec_pushl(argv, rq->self_exe, "sandbox", "proxy", "--socket",
-		     rq->proxy_sock, NULL);
+	strvec_pushl(argv, rq->proxy_exe, "--socket", rq->proxy_sock, NULL);
 	if (rq->events_home && *rq->events_home)
 		strvec_pushl(argv, "--home", rq->events_home, NULL);
 	if (rq->agent && *rq->agent)
@@ -87,7 +86,30 @@ static void push_proxy(struct strvec *argv, const struct sandbox_request *rq)
 		strvec_pushl(argv, "--stats", rq->net_stats, NULL);
 	for (size_t i = 0; i < rq->allow_hosts_nr; i++)
 		strvec_pushl(argv, "--allow", rq->allow_hosts[i], NULL);
+	if (rq->secrets) { /* invariant 10 */
+		strvec_pushl(argv, "--secrets-fd", "3", "--ca-bundle",
+			     rq->ca_bundle, NULL);
+		if (rq->tls_ca_file && *rq->tls_ca_file)
+			strvec_pushl(argv, "--tls-ca-file", rq->tls_ca_file,
+				     NULL);
+	}
 	strvec_push(argv, "--");
+}
+
+/* Invariant 10: where the cage's runtimes find the session CA. */
+static void ca_env(struct strvec *env, const struct sandbox_request *rq)
+{
+	static const char *const names[] = {
+		"SSL_CERT_FILE",
+		"CURL_CA_BUNDLE",
+		"NODE_EXTRA_CA_CERTS",
+		"REQUESTS_CA_BUNDLE",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		strvec_setenv(env, names[i], SANDBOX_CA_BUNDLE);
+	for (size_t i = 0; rq->ca_env && rq->ca_env[i]; i++)
+		strvec_setenv(env, rq->ca_env[i], SANDBOX_CA_BUNDLE);
 }
 
 static void proxy_env(struct strvec *env)
@@ -120,6 +142,8 @@ void bwrap_build(const struct sandbox_request *rq,
 		strvec_setenv(&plan->env, "AGENTIC_GIT_REAL_GIT", SANDBOX_REAL_GIT);
 	if (api) {
 		proxy_env(&plan->env);
+		if (rq->secrets)
+			ca_env(&plan->env, rq);
 		push_proxy(argv, rq);
 	}
 	strvec_pushl(argv, caps->bwrap_path, "--die-with-parent",
@@ -141,6 +165,9 @@ void bwrap_build(const struct sandbox_request *rq,
 	if (api)
 		strvec_pushl(argv, "--ro-bind", rq->proxy_sock,
 			     SANDBOX_PROXY_SOCK, NULL);
+	if (api && rq->secrets)
+		strvec_pushl(argv, "--ro-bind", rq->ca_bundle,
+			     SANDBOX_CA_BUNDLE, NULL);
 	strvec_pushl(argv, "--chdir", rq->workspace, "--", NULL);
 	if (api) {
 		strvec_pushl(argv, rq->self_exe, "sandbox", "relay", "--port",

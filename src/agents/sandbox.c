@@ -226,6 +226,14 @@ static int check_api(const struct sandbox_request *rq,
 		return refuse(plan, true,
 			      "sandbox 'fs+api' needs the proxy socket path and the absolute path of agentic-git"),
 		       -1;
+	if (!rq->proxy_exe || rq->proxy_exe[0] != '/')
+		return refuse(plan, true,
+			      "sandbox 'fs+api' needs the proxy program 'agentic-git-proxy' beside agentic-git (install it with agentic-git)"),
+		       -1;
+	if (rq->secrets && !sandbox_path_ok(rq->ca_bundle))
+		return refuse(plan, true,
+			      "sandbox 'fs+api' with secrets needs the CA bundle's path"),
+		       -1;
 	for (size_t i = 0; i < rq->allow_hosts_nr; i++) {
 		if (allowhost_check(rq->allow_hosts[i], &err) < 0) {
 			refuse(plan, true, "allow_hosts entry '%s': %s",

@@ -52,6 +52,10 @@
  *     in HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (and lowercase), NO_PROXY
  *     empty. Landlock knows ports, not addresses: fs+api with it is a
  *     refusal about the host (sandbox_fallback applies).
+ *  10. fs+api with secrets: the proxy gets `--secrets-fd 3 --ca-bundle
+ *     PATH`, and the cage the bundle at SANDBOX_CA_BUNDLE, named in
+ *     SSL_CERT_FILE, CURL_CA_BUNDLE, NODE_EXTRA_CA_CERTS,
+ *     REQUESTS_CA_BUNDLE and each of rq->ca_env; never the CA's key.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
@@ -141,12 +145,24 @@ struct sandbox_request {
 	const char *agent;	 /* the events' agent, or NULL */
 	const char *allow_hint;	 /* "agents.NAME.allow_hosts", or NULL */
 	const char *net_stats;	 /* the proxy writes its counts here, or NULL */
+	const char *proxy_exe;	 /* agentic-git-proxy, absolute */
+	/*
+	 * Invariant 10: the launcher passes the secrets to the proxy as
+	 * descriptor 3; the proxy writes its CA bundle at `ca_bundle`, bound
+	 * read-only at SANDBOX_CA_BUNDLE and named in the runtimes' CA
+	 * variables and `ca_env` (NULL-terminated, or NULL).
+	 */
+	bool secrets;
+	const char *ca_bundle;
+	const char *tls_ca_file; /* the proxy's extra trusted CAs, or NULL */
+	const char *const *ca_env;
 };
 
 #define SANDBOX_REQUEST_INIT { 0 }
 #define SANDBOX_PROXY_SOCK "/run/agentic-git/proxy.sock"
 #define SANDBOX_PROXY_PORT 3128
 #define SANDBOX_REAL_GIT "/run/agentic-git/git"
+#define SANDBOX_CA_BUNDLE "/run/agentic-git/ca.pem"
 
 enum sandbox_verdict {
 	SANDBOX_RUN_PLAIN = 0, /* policy none, or downgraded by warn-run */

@@ -210,3 +210,29 @@ const char *shim_exe(void)
 	}
 	return cached;
 }
+
+const char *proxy_exe(void)
+{
+	static char *cached; /* owned */
+	static bool looked;
+	const char *self = self_exe();
+
+	if (looked || !self)
+		return cached;
+	looked = true;
+	if (!strcmp(path_basename(self), "agentic-git-proxy"))
+		return cached = xstrdup(self);
+	{
+		char *dir = path_dirname(self);
+		char *cand = path_join(dir, "agentic-git-proxy");
+		struct stat st;
+
+		free(dir);
+		if (!stat(cand, &st) && S_ISREG(st.st_mode) &&
+		    !access(cand, X_OK))
+			cached = cand;
+		else
+			free(cand);
+	}
+	return cached;
+}

@@ -45,5 +45,8 @@ const char *self_exe(void);
  * Cached; NULL only when self_exe() is NULL. Sandboxes bind it read-only.
  */
 const char *shim_exe(void);
+/* agentic-git-proxy beside this executable (the fs+api proxy, which links
+ * the TLS library), or NULL when it is not there. Not owned. */
+const char *proxy_exe(void);
 
 #endif

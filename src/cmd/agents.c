@@ -12,6 +12,7 @@
 #include "cmd/agents.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "fleet/agent-secrets.h"
 
 static const char usage[] =
 	"usage: agentic-git agents list [--json] [--config FILE]\n"
@@ -144,6 +145,62 @@ static void json_opt_str(struct strbuf *sb, const char *key, const char *v)
 		strbuf_addstr(sb, "null");
 }
 
+/*
+ * A profile's secrets (PRODUCT.md §7): where each is put under fs+api,
+ * or that any other policy hands the agent the value itself.
+ */
+static void secrets_text(struct strbuf *sb, const struct agent_profile *p)
+{
+	bool api = p->sandbox == SANDBOX_FS_API;
+
+	for (size_t i = 0; i < p->nr_secrets; i++) {
+		const struct secret_rule *r = &p->secrets[i];
+		struct strvec hosts = STRVEC_INIT;
+
+		strbuf_addf(sb, "secret:     %s (", r->name);
+		secret_rule_source(r, sb);
+		strbuf_addstr(sb, r->optional ? ", when set)" : ")");
+		if (!api) {
+			strbuf_addf(
+				sb,
+				" EXPOSED: under sandbox '%s' the agent gets the value in its environment; 'sandbox: fs+api' keeps it outside\n",
+				sandbox_policy_name(p->sandbox));
+			continue;
+		}
+		agent_secret_hosts(r, NULL, &hosts);
+		strbuf_addstr(sb, " for");
+		for (size_t j = 0; j < hosts.nr; j++)
+			strbuf_addf(sb, "%s %s", j ? "," : "", hosts.v[j]);
+		strbuf_addch(sb, '\n');
+		strvec_clear(&hosts);
+	}
+}
+
+static void secrets_json(struct strbuf *sb, const struct agent_profile *p)
+{
+	strbuf_addstr(sb, ",\"secrets\":[");
+	for (size_t i = 0; i < p->nr_secrets; i++) {
+		const struct secret_rule *r = &p->secrets[i];
+		struct strvec hosts = STRVEC_INIT;
+		struct strbuf src = STRBUF_INIT;
+
+		secret_rule_source(r, &src);
+		agent_secret_hosts(r, NULL, &hosts);
+		strbuf_addf(sb, "%s{\"name\":", i ? "," : "");
+		strbuf_add_json_str(sb, r->name);
+		strbuf_addstr(sb, ",\"from\":");
+		strbuf_add_json_str(sb, src.buf);
+		strbuf_addstr(sb, ",\"hosts\":");
+		json_strv(sb, &hosts);
+		strbuf_addf(sb, ",\"preset\":%s,\"exposed\":%s}",
+			    r->optional ? "true" : "false",
+			    p->sandbox == SANDBOX_FS_API ? "false" : "true");
+		strvec_clear(&hosts);
+		strbuf_release(&src);
+	}
+	strbuf_addch(sb, ']');
+}
+
 static void profile_json(struct strbuf *sb, const struct agent_profile *p,
 			 bool is_default)
 {
@@ -171,6 +228,7 @@ static void profile_json(struct strbuf *sb, const struct agent_profile *p,
 	json_strv(sb, &p->ro_binds);
 	strbuf_addstr(sb, ",\"allow_hosts\":");
 	json_strv(sb, &p->allow_hosts);
+	secrets_json(sb, p);
 	json_opt_str(sb, "cache_dir", p->cache_dir);
 	json_opt_str(sb, "where", p->where);
 	json_opt_str(sb, "verified", p->preset ? p->preset->verified : NULL);
@@ -261,6 +319,7 @@ static void show_text(struct strbuf *sb, const struct agent_profile *p,
 		strbuf_addf(sb, "allow_host: %s\n", p->allow_hosts.v[i]);
 	if (p->cache_dir)
 		strbuf_addf(sb, "cache_dir:  %s\n", p->cache_dir);
+	secrets_text(sb, p);
 	if (p->preset)
 		strbuf_addf(sb, "flags:      %s\n", p->preset->verified);
 }

@@ -77,6 +77,7 @@ int dispatch_agent_plan(const struct agent_config *cfg,
 	out->prof = p;
 	out->sandbox_backend = cfg->sandbox_backend;
 	out->sandbox_fallback = cfg->sandbox_fallback;
+	out->tls_ca_file = cfg->tls_ca_file;
 	rq.profile = p;
 	rq.prompt = prompt;
 	rq.model = ch->model;

@@ -12,6 +12,7 @@
 #include "cmd/run-profile.h"
 #include "git/gitcmd.h"
 #include "fleet/agent-roots.h"
+#include "fleet/agent-secrets.h"
 #include "fleet/session-sync.h"
 
 #define PROMPT_MAX (1024 * 1024)
@@ -23,6 +24,7 @@ void run_profile_init(struct run_profile *rp)
 	memset(rp, 0, sizeof(*rp));
 	strbuf_init(&rp->prompt, 0);
 	strbuf_init(&rp->net_warning, 0);
+	rp->secrets = (struct secret_table)SECRET_TABLE_INIT;
 	rp->plan = (struct agent_plan)AGENT_PLAN_INIT;
 	rp->box = (struct agent_sandbox)AGENT_SANDBOX_INIT;
 	strvec_init(&rp->env);
@@ -36,6 +38,7 @@ void run_profile_release(struct run_profile *rp)
 	agent_plan_release(&rp->plan);
 	agent_sandbox_release(&rp->box);
 	strvec_clear(&rp->env);
+	secret_table_wipe(&rp->secrets);
 	if (rp->stdin_path)
 		unlink(rp->stdin_path);
 	free(rp->stdin_path);
@@ -91,13 +94,20 @@ static int plan_sandbox(struct session *s, struct run_profile *rp,
 {
 	struct strbuf objs = STRBUF_INIT;
 	struct agent_sandbox_spec sp = {
-		.home = s->home, .agent = s->agent, .profile = rp->p,
+		.home = s->home,
+		.agent = s->agent,
+		.profile = rp->p,
 		.backend = rp->cfg.sandbox_backend,
-		.fallback = rp->cfg.sandbox_fallback, .workspace = s->worktree,
-		.real_git = s->real_git, .with_hooks = true,
+		.fallback = rp->cfg.sandbox_fallback,
+		.workspace = s->worktree,
+		.real_git = s->real_git,
+		.with_hooks = true,
 		.argv = (const char *const *)rp->plan.argv.v,
 		.argc = rp->plan.argv.nr,
-		.env = (const char *const *)rp->env.v, .env_nr = rp->env.nr,
+		.env = (const char *const *)rp->env.v,
+		.env_nr = rp->env.nr,
+		.secrets = &rp->secrets,
+		.tls_ca_file = rp->cfg.tls_ca_file,
 	};
 	int rc;
 
@@ -159,6 +169,26 @@ static void pass_identity(const struct session *s, struct strvec *env)
 	}
 }
 
+/*
+ * The profile's secrets, read once for the session, before anything is
+ * created (fleet/agent-secrets.h): {repo} is the operator's clone, {head}
+ * the session's branch, {base} its base, {key} the agent.
+ */
+static int read_secrets(const struct session *s, struct run_profile *rp,
+			struct strbuf *err)
+{
+	struct secret_context ctx = { .repo = s->source_repo,
+				      .head = s->branch,
+				      .base = s->base,
+				      .key = s->agent };
+
+	if (agent_secrets_resolve(rp->p, &ctx, &rp->secrets, err) < 0) {
+		strbuf_addstr(err, "; nothing was created");
+		return 1;
+	}
+	return 0;
+}
+
 /* The agent's argv and env, then the sandbox around them. */
 static int plan_agent(struct session *s, const struct plan_request *pr,
 		      struct run_profile *rp, struct strbuf *err)
@@ -181,6 +211,8 @@ int run_profile_prepare(struct session *s, const struct run_profile_opts *o,
 
 	if ((rc = load_profile(s, o, rp, err)) || (rc = read_prompt(o, rp, err)))
 		return rc == AG_EXIT_USAGE_RP ? 2 : rc;
+	if ((rc = read_secrets(s, rp, err)))
+		return rc;
 	pr.profile = rp->p;
 	pr.prompt = rp->prompt.buf;
 	pr.model = o->model;
@@ -275,6 +307,7 @@ static int bring_back(const struct session *s)
 int run_profile_launch(struct session *s, struct run_profile *rp,
 		       struct session_limits *lim, struct strbuf *err)
 {
+	struct session_io io = { .fd3 = -1 };
 	int code;
 
 	if (agent_sandbox_mkdirs(&rp->box, err) < 0 ||
@@ -286,9 +319,11 @@ int run_profile_launch(struct session *s, struct run_profile *rp,
 	if (rp->net_warning.len)
 		warning("%s", rp->net_warning.buf);
 	audit_launch(s, rp);
+	io.stdin_path = rp->stdin_path;
+	io.fd3 = rp->box.secrets_fd;
 	code = session_launch_io(s, (const char *const *)rp->box.plan.argv.v,
-				 (const char *const *)rp->box.plan.env.v,
-				 rp->stdin_path, lim, err);
+				 (const char *const *)rp->box.plan.env.v, &io,
+				 lim, err);
 	agent_sandbox_import_spool(&rp->box);
 	if (s->private_ws && bring_back(s) < 0 && !code)
 		code = 1;

@@ -30,6 +30,7 @@
 #include "agents/plan.h"
 #include "agents/sandbox.h"
 #include "fleet/agent-sandbox.h"
+#include "agents/secrets.h"
 #include "fleet/session.h"
 
 #define RUN_EXIT_ATTENTION 3
@@ -47,7 +48,8 @@ struct run_profile {
 	struct agent_sandbox box; /* fleet/agent-sandbox.h */
 	struct strvec env;
 	char *stdin_path;
-	struct strbuf net_warning; /* the agent needs a network it lacks */
+	struct strbuf net_warning;   /* the agent needs a network it lacks */
+	struct secret_table secrets; /* fleet/agent-secrets.h, wiped */
 };
 
 void run_profile_init(struct run_profile *rp);

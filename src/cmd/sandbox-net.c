@@ -49,144 +49,24 @@ static AG_NORETURN void setup_failed(const char *cmd, const char *what)
 }
 
 /*
- * Binds a unix socket at `path` whatever its length (sun_path holds 108
- * bytes): through /proc/self/fd/<dir>/<name>. A stale socket is replaced;
- * anything else there is refused.
+ * `sandbox proxy` is the proxy program (agentic-git-proxy, beside this
+ * one): it links the TLS library, which this binary, the shim's hot path
+ * when it is linked as git, never loads (PRODUCT.md §11, §12).
  */
-static int listen_unix(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char *dir = path_dirname(path);
-	const char *name = path_basename(path);
-	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
-	struct stat st;
-
-	free(dir);
-	if (dfd < 0)
-		setup_failed("proxy", "cannot open the socket's directory");
-	if (!fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
-		if (!S_ISSOCK(st.st_mode))
-			die_code(
-				SANDBOX_EXIT_SETUP,
-				"sandbox proxy: '%s' exists and is not a socket; the command was not run",
-				path);
-		if (unlinkat(dfd, name, 0) < 0)
-			setup_failed("proxy", "cannot remove the stale socket");
-	}
-	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path),
-			     "/proc/self/fd/%d/%s", dfd,
-			     name) >= sizeof(sa.sun_path))
-		die_code(SANDBOX_EXIT_SETUP,
-			 "sandbox proxy: socket name '%s' is too long", name);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(fd, 64) < 0)
-		setup_failed("proxy", "cannot listen on the proxy socket");
-	close(dfd);
-	return fd;
-}
-
-static int signal_fd(sigset_t *set)
-{
-	int fd;
-
-	sigemptyset(set);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
-	fd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
-	sigprocmask(SIG_BLOCK, set, NULL);
-	return fd;
-}
-
-static void write_stats(const char *file, const struct netproxy *np)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	netproxy_stats_json(&np->stats, &sb);
-	if (write_file_atomic(file, sb.buf, sb.len, 0600) < 0)
-		warning("sandbox proxy: cannot write '%s': %s", file,
-			strerror(errno));
-	strbuf_release(&sb);
-}
-
-struct proxy_opts {
-	const char *sock, *home, *agent, *hint, *stats;
-	struct strvec allow;
-};
-
-#define ARGT_STRUCT struct proxy_opts
-static const struct argspec proxy_specs[] = {
-	OPT_REQUIRED("socket", sock),
-	OPT_LIST(allow),
-	OPT_VALUE(home),
-	OPT_VALUE(agent),
-	OPT_VALUE(hint),
-	OPT_VALUE(stats),
-	ARGSPEC_END,
-};
-#undef ARGT_STRUCT
-
-static const struct argtable proxy_table =
-	SANDBOX_HELPER_TABLE("proxy", proxy_specs);
-
 int cmd_sandbox_proxy(int argc, const char **argv)
 {
-	struct netproxy np = NETPROXY_INIT;
-	struct proxy_opts o = { .allow = STRVEC_INIT };
-	struct strbuf err = STRBUF_INIT;
-	struct argres r;
-	int idx = sandbox_cli_parse(&proxy_table, argc, argv, &o, &r), pidfd,
-	    sigfd, status = 0;
-	struct child c = CHILD_INIT;
-	sigset_t set;
+	const char *exe = proxy_exe();
+	struct strvec args = STRVEC_INIT;
 
-	if (idx >= argc || argv[idx][0] != '/' || !o.sock ||
-	    !sandbox_path_ok(o.sock))
+	if (!exe)
 		die_code(
-			AG_EXIT_USAGE,
-			"sandbox proxy: internal helper; needs --socket /absolute/path and '-- /absolute/command' (see docs/sandbox.md)");
-	for (size_t i = 0; i < o.allow.nr; i++)
-		if (allowhost_check(o.allow.v[i], &err) < 0)
-			die_code(AG_EXIT_USAGE,
-				 "sandbox proxy: --allow '%s': %s",
-				 o.allow.v[i], err.buf);
-	np.handoff_fd = listen_unix(o.sock);
-	np.allow = o.allow.v;
-	np.allow_nr = o.allow.nr;
-	np.home = o.home;
-	np.agent = o.agent;
-	np.hint = o.hint;
-	strvec_pushv(&c.args, argv + idx);
-	c.inherit_stdin = true;
-	if (child_start(&c) < 0)
-		die_code(AG_EXIT_EXEC, "sandbox proxy: cannot run '%s': %s",
-			 argv[idx], strerror(errno));
-	/* after the start: the child must not inherit a blocked mask */
-	sigfd = signal_fd(&set);
-	pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
-	if (pidfd < 0 || sigfd < 0) {
-		kill(c.pid, SIGKILL); /* fail closed: no proxy, no cage */
-		setup_failed("proxy", "cannot watch the sandbox");
-	}
-	netproxy_run(&np, pidfd, sigfd, c.pid);
-	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (o.stats)
-		write_stats(o.stats, &np);
-	unlink(o.sock);
-	close(pidfd);
-	close(sigfd);
-	if (np.handoff_fd >= 0)
-		close(np.handoff_fd);
-	if (np.listen_fd >= 0)
-		close(np.listen_fd);
-	child_release(&c);
-	netproxy_release(&np);
-	strvec_clear(&o.allow);
-	strbuf_release(&err);
-	return wait_status_to_code(status);
+			AG_EXIT_EXEC,
+			"sandbox proxy: the proxy program 'agentic-git-proxy' is not installed beside agentic-git");
+	strvec_push(&args, exe);
+	strvec_pushn(&args, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
+	execve(exe, (char *const *)args.v, environ);
+	die_code(AG_EXIT_EXEC, "sandbox proxy: cannot run '%s': %s", exe,
+		 strerror(errno));
 }
 
 static int listen_loopback(unsigned port)

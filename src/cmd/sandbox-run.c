@@ -262,12 +262,6 @@ int cmd_sandbox_run(int argc, const char **argv)
 	if (plan.downgraded) {
 		rc = run_downgraded(&st, &plan);
 	} else if (plan.verdict == SANDBOX_WRAPPED &&
-		   st.policy == SANDBOX_FS_API) {
-		/* the plan starts with `agentic-git sandbox proxy`: be it */
-		if (chdir(plan.dir) < 0)
-			die_errno("sandbox run: cannot enter '%s'", plan.dir);
-		rc = cmd_sandbox_proxy((int)plan.argv.nr - 2, plan.argv.v + 2);
-	} else if (plan.verdict == SANDBOX_WRAPPED &&
 		   plan.backend == SANDBOX_BACKEND_LANDLOCK && !helper_exec()) {
 		/*
 		 * The plan starts with `agentic-git sandbox exec`: be it, as

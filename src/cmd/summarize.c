@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/dispatch-agent.h"
 #include "fleet/agent-sandbox.h"
+#include "fleet/agent-secrets.h"
 #include "fleet/pool.h"
 #include "fleet/rundir.h"
 #include "fleet/workspace.h"
@@ -124,6 +125,7 @@ struct one_call {
 	const char *dir; /* the agent's cwd, or NULL: ours */
 	int out_fd;
 	struct pool_result res;
+	int secrets_fd; /* the fs+api proxy's (fleet/agent-secrets.h), or -1 */
 };
 
 extern char **environ;
@@ -142,6 +144,9 @@ static int one_prepare(void *data, size_t i, struct pool_launch *l)
 	l->out_fd = dup(c->out_fd);
 	l->err_fd = dup(2);
 	l->timeout = c->launch->timeout;
+	if (c->secrets_fd >= 0 &&
+	    (l->fd3 = fcntl(c->secrets_fd, F_DUPFD_CLOEXEC, 10)) < 0)
+		return -1;
 	return l->out_fd < 0 || l->err_fd < 0 ? -1 : 0;
 }
 
@@ -153,9 +158,10 @@ static void one_finished(void *data, size_t i, const struct pool_result *r)
 
 /* Runs the agent under the pool; its stdout is appended to `answer`. */
 static int call_agent(struct agent_launch *launch, const char *dir,
-		      const struct strbuf *in, struct strbuf *answer)
+		      const struct strbuf *in, int secrets_fd,
+		      struct strbuf *answer)
 {
-	struct one_call c = { launch, in, dir, -1, { 0 } };
+	struct one_call c = { launch, in, dir, -1, { 0 }, secrets_fd };
 	struct pool_ops ops = { 1, 1, 5000, one_prepare, NULL, one_finished, &c };
 	int rc = -1;
 
@@ -256,13 +262,21 @@ static int plan_downgraded(struct agent_launch *l, struct agent_sandbox *box,
  * nothing. On success the launch is replaced by the wrapped one.
  */
 static int box_agent(const char *home, struct agent_launch *l,
+		     const struct secret_table *secrets,
 		     struct agent_sandbox *box, char **scratch)
 {
 	struct agent_sandbox_spec sp = {
-		.home = home, .agent = "summarize", .profile = l->prof,
-		.backend = l->sandbox_backend, .fallback = l->sandbox_fallback,
-		.bare = true, .cache_name = l->prof->name,
-		.argv = (const char *const *)l->argv.v, .argc = l->argv.nr,
+		.home = home,
+		.agent = "summarize",
+		.profile = l->prof,
+		.backend = l->sandbox_backend,
+		.fallback = l->sandbox_fallback,
+		.bare = true,
+		.cache_name = l->prof->name,
+		.argv = (const char *const *)l->argv.v,
+		.argc = l->argv.nr,
+		.secrets = secrets,
+		.tls_ca_file = l->tls_ca_file,
 	};
 	struct strbuf err = STRBUF_INIT, ws = STRBUF_INIT;
 	struct strvec env = STRVEC_INIT;
@@ -317,6 +331,9 @@ int cmd_summarize(int argc, const char **argv)
 	struct agent_config cfg = AGENT_CONFIG_INIT;
 	struct agent_launch l;
 	struct agent_sandbox box = AGENT_SANDBOX_INIT;
+	struct secret_table secrets = SECRET_TABLE_INIT;
+	struct secret_context sctx = { .key = "summarize" };
+	struct strbuf err = STRBUF_INIT;
 	char *home = ag_home_dir(), *scratch = NULL;
 	int rest = argc, rc = 1, rc_call;
 
@@ -358,12 +375,19 @@ int cmd_summarize(int argc, const char **argv)
 	}
 	if (plan_agent(&o, argc - rest, argv + rest, prompt.buf, &cfg, &l) < 0)
 		goto out;
-	if (l.prof && box_agent(home, &l, &box, &scratch) < 0)
+	/* the profile's secrets, read once; {key} is "summarize" */
+	if (l.prof &&
+	    agent_secrets_resolve(l.prof, &sctx, &secrets, &err) < 0) {
+		error("%s; nothing was run", err.buf);
+		goto out;
+	}
+	if (l.prof && box_agent(home, &l, &secrets, &box, &scratch) < 0)
 		goto out;
 	if (l.prompt_on_stdin)
 		strbuf_addf(&in, "%s\n\n", prompt.buf);
 	strbuf_addbuf(&in, &input);
-	rc_call = call_agent(&l, l.prof ? box.plan.dir : NULL, &in, &answer);
+	rc_call = call_agent(&l, l.prof ? box.plan.dir : NULL, &in,
+			     box.secrets_fd, &answer);
 	if (l.prof)
 		agent_sandbox_import_spool(&box);
 	if (rc_call < 0)
@@ -375,6 +399,8 @@ out:
 		warning("cannot remove the scratch directory '%s'", scratch);
 	free(scratch);
 	agent_sandbox_release(&box);
+	secret_table_wipe(&secrets);
+	strbuf_release(&err);
 	agent_launch_release(&l);
 	agent_config_release(&cfg);
 	strbuf_release(&prompt);

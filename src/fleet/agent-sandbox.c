@@ -15,6 +15,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/agent-sandbox.h"
+#include "fleet/agent-secrets.h"
 #include "fleet/sandbox-build.h"
 #include "fleet/spool.h"
 #include "fleet/workspace.h"
@@ -22,9 +23,56 @@
 
 extern char **environ;
 
+/* Invariant 10: each secret's placeholder (injected) or its value. */
+static void secrets_env(const struct secret_table *t, bool inject,
+			struct strvec *env)
+{
+	for (size_t i = 0; t && i < t->nr; i++) {
+		/* a preset's key outside fs+api: the allowlist decides, as
+		 * before (values are only added for configured secrets) */
+		if (!inject && t->v[i].preset)
+			continue;
+		strvec_setenv(env, t->v[i].name,
+			      inject ? t->v[i].placeholder : t->v[i].value);
+	}
+}
+
+/* Invariant 10: the proxy's side of the secrets, or none when the plan
+ * does not wrap the agent in fs+api after all (then the values). */
+static void plan_secrets(const struct agent_sandbox_spec *sp,
+			 struct agent_sandbox *as)
+{
+	const struct agent_profile *p = sp->profile;
+
+	if (!as->net_dir)
+		return;
+	as->inject = true;
+	as->secrets = sp->secrets;
+	as->ca_bundle = xstrfmt("%s/%s-%ld.ca.pem", as->net_dir,
+				sp->agent ? sp->agent : "run", (long)getpid());
+	as->tls_ca_file = sp->tls_ca_file ? xstrdup(sp->tls_ca_file) : NULL;
+	as->ca_env = p->preset ? p->preset->ca_env : NULL;
+	sandbox_build_request(as);
+}
+
+static void unplan_secrets(const struct agent_sandbox_spec *sp,
+			   struct agent_sandbox *as)
+{
+	if (!as->inject || as->plan.verdict == SANDBOX_WRAPPED)
+		return;
+	as->inject = false;
+	secrets_env(sp->secrets, false, &as->env);
+	sandbox_build_request(as);
+	sandbox_plan_release(&as->plan);
+	as->plan = (struct sandbox_plan)SANDBOX_PLAN_INIT;
+	sandbox_build_plan(&as->rq, sp->fallback, sp->agent, &as->plan);
+}
+
 int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 		       struct agent_sandbox *as, struct strbuf *err)
 {
+	bool inject = sp->profile->sandbox == SANDBOX_FS_API && sp->secrets &&
+		      sp->secrets->nr;
 	const struct agent_profile *p = sp->profile;
 	struct strvec env = STRVEC_INIT;
 	struct strbuf why = STRBUF_INIT;
@@ -71,14 +119,18 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 		as->config_dir = xstrfmt("%s/%s", cache, p->preset->config_dir);
 		strvec_setenv(&env, p->preset->config_env, as->config_dir);
 	}
+	secrets_env(sp->secrets, inject, &env);
 	s.env = env.v;
 	s.env_nr = env.nr;
 	rc = sandbox_build(&s, as, &why);
 	free(cache);
 	free(hint);
 	strvec_clear(&env);
+	if (!rc && inject)
+		plan_secrets(sp, as);
 	if (!rc && sandbox_build_plan(&as->rq, sp->fallback, sp->agent,
 				      &as->plan) != SANDBOX_REFUSED) {
+		unplan_secrets(sp, as);
 		as->sandboxed = as->plan.verdict == SANDBOX_WRAPPED;
 		strbuf_release(&why);
 		return 0;
@@ -95,12 +147,18 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	return -1;
 }
 
-int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
+int agent_sandbox_mkdirs(struct agent_sandbox *as, struct strbuf *err)
 {
 	if (!as->sandboxed)
 		return 0;
 	if (sandbox_build_mkdirs(as, err) < 0)
 		return -1;
+	if (as->inject &&
+	    (as->secrets_fd = agent_secrets_fd(as->secrets)) < 0) {
+		strbuf_addf(err, "cannot pass the secrets to the proxy: %s",
+			    strerror(errno));
+		return -1;
+	}
 	if (spool_create(as->spool) < 0) {
 		strbuf_addf(err, "cannot create the event spool '%s': %s",
 			    as->spool, strerror(errno));
@@ -273,6 +331,16 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	free(as->real_git);
 	as->real_git = NULL;
 	strvec_clear(&as->git_paths);
+	if (as->secrets_fd >= 0)
+		close(as->secrets_fd);
+	as->secrets_fd = -1;
+	if (as->ca_bundle)
+		unlink(as->ca_bundle);
+	free(as->ca_bundle);
+	free(as->tls_ca_file);
+	as->ca_bundle = as->tls_ca_file = NULL;
+	as->inject = false;
+	as->secrets = NULL;
 	as->spool = as->config_dir = NULL;
 	as->workspace = as->cache = as->tmp = as->private_home = NULL;
 	as->home = as->agent = NULL;

@@ -50,6 +50,12 @@
  *  9. fs+api: the proxy's socket and its counts live in <home>/runtime/net
  *     (0700, never bound writable into a cage); the allow-list is the
  *     profile's `allow_hosts` (a preset's vendor hosts unless replaced).
+ * 10. Secrets (PRODUCT.md §7): a wrapped fs+api launch has each
+ *     secret's placeholder in its environment and the values in a
+ *     sealed memfd for the proxy (`secrets_fd`, made by
+ *     agent_sandbox_mkdirs(), passed as descriptor 3, closed by
+ *     release); any other launch (fs-only, fs+no-net, none, a warn-run
+ *     downgrade) has the values themselves, exposed as before.
  *  8. A preset's own config dir (`config_env`, e.g. CLAUDE_CONFIG_DIR)
  *     is <cache>/<config_dir> inside a sandbox, so it persists per agent;
  *     the operator's value would name a place the cage hides.
@@ -85,6 +91,13 @@ struct agent_sandbox_spec {
 	size_t argc;
 	const char *const *env; /* the child's exact environment */
 	size_t env_nr;
+	/*
+	 * Invariant 10: the launch's secrets (fleet/agent-secrets.h), or
+	 * NULL; borrowed until agent_sandbox_release(). And the config's
+	 * tls_ca_file.
+	 */
+	const struct secret_table *secrets;
+	const char *tls_ca_file;
 };
 
 struct agent_sandbox {
@@ -104,6 +117,12 @@ struct agent_sandbox {
 			   spool (fleet/agent-roots.h) */
 	char *real_git;	/* bwrap: bound at SANDBOX_REAL_GIT, or NULL */
 	struct strvec git_paths; /* bwrap: the shim is bound over these */
+	/* invariant 10 */
+	const struct secret_table *secrets; /* borrowed from the spec */
+	bool inject;	/* placeholders inside, the proxy puts values in */
+	int secrets_fd; /* the proxy's descriptor 3 (owned), or -1 */
+	char *ca_bundle, *tls_ca_file;
+	const char *const *ca_env; /* the preset's, static */
 };
 
 #define AGENT_SANDBOX_INIT                                         \
@@ -111,7 +130,7 @@ struct agent_sandbox {
 		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,    \
 		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,       \
 		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT, \
-		.allow_hosts = STRVEC_INIT                         \
+		.allow_hosts = STRVEC_INIT, .secrets_fd = -1       \
 	}
 
 /*
@@ -126,7 +145,7 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *spec,
  * Creates the cache, tmp and private home dirs and the empty event spool
  * of a wrapped plan.
  */
-int agent_sandbox_mkdirs(const struct agent_sandbox *as, struct strbuf *err);
+int agent_sandbox_mkdirs(struct agent_sandbox *as, struct strbuf *err);
 
 /*
  * After the agent exited: imports the spool its shim wrote inside the

@@ -12,6 +12,7 @@
 #include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/agent-roots.h"
+#include "fleet/agent-secrets.h"
 #include "fleet/dispatch.h"
 #include "fleet/session-write.h"
 #include "git/gitcmd.h"
@@ -66,6 +67,7 @@ void dispatch_target_release(struct dispatch_target *d)
 	strbuf_release(&d->sandbox_desc);
 	free(d->scratch);
 	run_record_release(&d->rec);
+	secret_table_wipe(&d->secrets);
 	workspace_source_release(&d->src);
 	free(d->objects);
 }
@@ -220,6 +222,8 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 		.argc = d->launch.argv.nr,
 		.env = (const char *const *)env->v,
 		.env_nr = env->nr,
+		.secrets = &d->secrets,
+		.tls_ca_file = d->launch.tls_ca_file,
 	};
 
 	if (!p) {
@@ -232,6 +236,34 @@ static int plan_sandbox(const struct dispatch_run *run, struct dispatch_target *
 		return -1;
 	agent_sandbox_describe(&d->box, &d->sandbox_desc);
 	return 0;
+}
+
+/*
+ * The profile's secrets for this target, read once, before its workspace
+ * exists (fleet/agent-secrets.h): a command gets the target's repo, head,
+ * base and key, and its AGENTIC_GIT_TARGET_* variables.
+ */
+static int read_secrets(const struct dispatch_run *run,
+			struct dispatch_target *d, struct strbuf *err)
+{
+	struct strvec tenv = STRVEC_INIT;
+	struct secret_context ctx = { .repo = d->t->repo,
+				      .head = d->t->head,
+				      .base = d->t->base,
+				      .key = d->t->key };
+	int rc;
+
+	if (!d->launch.prof || !d->launch.prof->nr_secrets)
+		return 0;
+	strvec_pushf(&tenv, "AGENTIC_GIT_TARGET_KEY=%s", d->t->key);
+	strvec_pushf(&tenv, "AGENTIC_GIT_TARGET_BASE=%s", d->t->base);
+	strvec_pushf(&tenv, "AGENTIC_GIT_TARGET_HEAD=%s", d->t->head);
+	strvec_pushf(&tenv, "AGENTIC_GIT_TARGET_REPO=%s", d->t->repo);
+	strvec_pushf(&tenv, "AGENTIC_GIT_RUN_ID=%s", run->rd.id);
+	ctx.target_env = tenv.v;
+	rc = agent_secrets_resolve(d->launch.prof, &ctx, &d->secrets, err);
+	strvec_clear(&tenv);
+	return rc;
 }
 
 /*
@@ -334,6 +366,12 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	}
 	strbuf_addf(&path, "/%s", d->t->key);
 	build_env(run, d, &env);
+	if (read_secrets(run, d, &err) < 0) {
+		d->rec.status = RS_ERROR;
+		strbuf_addbuf(&d->rec.note, &err);
+		error("target '%s': %s", d->t->key, err.buf);
+		goto out;
+	}
 	if (plan_sandbox(run, d, path.buf, &env, &err) < 0 ||
 	    plan_downgraded(run, d, path.buf, &env, &err) < 0) {
 		d->rec.status = RS_REFUSED;
@@ -358,6 +396,8 @@ int dispatch_prepare(void *data, size_t i, struct pool_launch *l)
 	d->rec.workspace = xstrdup(d->ws.dir);
 	agent_sandbox_downgrade_record(&d->box, "dispatch");
 	fill_launch(d, &env, l);
+	l->fd3 = d->box.secrets_fd; /* the pool's now: it closes it */
+	d->box.secrets_fd = -1;
 	if (d->launch.prompt_on_stdin)
 		strbuf_addbuf(&l->stdin_data, &d->prompt);
 	l->timeout = d->launch.timeout;

@@ -37,6 +37,7 @@
 #include "base/strbuf.h"
 #include "base/strvec.h"
 #include "agents/config.h"
+#include "agents/secrets.h"
 #include "fleet/agent-sandbox.h"
 #include "fleet/pool.h"
 #include "fleet/rundir.h"
@@ -53,6 +54,7 @@ struct agent_launch {
 	const struct agent_profile *prof; /* owned by the config; NULL: raw */
 	enum sandbox_backend sandbox_backend;	/* the config's preference */
 	enum sandbox_fallback sandbox_fallback; /* the config's fallback */
+	const char *tls_ca_file; /* the config's, for the fs+api proxy */
 	/*
 	 * A sandboxed profile under warn-run: the launch planned as if our
 	 * sandbox were absent, which a downgraded run takes instead, so that
@@ -82,6 +84,7 @@ struct dispatch_target {
 	struct strbuf sandbox_desc;   /* meta.yaml `sandbox:` */
 	char *scratch;		      /* Landlock tmp/ and home/, or NULL */
 	struct run_record rec;
+	struct secret_table secrets; /* this target's (agent-secrets.h) */
 	char agent[65];		  /* the session's agent name */
 	bool have_ws;
 };

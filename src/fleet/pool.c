@@ -71,7 +71,9 @@ static void launch_release(struct pool_launch *l)
 		close(l->out_fd);
 	if (l->err_fd >= 0)
 		close(l->err_fd);
-	l->out_fd = l->err_fd = -1;
+	if (l->fd3 >= 0)
+		close(l->fd3);
+	l->out_fd = l->err_fd = l->fd3 = -1;
 }
 
 /* Invariant 2: stdin is a sealed copy of the data, never our own stdin. */
@@ -108,6 +110,13 @@ static AG_NORETURN void child_exec(const struct pool_launch *l, int in,
 	if (getppid() != parent) /* we died before PDEATHSIG was armed */
 		_exit(127);
 	if (dup2(in, 0) < 0 || dup2(l->out_fd, 1) < 0 || dup2(l->err_fd, 2) < 0)
+		goto fail;
+	/* the proxy's secrets: the one descriptor above 2 that passes (the
+	 * report pipe moved out of its way first) */
+	if (l->fd3 >= 0 && report == 3 &&
+	    (report = fcntl(3, F_DUPFD_CLOEXEC, 4)) < 0)
+		_exit(127);
+	if (l->fd3 >= 0 && dup2(l->fd3, 3) < 0)
 		goto fail;
 	if (l->dir && chdir(l->dir) < 0)
 		goto fail;
@@ -334,7 +343,7 @@ static void on_deadline(struct pool *p, size_t slot)
 static void start_one(struct pool *p, const sigset_t *orig_mask)
 {
 	struct pool_launch l = { STRVEC_INIT, STRVEC_INIT, NULL, STRBUF_INIT,
-				 -1, -1, 0 };
+				 -1,	      -1,	   0,	 -1 };
 	size_t idx = p->next++;
 	struct job *j = &p->jobs[p->nrun];
 	pid_t pid;

@@ -12,7 +12,8 @@
  *  2. Every child starts in its own session (setsid: its own process group,
  *     no controlling terminal, so a terminal's Ctrl-C reaches only us) with
  *     PR_SET_PDEATHSIG=SIGKILL, stdin from a memfd or /dev/null, stdout and
- *     stderr straight to the caller's files.
+ *     stderr straight to the caller's files, and descriptor 3 only when
+ *     the launch passes one (`fd3`).
  *  3. On timeout (or when we are told to stop): SIGTERM to the child's whole
  *     process group, `grace_ms`, then SIGKILL.
  *  4. No orphan survives: the supervisor is a child subreaper
@@ -50,6 +51,8 @@ struct pool_launch {
 	struct strbuf stdin_data;
 	int out_fd, err_fd; /* owned: closed by the pool */
 	unsigned timeout;   /* seconds; 0 = none */
+	int fd3; /* owned: the child's descriptor 3 (the fs+api proxy's
+		    secrets, fleet/agent-secrets.h), or -1 */
 };
 
 enum pool_status {

@@ -199,6 +199,11 @@ void sandbox_build_request(struct agent_sandbox *as)
 	rq->agent = as->agent;
 	rq->allow_hint = as->allow_hint;
 	rq->net_stats = as->net_stats;
+	rq->proxy_exe = proxy_exe();
+	rq->secrets = as->inject;
+	rq->ca_bundle = as->ca_bundle;
+	rq->tls_ca_file = as->tls_ca_file;
+	rq->ca_env = as->ca_env;
 	rq->allow_hosts = as->allow_hosts.v;
 	rq->allow_hosts_nr = as->allow_hosts.nr;
 	if (as->real_git && as->git_paths.nr && shim_exe()) {

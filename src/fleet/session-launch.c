@@ -67,10 +67,21 @@ char *session_resolve_cmd(const char *cmd, const char *const *envp)
 static AG_NORETURN void child_exec(int report, bool tty, const char *exe,
 				   const char *const *argv,
 				   const char *const *envp, const char *dir,
-				   const char *stdin_path, const sigset_t *old)
+				   const char *stdin_path, int fd3,
+				   const sigset_t *old)
 {
 	int e;
 
+	/* the report pipe out of the way of descriptor 3 first */
+	if (fd3 >= 0 && report == 3 &&
+	    (report = fcntl(3, F_DUPFD_CLOEXEC, 4)) < 0)
+		_exit(127);
+	if (fd3 >= 0 && dup2(fd3, 3) < 0) {
+		e = errno;
+		if (write(report, &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	setpgid(0, 0);
 	if (stdin_path) {
 		int fd = open(stdin_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -297,7 +308,8 @@ int session_launch(const struct session *s, const char *const *argv,
  */
 static pid_t start_agent(const struct session *s, const char *exe,
 			 const char *const *argv, const char *const *envp,
-			 const char *stdin_path, bool tty, const sigset_t *old)
+			 const char *stdin_path, int fd3, bool tty,
+			 const sigset_t *old)
 {
 	int report[2], e = 0;
 	pid_t pid;
@@ -308,7 +320,7 @@ static pid_t start_agent(const struct session *s, const char *exe,
 	pid = fork();
 	if (!pid)
 		child_exec(report[1], tty, exe, argv, envp, s->worktree,
-			   stdin_path, old);
+			   stdin_path, fd3, old);
 	e = errno;
 	close(report[1]);
 	if (pid > 0) {
@@ -334,9 +346,10 @@ static pid_t start_agent(const struct session *s, const char *exe,
 }
 
 int session_launch_io(const struct session *s, const char *const *argv,
-		      const char *const *envp, const char *stdin_path,
+		      const char *const *envp, const struct session_io *io,
 		      struct session_limits *lim, struct strbuf *err)
 {
+	const char *stdin_path = io ? io->stdin_path : NULL;
 	struct watch w = { .lim = lim };
 	sighandler_t old_act[ARRAY_SIZE(forwarded)];
 	sigset_t set, old;
@@ -369,7 +382,8 @@ int session_launch_io(const struct session *s, const char *const *argv,
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		warning("run: cannot become a child subreaper (%s): processes the agent detaches may outlive it",
 			strerror(errno));
-	w.pid = start_agent(s, exe, argv, envp, stdin_path, tty, &old);
+	w.pid = start_agent(s, exe, argv, envp, stdin_path, io ? io->fd3 : -1,
+			    tty, &old);
 	e = errno;
 	w.tty = tty;
 	if (lim)

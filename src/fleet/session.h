@@ -142,9 +142,15 @@ struct session_limits {
 int session_launch(const struct session *s, const char *const *argv,
 		   const char *const *envp, struct session_limits *lim,
 		   struct strbuf *err);
-/* Same, with the agent's stdin read from `stdin_path` (NULL: inherited). */
+/* What a launch passes to the agent beyond its environment. */
+struct session_io {
+	const char *stdin_path; /* its stdin, or NULL: inherited */
+	int fd3; /* its descriptor 3 (the fs+api proxy's secrets), or -1 */
+};
+
+/* Same, with `io` (NULL: stdin inherited, nothing as descriptor 3). */
 int session_launch_io(const struct session *s, const char *const *argv,
-		      const char *const *envp, const char *stdin_path,
+		      const char *const *envp, const struct session_io *io,
 		      struct session_limits *lim, struct strbuf *err);
 
 /*

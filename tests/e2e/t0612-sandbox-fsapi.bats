@@ -272,7 +272,7 @@ api() {
 		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
 	assert_output 2
 	# the proxy stopped with the agent, and its socket is gone
-	run pgrep -f "sandbox proxy --socket $AGENTIC_GIT_HOME/runtime/net/"
+	run pgrep -f "agentic-git-proxy --socket $AGENTIC_GIT_HOME/runtime/net/"
 	assert_failure
 	run find "$AGENTIC_GIT_HOME/runtime/net" -name '*.sock'
 	assert_output ""

@@ -404,15 +404,20 @@ static void test_fs_api(void **state)
 	caps_init(&caps, true, 7, true);
 	rq_init(&rq, SANDBOX_FS_API, SANDBOX_BACKEND_AUTO);
 	rq.proxy_sock = "/var/ag/runtime/net/a1.sock";
+	rq.proxy_exe = "/usr/local/bin/agentic-git-proxy";
 	rq.allow_hosts = allow;
 	rq.allow_hosts_nr = ARRAY_SIZE(allow);
 	rq.events_home = "/var/ag";
 	rq.agent = "a1";
 	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
 	got = joined(&plan.argv);
+	/* no secrets: no CA, nothing of TLS */
+	assert_null(strstr(got, "--secrets-fd"));
+	assert_null(strstr(got, "ca.pem"));
+	assert_null(strstr(got, "SSL_CERT_FILE"));
 	assert_non_null(strstr(
 		got,
-		"/usr/local/bin/agentic-git sandbox proxy --socket /var/ag/runtime/net/a1.sock --home /var/ag --agent a1 --allow api.example.com --allow 127.0.0.1:8080 -- /usr/bin/bwrap --die-with-parent --new-session --unshare-all --cap-drop ALL "));
+		"/usr/local/bin/agentic-git-proxy --socket /var/ag/runtime/net/a1.sock --home /var/ag --agent a1 --allow api.example.com --allow 127.0.0.1:8080 -- /usr/bin/bwrap --die-with-parent --new-session --unshare-all --cap-drop ALL "));
 	assert_null(strstr(got, "--share-net"));
 	assert_non_null(
 		strstr(got, "--setenv HTTPS_PROXY http://127.0.0.1:3128 "));
@@ -437,7 +442,61 @@ static void test_fs_api(void **state)
 	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
 	assert_true(plan.bad_input);
 	rq.proxy_sock = "/var/ag/runtime/net/a1.sock";
+	/* no proxy program: bad input, never a cage without its proxy */
+	rq.proxy_exe = NULL;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_true(plan.bad_input);
+	assert_non_null(strstr(plan.reason.buf, "agentic-git-proxy"));
+	rq.proxy_exe = "/usr/local/bin/agentic-git-proxy";
 	allow_bad(&rq, &caps, &plan);
+	sandbox_plan_release(&plan);
+}
+
+/* invariant 10: secrets give the proxy its descriptor and the cage the
+ * session CA's bundle, read-only, named in every runtime's variable */
+static void test_fs_api_secrets(void **state)
+{
+	static const char *const allow[] = { "api.example.com" };
+	static const char *const ca_env[] = { "CODEX_CA_CERTIFICATE", NULL };
+	struct sandbox_caps caps;
+	struct sandbox_request rq;
+	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
+	char *got;
+
+	caps_init(&caps, true, 7, true);
+	rq_init(&rq, SANDBOX_FS_API, SANDBOX_BACKEND_AUTO);
+	rq.proxy_sock = "/var/ag/runtime/net/a1.sock";
+	rq.proxy_exe = "/usr/local/bin/agentic-git-proxy";
+	rq.allow_hosts = allow;
+	rq.allow_hosts_nr = ARRAY_SIZE(allow);
+	rq.secrets = true;
+	rq.ca_bundle = "/var/ag/runtime/net/a1.ca.pem";
+	rq.tls_ca_file = "/etc/corp/ca.pem";
+	rq.ca_env = ca_env;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
+	got = joined(&plan.argv);
+	assert_non_null(strstr(
+		got,
+		"--allow api.example.com --secrets-fd 3 --ca-bundle /var/ag/runtime/net/a1.ca.pem --tls-ca-file /etc/corp/ca.pem -- /usr/bin/bwrap "));
+	assert_non_null(strstr(
+		got,
+		"--ro-bind /var/ag/runtime/net/a1.ca.pem /run/agentic-git/ca.pem "));
+	for (size_t i = 0; i < 5; i++) {
+		static const char *const names[] = { "SSL_CERT_FILE",
+						     "CURL_CA_BUNDLE",
+						     "NODE_EXTRA_CA_CERTS",
+						     "REQUESTS_CA_BUNDLE",
+						     "CODEX_CA_CERTIFICATE" };
+		char want[128];
+		snprintf(want, sizeof(want),
+			 "--setenv %s /run/agentic-git/ca.pem ", names[i]);
+		assert_non_null(strstr(got, want));
+	}
+	free(got);
+	/* a bundle path that is not one: bad input */
+	rq.ca_bundle = "relative.pem";
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_true(plan.bad_input);
 	sandbox_plan_release(&plan);
 }
 
@@ -468,6 +527,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bwrap_golden),
+		cmocka_unit_test(test_fs_api_secrets),
 		cmocka_unit_test(test_bwrap_env_is_exact),
 		cmocka_unit_test(test_bwrap_git_override),
 		cmocka_unit_test(test_landlock_golden),
