@@ -79,6 +79,11 @@ static const struct agent_preset presets[] = {
 			       "ANTHROPIC_BASE_URL" },
 			     { "CLAUDE_CODE_OAUTH_TOKEN",
 			       V("api.anthropic.com"), "ANTHROPIC_BASE_URL" }),
+		/* `claude login` (2.1.197, Linux): claudeAiOauth {accessToken,
+		 * refreshToken, expiresAt, …} in CLAUDE_CONFIG_DIR */
+		.login_file = ".credentials.json",
+		.login_hint =
+			"run `claude setup-token` once and export the token it prints as CLAUDE_CODE_OAUTH_TOKEN (sandbox fs+api keeps it outside the cage)",
 		.verified = "checked 2026-11-29 against claude-code 2.1.197",
 	},
 	/*
@@ -130,18 +135,24 @@ static const struct agent_preset presets[] = {
 			V("api.openai.com", "chatgpt.com", "auth.openai.com"),
 		/*
 		 * Secrets, checked 2026-12-06 against codex 0.171.0 (its
-		 * docs' "Authentication" and the binary): OPENAI_API_KEY and
-		 * CODEX_API_KEY go out as "Authorization: Bearer" to the API
-		 * host (its config's openai_base_url, which the preset sets
-		 * from OPENAI_BASE_URL). Its HTTP client (rustls) takes extra
-		 * roots from CODEX_CA_CERTIFICATE, and SSL_CERT_FILE. Driven
-		 * with a placeholder under fs+api in t0536.
+		 * docs' "Authentication" and the binary): CODEX_API_KEY goes
+		 * out as "Authorization: Bearer" to the API host (its config's
+		 * openai_base_url, which the preset sets from OPENAI_BASE_URL);
+		 * `codex exec` 0.171.0 does not send an OPENAI_API_KEY from the
+		 * environment (t0536), older versions did. Its HTTP client
+		 * (rustls) takes extra roots from CODEX_CA_CERTIFICATE, and
+		 * SSL_CERT_FILE. Driven with a placeholder under fs+api in
+		 * t0536.
 		 */
 		.secrets = S({ "OPENAI_API_KEY", V("api.openai.com"),
 			       "OPENAI_BASE_URL" },
 			     { "CODEX_API_KEY", V("api.openai.com"),
 			       "OPENAI_BASE_URL" }),
 		.ca_env = V("CODEX_CA_CERTIFICATE"),
+		/* `codex login` (0.171.0): auth.json in CODEX_HOME */
+		.login_file = "auth.json",
+		.login_hint =
+			"give it an API key as CODEX_API_KEY (sandbox fs+api keeps it outside the cage); a ChatGPT login cannot be used sandboxed",
 		.verified = "checked 2026-11-29 against codex-cli 0.171.0",
 	},
 	/*

@@ -116,6 +116,13 @@ struct agent_preset {
 	 * runtimes' own (sandbox.h invariant 10), NULL-terminated or NULL.
 	 */
 	const char *const *ca_env;
+	/*
+	 * The CLI's own login file, under its config dir (`config_env`, else
+	 * ~/`config_dir`), which a sandboxed agent cannot use, and the way
+	 * out `agents check` names when only that login is there, or NULL.
+	 */
+	const char *login_file;
+	const char *login_hint;
 	const char *verified;		/* "checked 2026-11-29 against …" */
 };
 

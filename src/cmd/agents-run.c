@@ -116,6 +116,44 @@ static void flags_of(const struct agent_profile *p, struct strvec *out)
 	}
 }
 
+/*
+ * Which credentials the environment gives the agent (PRODUCT.md §7): a
+ * secret's variable, kept outside the cage under fs+api; or only the
+ * CLI's login file, which a sandboxed agent cannot use (the way out). A
+ * note, never a failure: unsandboxed the login works.
+ */
+static void check_credentials(const struct agent_profile *p)
+{
+	const struct agent_preset *pr = p->preset;
+	const char *dir = pr && pr->config_env ? getenv(pr->config_env) : NULL;
+	const char *home = getenv("HOME");
+	struct strbuf login = STRBUF_INIT;
+	bool any = false;
+
+	for (size_t i = 0; i < p->nr_secrets; i++) {
+		const char *v = getenv(p->secrets[i].name);
+		if (p->secrets[i].from != SECRET_FROM_ENV || !v || !*v)
+			continue;
+		printf("%s: ok: credentials: %s from the environment (%s)\n",
+		       p->name, p->secrets[i].name,
+		       p->sandbox == SANDBOX_FS_API
+			       ? "a placeholder in the cage, sandbox fs+api"
+			       : "EXPOSED to the agent: sandbox fs+api keeps it outside");
+		any = true;
+	}
+	if (any || !pr || !pr->login_file)
+		return;
+	if (dir && *dir)
+		strbuf_addf(&login, "%s/%s", dir, pr->login_file);
+	else if (home && *home)
+		strbuf_addf(&login, "%s/%s/%s", home, pr->config_dir,
+			    pr->login_file);
+	if (login.len && !access(login.buf, F_OK))
+		printf("%s: warning: logged in through '%s', which a sandboxed %s cannot use; %s\n",
+		       p->name, login.buf, pr->name, pr->login_hint);
+	strbuf_release(&login);
+}
+
 static int check_one(const struct agent_profile *p, bool required)
 {
 	struct child c = CHILD_INIT;
@@ -174,6 +212,7 @@ static int check_one(const struct agent_profile *p, bool required)
 		       p->preset ? p->preset->verified : "custom profile");
 	if (agents_check_shell(p) < 0)
 		ret = -1;
+	check_credentials(p);
 out:
 	strvec_clear(&flags);
 	strbuf_release(&help);

@@ -29,18 +29,52 @@ real_cli_teardown() {
 	[ -z "${MODEL_FD:-}" ] || exec {MODEL_FD}>&-
 }
 
-# start_model: the scripted model server on a loopback port of its own
-# choosing; sets MODEL_PORT.
+# start_model [--cert PEM --key PEM]: the scripted model server on a
+# loopback port of its own choosing (over HTTPS with a certificate);
+# sets MODEL_PORT.
 start_model() {
 	exec {MODEL_FD}> >(exec node "$MODEL_SERVER" --script "$T/model.script" \
-		--log "$T/model.log" --port-file "$T/model.port" --lifetime 90 \
-		>"$T/model.out" 2>&1 3>&-)
+		--log "$T/model.log" --port-file "$T/model.port" --lifetime 150 \
+		"$@" >"$T/model.out" 2>&1 3>&-)
 	for _ in $(seq 200); do
 		[ -s "$T/model.port" ] && break
 		sleep 0.05
 	done
 	[ -s "$T/model.port" ] || fail "model server did not start: $(cat "$T/model.out")"
 	MODEL_PORT=$(cat "$T/model.port")
+}
+
+# start_model_tls: the model server over HTTPS, with a test CA standing in
+# for the vendor's public one (secrets.bash test_ca; the config names it
+# in tls_ca_file); a fresh key in $KEY that only agentic-git is given.
+start_model_tls() {
+	prereq openssl command -v openssl
+	test_ca
+	start_model --cert "$T/srv.pem" --key "$T/srv.key"
+	KEY=sk-agtest-$(openssl rand -hex 20)
+}
+
+# secret_config PROFILE NAME FROM: fs+api on bwrap, the model's host the
+# one allowed, the secret NAME from FROM for it only; tls_ca_file trusts
+# the test CA.
+secret_config() {
+	write_config "$1" fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]
+    secrets:
+      - name: $2
+        from: \"$3\"
+        hosts: [\"127.0.0.1:$MODEL_PORT\"]
+${4:-}"
+	sed -i "1i tls_ca_file: $T/ca.pem" "$AGENTIC_GIT_HOME/config.yaml"
+}
+
+# assert_key_outside HEADER VALUE: every request reached the model with
+# VALUE in HEADER, and VALUE is nowhere agentic-git writes (byte for byte)
+assert_key_outside() {
+	jq -c "{method, path, auth}" "$T/model.log" | sed "s/$KEY/KEY/g" | sort | uniq -c >&2
+	jq -e -s --arg h "$1" --arg v "$2" 'map(select(.path | startswith("/v1"))) |
+		length >= 1 and all(.auth[$h] == $v)' "$T/model.log"
+	run grep -rlF "$KEY" "$AGENTIC_GIT_HOME" "$REPO"
+	assert_output ""
 }
 
 # write_config PROFILE SANDBOX BACKEND [extra profile lines]

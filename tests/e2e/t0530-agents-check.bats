@@ -123,3 +123,27 @@ mine: FAIL: flag '-m' is not in the output of 'mytool --help'"
 	assert_failure
 	assert_output "x: FAIL: '$T/notexec' is not executable"
 }
+
+@test "check names the credentials the environment gives, and a login a sandboxed agent cannot use" {
+	fake claude "  -p, --print
+  --dangerously-skip-permissions   bypass
+  --model <m>"
+	# a `claude login` file of the real shape, and no key in the environment
+	mkdir -p "$HOME/.claude"
+	printf '{"claudeAiOauth":{"accessToken":"sk-ant-oat01-x","refreshToken":"sk-ant-ort01-y","expiresAt":1,"scopes":["user:inference"],"subscriptionType":"pro"}}\n' \
+		>"$HOME/.claude/.credentials.json"
+	unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN CLAUDE_CONFIG_DIR
+	PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_success
+	assert_line "claude: warning: logged in through '$HOME/.claude/.credentials.json', which a sandboxed claude cannot use; run \`claude setup-token\` once and export the token it prints as CLAUDE_CODE_OAUTH_TOKEN (sandbox fs+api keeps it outside the cage)"
+	refute_output --partial "sk-ant-oat01-x"
+	# the token in the environment: named, with where it goes
+	CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-env PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_line "claude: ok: credentials: CLAUDE_CODE_OAUTH_TOKEN from the environment (EXPOSED to the agent: sandbox fs+api keeps it outside)"
+	refute_output --partial "warning"
+	refute_output --partial "sk-ant-oat01-env"
+	printf 'agents:\n  claude:\n    sandbox: fs+api\n' >"$AGENTIC_GIT_HOME/config.yaml"
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-env PATH="$T/bin:/usr/bin:/bin" run "$AG_BIN" agents check claude
+	assert_line "claude: ok: credentials: CLAUDE_CODE_OAUTH_TOKEN from the environment (a placeholder in the cage, sandbox fs+api)"
+}

@@ -12,6 +12,7 @@ load lib
 load sandbox_cases
 load real_cli
 load dispatch
+load secrets
 
 setup() {
 	real_cli_setup claude
@@ -73,6 +74,41 @@ start_claude_model() {
 	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "c5" and .event == "net_allow")) |
 		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
 	events | jq -e -s 'map(select(.event == "net_deny")) | length == 0'
+}
+
+# PRODUCT.md §7: the key only through `secrets` (a file of the
+# operator's), the API over HTTPS; inside, Claude holds a placeholder and
+# the proxy, terminating TLS with the session CA its runtime trusts
+# (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE), puts the key in
+@test "claude under fs+api with its key only in secrets: the API over HTTPS sees it, the cage never does" {
+	sbx_prereq bwrap
+	start_model_tls
+	unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN
+	export ANTHROPIC_BASE_URL=https://127.0.0.1:$MODEL_PORT
+	printf '%s\n' "$KEY" >"$T/anthropic.key"
+	secret_config claude ANTHROPIC_API_KEY "file:$T/anthropic.key"
+	run_agent claude c7
+	assert_guarded_work c7 "$AGENTIC_GIT_HOME/worktrees/c7/feat/c7"
+	assert_key_outside x-api-key "$KEY"
+	events | jq -e -s 'map(select(.agent == "c7" and .event == "net_allow" and .secrets == ["ANTHROPIC_API_KEY"])) | length >= 1'
+}
+
+@test "claude dispatch under fs+api with an OAuth token (CLAUDE_CODE_OAUTH_TOKEN): the preset's rule keeps it outside" {
+	sbx_prereq bwrap
+	real_cli_conflict
+	start_model_tls
+	unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN
+	KEY=sk-ant-oat01-agtest-$(openssl rand -hex 20)
+	export CLAUDE_CODE_OAUTH_TOKEN=$KEY
+	# the API moved to the test's host: the preset's rule follows it
+	export ANTHROPIC_BASE_URL=https://127.0.0.1:$MODEL_PORT
+	write_config claude fs+api bwrap "    allow_hosts: [\"127.0.0.1:$MODEL_PORT\"]"
+	sed -i "1i tls_ca_file: $T/ca.pem" "$AGENTIC_GIT_HOME/config.yaml"
+	run_dispatch claude
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	[ "$(meta repo-feat-a sandbox)" = "fs+api (bwrap)" ]
+	assert_key_outside authorization "Bearer $KEY"
 }
 
 @test "claude under fs-only on Landlock" {

@@ -17,6 +17,7 @@ load lib
 load sandbox_cases
 load real_cli
 load dispatch
+load secrets
 
 setup() {
 	real_cli_setup codex
@@ -72,6 +73,34 @@ codex_in() {
 	echo "$launch" | jq -e '.agent_argv | index("HTTPS_PROXY")'
 	events | jq -e -s --argjson p "$MODEL_PORT" 'map(select(.agent == "x3" and .event == "net_allow")) |
 		length >= 1 and all(.host == "127.0.0.1" and .port == $p and .bytes > 0)'
+}
+
+# PRODUCT.md §7: the key only through `secrets`, the API over HTTPS; codex
+# (rustls) trusts the session CA through CODEX_CA_CERTIFICATE
+@test "codex under fs+api with its key only in secrets: the API over HTTPS sees it, the cage never does" {
+	sbx_prereq bwrap
+	start_model_tls
+	unset OPENAI_API_KEY CODEX_API_KEY
+	export OPENAI_BASE_URL=https://127.0.0.1:$MODEL_PORT/v1
+	secret_config codex CODEX_API_KEY env "    model: gpt-4.1"
+	export CODEX_API_KEY=$KEY
+	run_agent codex x7
+	assert_guarded_work x7 "$AGENTIC_GIT_HOME/worktrees/x7/feat/x7"
+	assert_key_outside authorization "Bearer $KEY"
+}
+
+@test "codex dispatch under fs+api with its key only in secrets: resolved, verified and pushed" {
+	sbx_prereq bwrap
+	real_cli_conflict
+	start_model_tls
+	unset OPENAI_API_KEY CODEX_API_KEY
+	export OPENAI_BASE_URL=https://127.0.0.1:$MODEL_PORT/v1
+	printf '%s\n' "$KEY" >"$T/openai.key"
+	secret_config codex CODEX_API_KEY "file:$T/openai.key" "    model: gpt-4.1"
+	run_dispatch codex
+	assert_success
+	[ "$(meta repo-feat-a status)" = pushed ]
+	assert_key_outside authorization "Bearer $KEY"
 }
 
 @test "codex under fs-only on Landlock" {

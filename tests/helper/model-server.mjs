@@ -5,6 +5,10 @@
 //
 //   node model-server.mjs --script FILE --log FILE --port-file FILE
 //                         [--lifetime SECONDS] [--final TEXT]
+//                         [--cert PEM --key PEM]
+//
+// With --cert and --key it speaks HTTPS (the secrets tests, t0535/t0536:
+// a test CA standing in for the vendor's public one).
 //
 // Loopback only: it listens on 127.0.0.1, port 0 (the kernel picks one),
 // and writes the port number to --port-file once it listens. Bounded: it
@@ -21,9 +25,10 @@
 // holds N tool calls of ours, so a retried request gets the same answer.
 //
 // Every request is appended to --log as one JSON line
-// {"method", "path", "body"} (body parsed when it is JSON), so a test can
-// read what the agent sent back, e.g. the shim's deny text in a
-// tool_result.
+// {"method", "path", "auth", "body"} (body parsed when it is JSON; auth:
+// the request's x-api-key, authorization, api-key and x-goog-api-key
+// headers), so a test can read what the agent sent back, e.g. the shim's
+// deny text in a tool_result, and which key it was sent with.
 //
 // Protocols spoken. The Anthropic Messages API as Claude Code uses it:
 //  - POST /v1/messages (any query, e.g. ?beta=true) with a tool named
@@ -66,6 +71,7 @@
 //
 // Anything else: 404 with an Anthropic-style error object.
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -76,6 +82,8 @@ const { values: opt } = parseArgs({
 		'port-file': { type: 'string' },
 		lifetime: { type: 'string', default: '120' },
 		final: { type: 'string', default: 'RESOLVED: done' },
+		cert: { type: 'string' },
+		key: { type: 'string' },
 	},
 });
 if (!opt.script || !opt.log || !opt['port-file']) {
@@ -238,7 +246,11 @@ function handle(req, res, raw) {
 	let body = raw;
 	try { body = raw ? JSON.parse(raw) : null; } catch { /* logged as text */ }
 	const path = new URL(req.url, 'http://127.0.0.1').pathname;
-	appendFileSync(opt.log, JSON.stringify({ method: req.method, path, body }) + '\n');
+	const auth = {};
+	for (const h of ['x-api-key', 'authorization', 'api-key', 'x-goog-api-key'])
+		if (req.headers[h] !== undefined)
+			auth[h] = req.headers[h];
+	appendFileSync(opt.log, JSON.stringify({ method: req.method, path, auth, body }) + '\n');
 	if (req.method === 'POST' && path === '/v1/messages/count_tokens')
 		return json(res, 200, { input_tokens: 10 });
 	const g = path.match(/^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/);
@@ -253,7 +265,8 @@ function handle(req, res, raw) {
 	json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no ${path} here` } });
 }
 
-const server = createServer((req, res) => {
+const tls = opt.cert ? { cert: readFileSync(opt.cert), key: readFileSync(opt.key) } : null;
+const server = (tls ? (f) => createTlsServer(tls, f) : createServer)((req, res) => {
 	const chunks = [];
 	let size = 0;
 	req.on('data', (c) => {
