@@ -115,20 +115,6 @@ static int frame_head(struct httpstream *hs)
 	return 0;
 }
 
-/* The end of a head in buf (after its empty line), or 0. */
-static size_t head_end(const char *buf, size_t len)
-{
-	for (size_t i = 0; i + 1 < len; i++) {
-		if (buf[i] != '\n')
-			continue;
-		if (buf[i + 1] == '\n')
-			return i + 2;
-		if (buf[i + 1] == '\r' && i + 2 < len && buf[i + 2] == '\n')
-			return i + 3;
-	}
-	return 0;
-}
-
 /* HS_HEAD: takes bytes into the head; *used says how many. */
 static int feed_head(struct httpstream *hs, const char *d, size_t len,
 		     size_t *used, struct strbuf *out)
@@ -147,7 +133,7 @@ static int feed_head(struct httpstream *hs, const char *d, size_t len,
 		}
 	}
 	strbuf_add(&hs->buf, d, len);
-	end = head_end(hs->buf.buf, hs->buf.len);
+	end = proxyreq_head_end(hs->buf.buf, hs->buf.len);
 	if (!end) {
 		if (hs->buf.len > PROXYREQ_HEAD_MAX)
 			return bad(hs,

@@ -27,8 +27,7 @@ static bool is_token(const char *s, size_t n)
 	return n > 0;
 }
 
-/* The end of the head (after its empty line), or 0 when not there yet. */
-static size_t head_end(const char *buf, size_t len)
+size_t proxyreq_head_end(const char *buf, size_t len)
 {
 	for (size_t i = 0; i + 1 < len; i++) {
 		if (buf[i] != '\n')
@@ -156,7 +155,7 @@ static void add_forward_line(struct proxyreq *rq, const char *path,
 enum proxyreq_result proxyreq_parse(const char *buf, size_t len,
 				    struct proxyreq *rq)
 {
-	size_t end = head_end(buf, len), n, path_len = 0;
+	size_t end = proxyreq_head_end(buf, len), n, path_len = 0;
 	const char *p = buf, *next, *path = NULL, *stop;
 	bool has_host = false, http11;
 

@@ -52,5 +52,8 @@ struct proxyreq {
 enum proxyreq_result proxyreq_parse(const char *buf, size_t len,
 				    struct proxyreq *rq);
 void proxyreq_release(struct proxyreq *rq);
+/* The end of a head in buf (after its empty line, LF or CR LF), or 0 when
+ * it is not all there yet. */
+size_t proxyreq_head_end(const char *buf, size_t len);
 
 #endif

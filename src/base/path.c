@@ -186,6 +186,21 @@ const char *self_exe(void)
 	return cached;
 }
 
+/* `name` beside this executable, if it is a regular executable file there
+ * (malloc'd), else NULL. */
+static char *beside_self(const char *self, const char *name)
+{
+	char *dir = path_dirname(self);
+	char *cand = path_join(dir, name);
+	struct stat st;
+
+	free(dir);
+	if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
+		return cand;
+	free(cand);
+	return NULL;
+}
+
 const char *shim_exe(void)
 {
 	static char *cached; /* owned */
@@ -195,19 +210,9 @@ const char *shim_exe(void)
 		return cached ? cached : self;
 	if (!strcmp(path_basename(self), "agentic-git-shim"))
 		return cached = xstrdup(self);
-	{
-		char *dir = path_dirname(self);
-		char *cand = path_join(dir, "agentic-git-shim");
-		struct stat st;
-
-		free(dir);
-		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
-			cached = cand;
-		else {
-			free(cand);
-			cached = xstrdup(self);
-		}
-	}
+	cached = beside_self(self, "agentic-git-shim");
+	if (!cached)
+		cached = xstrdup(self);
 	return cached;
 }
 
@@ -222,17 +227,5 @@ const char *proxy_exe(void)
 	looked = true;
 	if (!strcmp(path_basename(self), "agentic-git-proxy"))
 		return cached = xstrdup(self);
-	{
-		char *dir = path_dirname(self);
-		char *cand = path_join(dir, "agentic-git-proxy");
-		struct stat st;
-
-		free(dir);
-		if (!stat(cand, &st) && S_ISREG(st.st_mode) &&
-		    !access(cand, X_OK))
-			cached = cand;
-		else
-			free(cand);
-	}
-	return cached;
+	return cached = beside_self(self, "agentic-git-proxy");
 }
