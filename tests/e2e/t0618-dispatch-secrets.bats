@@ -103,3 +103,44 @@ mint_script() {
 	done <"$T/tokens"
 	[ "$(wc -l <"$T/tokens")" = 2 ]
 }
+
+@test "scoped token: summarize runs the command once, outside, with {key} summarize; a failure runs nothing" {
+	sbx_prereq bwrap
+	test_ca
+	vendor V --cert "$T/srv.pem" --key "$T/srv.key"
+	mint_script
+	printf '#!/bin/sh\ncurl -sS -H "Authorization: token $GH_TOKEN" "https://127.0.0.1:%s/summary" >/dev/null\necho "summary with ${GH_TOKEN%%%%-*}"\n' "$PORT_V" >"$T/sum-agent.sh"
+	chmod +x "$T/sum-agent.sh"
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
+	sandbox_backend: bwrap
+	tls_ca_file: $T/ca.pem
+	agents:
+	  sum:
+	    command: [$T/sum-agent.sh]
+	    prompt_via: stdin
+	    env: []
+	    sandbox: fs+api
+	    allow_hosts: ["127.0.0.1:$PORT_V"]
+	    secrets:
+	      - name: GH_TOKEN
+	        command: ["$T/mint.sh", "{repo}", "{head}", "{base}", "{key}"]
+	        hosts: ["127.0.0.1:$PORT_V"]
+	EOF
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	echo "a run's report" >"$T/in.txt"
+	run "$AG_BIN" summarize --profile sum --input "$T/in.txt"
+	assert_success
+	assert_output "summary with agentic"
+	run cat "$T/mint.log"
+	assert_output "args=   summarize key= head= base= repo= ns=$(readlink /proc/self/ns/mnt) home=$HOME"
+	run jq -r '.headers.authorization' "$T/V.log"
+	assert_output "token $(cat "$T/tokens")"
+	# the key "c" fails: nothing runs
+	sed -i 's/"{key}"\]/"c"]/' "$AGENTIC_GIT_HOME/config.yaml"
+	run "$AG_BIN" summarize --profile sum --input "$T/in.txt"
+	assert_failure
+	# the command's own stderr is agentic-git's, then the one line
+	assert_line "agentic-git: profile 'sum': secret 'GH_TOKEN': its command '$T/mint.sh' exited 1; nothing was run"
+	run jq -s 'length' "$T/V.log"
+	assert_output 1
+}
