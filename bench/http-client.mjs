@@ -3,10 +3,16 @@
 // GETs to http://127.0.0.1:PORT/, directly or through the fs+api proxy
 // that HTTP_PROXY names, on a new connection each (`fresh`) or on one
 // kept-alive connection (`keep`: for the proxy, one CONNECT tunnel, as
-// agents that speak HTTPS use it). Prints the milliseconds they took.
-//   node http-client.mjs direct|proxy fresh|keep PORT N
+// agents that speak HTTPS use it); `bulk`: N GETs of /big (1 MiB each)
+// on one kept-alive connection, a large download. `tls-fresh` and
+// `tls-keep`: the same small GETs over HTTPS through the proxy's CONNECT
+// (a new tunnel and TLS session each, or one), each with the header
+// `x-api-key: $BENCH_KEY` (trusting the CAs NODE_EXTRA_CA_CERTS names).
+// Prints the milliseconds they took.
+//   node http-client.mjs direct|proxy fresh|keep|bulk|tls-fresh|tls-keep PORT N
 import http from 'node:http';
 import net from 'node:net';
+import tls from 'node:tls';
 
 const [via, mode, port, n] = process.argv.slice(2);
 const proxy = via === 'proxy' ? new URL(process.env.HTTP_PROXY) : null;
@@ -36,10 +42,10 @@ function tunnel() {
 
 // N requests one after the other on one socket, HTTP/1.1 by hand: each
 // answer is read to its Content-Length before the next request goes.
-function keepAlive(socket) {
+function keepAlive(socket, path = '/', extra = '') {
 	return new Promise((resolve, reject) => {
 		let buf = Buffer.alloc(0), left = Number(n);
-		const ask = () => socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+		const ask = () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}\r\n`);
 		socket.on('data', (d) => {
 			buf = Buffer.concat([buf, d]);
 			for (;;) {
@@ -60,16 +66,41 @@ function keepAlive(socket) {
 	});
 }
 
+// TLS on a CONNECT tunnel (no SNI for an address, as curl and node do)
+async function tlsTunnel() {
+	const raw = await tunnel();
+	return new Promise((resolve, reject) => {
+		const s = tls.connect({ socket: raw, host: '127.0.0.1', ALPNProtocols: ['http/1.1'] },
+			() => resolve(s));
+		s.on('error', reject);
+	});
+}
+
 async function main() {
 	const t0 = process.hrtime.bigint();
-	if (mode === 'keep') {
+	const key = `x-api-key: ${process.env.BENCH_KEY || 'none'}\r\n`;
+	if (mode === 'tls-keep') {
+		await keepAlive(await tlsTunnel(), '/', key);
+	} else if (mode === 'tls-fresh') {
+		const total = Number(n);
+		for (let i = 0; i < total; i++) {
+			const s = await tlsTunnel();
+			await new Promise((resolve, reject) => {
+				let buf = Buffer.alloc(0);
+				s.on('data', (d) => { buf = Buffer.concat([buf, d]); });
+				s.on('end', resolve);
+				s.on('error', reject);
+				s.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${key}Connection: close\r\n\r\n`);
+			});
+		}
+	} else if (mode === 'keep' || mode === 'bulk') {
 		const socket = proxy ? await tunnel()
 			: await new Promise((resolve, reject) => {
 				const s = net.connect(Number(port), '127.0.0.1', () => resolve(s));
 				s.on('error', reject);
 			});
 		socket.setNoDelay(true);
-		await keepAlive(socket);
+		await keepAlive(socket, mode === 'bulk' ? '/big' : '/');
 	} else {
 		const base = proxy
 			? { host: proxy.hostname, port: proxy.port, path: `http://127.0.0.1:${port}/` }

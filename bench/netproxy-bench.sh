@@ -4,12 +4,20 @@
 #  1. many small loopback HTTP requests through the fs+api proxy vs the
 #     same requests direct (each from inside a cage: fs+api vs fs-only),
 #     on a new connection each and on one kept-alive connection (a CONNECT
-#     tunnel through the proxy); budget <= 1.2x;
-#  2. sandbox start-up: `sandbox run --policy fs+api -- /bin/true` vs
+#     tunnel through the proxy), for scale;
+#  2. the same requests, and a large download (BULK MiB on one tunnel),
+#     through the proxy vs through the minimal forwarder of the same
+#     topology (bench/minforward.c in agentic-git-proxy's place: the
+#     cage's listener handed to one outside process that copies bytes):
+#     budget <= 1.05x for the requests, >= 0.95x its throughput for the
+#     download;
+#  3. sandbox start-up: `sandbox run --policy fs+api -- /bin/true` vs
 #     fs+no-net (the proxy and the relay are the difference); budget
 #     <= fs+no-net + 5 ms.
+# (Requests with a secret injected against without: bench/secrets-bench.sh.)
 # usage: bench/netproxy-bench.sh [path/to/agentic-git]
-# env: REQUESTS (2000), RUNS (5), RUNS_STARTUP (21)
+# env: REQUESTS (2000), RUNS (5), RUNS_STARTUP (21), BULK (200), ONLY
+#      (direct|forwarder|startup: that part alone)
 set -eu
 AG=$(realpath "${1:-build/src/agentic-git}")
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -37,17 +45,36 @@ NODE_DIR=$(dirname "$(dirname "$(realpath "$NODE")")")
 med() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
-# one_client POLICY VIA MODE: ms of $REQUESTS requests from inside a cage
+# one_client POLICY VIA MODE [N [AGENTIC-GIT]]: ms of N ($REQUESTS)
+# requests from inside a cage
 one_client() {
 	local allow=()
 	[ "$1" = fs+api ] && allow=(--allow "127.0.0.1:$PORT")
-	"$AG" sandbox run --backend bwrap --policy "$1" "${allow[@]}" \
-		--ro "$HERE" --ro "$NODE_DIR" -- \
-		"$NODE" "$HERE/http-client.mjs" "$2" "$3" "$PORT" "$REQUESTS"
+	"${5:-$AG}" sandbox run --backend bwrap --policy "$1" "${allow[@]}" \
+		--env "FWD_PORT=$PORT" --ro "$HERE" --ro "$NODE_DIR" -- \
+		"$NODE" "$HERE/http-client.mjs" "$2" "$3" "$PORT" "${4:-$REQUESTS}"
+}
+
+part() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }
+
+# The forwarder in agentic-git-proxy's place: a copy of agentic-git with
+# it beside (agentic-git runs the proxy program beside itself).
+forwarder_setup() {
+	local build lib
+	build=$(dirname "$(dirname "$AG")")
+	lib=$build/src/libag-internal.a
+	# shellcheck disable=SC2046
+	cc -O2 -D_GNU_SOURCE -I "$HERE/../src" -I "$HERE/../include" \
+		-o "$W/minforward" "$HERE/minforward.c" "$lib" \
+		$(pkg-config --libs libsodium jansson yaml-0.1 libseccomp) -lpthread -lm
+	mkdir -p "$W/fwd"
+	cp "$AG" "$W/fwd/agentic-git"
+	cp "$W/minforward" "$W/fwd/agentic-git-proxy"
 }
 
 # Direct and proxied runs alternate, so a change in the machine's load
 # hits both; the medians are compared.
+if part direct; then
 echo "$REQUESTS small GETs to a loopback server, median of $RUNS runs (ms):"
 for mode in fresh keep; do
 	direct=() proxied=()
@@ -58,9 +85,37 @@ for mode in fresh keep; do
 	d=$(printf '%s\n' "${direct[@]}" | med)
 	p=$(printf '%s\n' "${proxied[@]}" | med)
 	r=$(ratio "$p" "$d")
-	printf '  %-5s direct (fs-only) %9s   through the proxy (fs+api) %9s   ratio %s  (budget <= 1.2: %s)\n' \
-		"$mode" "$d" "$p" "$r" "$(awk -v r="$r" 'BEGIN { print (r <= 1.2 ? "pass" : "FAIL") }')"
+	printf '  %-5s direct (fs-only) %9s   through the proxy (fs+api) %9s   ratio %s  (for scale)\n' \
+		"$mode" "$d" "$p" "$r"
 done
+fi
+
+if part forwarder; then
+forwarder_setup
+echo "through the proxy vs the minimal forwarder, median of $RUNS runs (ms):"
+for mode in fresh keep bulk; do
+	n=$REQUESTS
+	[ "$mode" = bulk ] && n=${BULK:-200}
+	fwd=() proxied=()
+	for _ in $(seq "$RUNS"); do
+		fwd+=("$(one_client fs+api proxy "$mode" "$n" "$W/fwd/agentic-git")")
+		proxied+=("$(one_client fs+api proxy "$mode" "$n")")
+	done
+	f=$(printf '%s\n' "${fwd[@]}" | med)
+	p=$(printf '%s\n' "${proxied[@]}" | med)
+	r=$(ratio "$p" "$f")
+	if [ "$mode" = bulk ]; then
+		t=$(ratio "$f" "$p")
+		printf '  %-5s %s MiB: forwarder %9s   proxy %9s   throughput ratio %s  (budget >= 0.95: %s)\n' \
+			"$mode" "$n" "$f" "$p" "$t" "$(awk -v r="$t" 'BEGIN { print (r >= 0.95 ? "pass" : "FAIL") }')"
+	else
+		printf '  %-5s forwarder %9s   proxy %9s   ratio %s  (budget <= 1.05: %s)\n' \
+			"$mode" "$f" "$p" "$r" "$(awk -v r="$r" 'BEGIN { print (r <= 1.05 ? "pass" : "FAIL") }')"
+	fi
+done
+fi
+
+part startup || { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; exit 0; }
 
 us() {
 	local t0 t1
