@@ -89,7 +89,8 @@ gen_plant() {
 		echo "plant ref $REPLY"
 		;;
 	forge)
-		pick worktree-wt2 worktree-wt2 worktree-repo agent-ag2 quarantine-ag2 head-other
+		pick worktree-wt2 worktree-wt2 worktree-repo agent-ag2 quarantine-ag2 head-other \
+			through-link through-link-home
 		echo "plant forge $REPLY"
 		;;
 	link)

@@ -202,7 +202,18 @@ now_name() {
 	printf '%s-%d-%s' "$(date -u +%Y%m%dT%H%M%SZ)" "$1" "$2"
 }
 
+# forged_tree: a tree of the agent's files named as ag2's and the
+# operator's are
+forged_tree() {
+	local f
+	for f in README.md b.txt b-new.txt hx-forged.txt .bashrc; do
+		printf '100644 blob %s\t%s\n' "$(printf 'HOSTILE %s forged %s\n' "$NONCE" "$f" |
+			g hash-object -w --stdin)" "$f"
+	done | g mktree
+}
+
 # forge FIELD: a snapshot ref in our own namespace whose message lies
+# (or, through-link*, whose tree goes through a link the workspace has)
 forge() {
 	local field=$1 agent=ag1 wt=$TOP q="" head tree msg c name
 	head=$(g rev-parse HEAD)
@@ -214,12 +225,22 @@ forge() {
 	head-other) wt=${F[wt2]} head=${F[base]} ;;
 	forged-path) wt=$TOP$(hostile "$2") ;;
 	esac
-	tree=$(
-		for f in README.md b.txt b-new.txt hx-forged.txt; do
-			printf '100644 blob %s\t%s\n' "$(printf 'HOSTILE %s forged %s\n' "$NONCE" "$f" |
-				g hash-object -w --stdin)" "$f"
-		done | g mktree
-	)
+	tree=$(forged_tree)
+	case $field in
+	through-link | through-link-home)
+		# an honest snapshot of this workspace whose tree has files
+		# below a directory the workspace now has as a link outside
+		local sub
+		sub=$(forged_tree)
+		tree=$( (g ls-tree "$tree"; printf '040000 tree %s\thx-dir\n' "$sub") | g mktree)
+		rm -rf "$TOP/hx-dir"
+		if [ "$field" = through-link ]; then
+			ln -s "${F[wt2]}" "$TOP/hx-dir"
+		else
+			ln -s "${F[home]}" "$TOP/hx-dir"
+		fi
+		;;
+	esac
 	msg="reset snapshot"$'\n\n'"Agentic-Snapshot-Op: reset"$'\n'"Agentic-Snapshot-Agent: $agent"$'\n'"Agentic-Snapshot-Worktree: $wt"$'\n'"Agentic-Snapshot-Head: $head"
 	[ -n "$q" ] && msg+=$'\n'"Agentic-Snapshot-Quarantine: $q"
 	c=$(g commit-tree "$tree" -p "$head" -m "$msg")
