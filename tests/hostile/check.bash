@@ -34,8 +34,9 @@ rgit() {
 HX_AGHOME_MAY='^((fleet_events\.jsonl|locks|runs|runtime/(ag1|dispatch-[^/]*|sandbox-probe[^/]*|net)|worktrees/(ag1|ag2)|cache/(ag1|hx)|quarantine/ag1)(/|	|$)|(cache|quarantine|worktrees|runtime)	)'
 # ...of the operator's clone's git dir: objects and refs are compared
 # apart (refs by name; new objects may come), the indexes (its own and
-# ag2's worktree's) by content: a read may refresh their stat data
-HX_REPO_MAY='^\.git/(objects/(pack|[0-9a-f]{2})|refs|logs/refs/(heads/feat/a|agentic-git)|packed-refs|index|worktrees/[^/]*/index|FETCH_HEAD)(/|	|$)'
+# ag2's worktree's) by content: a read may refresh their stat data; the
+# admin dir of ag1's worktree when end's "get back" hint makes one
+HX_REPO_MAY='^\.git/(objects/(pack|[0-9a-f]{2})|refs|logs/refs/(heads/feat/a|agentic-git)|packed-refs|index|worktrees/[^/]*/index|worktrees/a|FETCH_HEAD)(/|	|$)'
 
 # capture DIR: the state every operator command must leave as it was
 capture() {
@@ -157,11 +158,12 @@ secret_places() {
 # secret_check BEFORE AFTER: the operator's secret or the fleet key
 # reached a new place
 secret_check() {
-	local known=""
-	# a copy an earlier command made spreads (a snapshot takes it in):
-	# only its first place is this command's finding
-	grep -q '^secret in /' "$1/secret" && known='^secret in an object'
-	LC_ALL=C comm -13 "$1/secret" "$2/secret" | grep -v "${known:-^$}" | head -5 | while IFS= read -r p; do
+	local known="^$"
+	# a copy an earlier command made spreads (a snapshot takes it in, a
+	# restore brings it back into the workspace): only its first place
+	# is a finding, then only places beyond the workspace and the objects
+	[ -s "$1/secret" ] && known="^secret in an object|^secret in $WS/|^fleet key copied to $WS/"
+	LC_ALL=C comm -13 "$1/secret" "$2/secret" | grep -Ev "$known" | head -5 | while IFS= read -r p; do
 		echo "VIOLATION secret: $(vis "$p")"
 	done
 }

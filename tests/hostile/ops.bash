@@ -11,7 +11,7 @@
 # operator ran it first (a command that refreshes an index spares the
 # next one the work an agent left for it); `+op` goes on from the state
 # the command before it left.
-HX_OPS_SESSION="run sessions sessions-json events events-json list-ws list list-all show diff restore-ws restore-wt2 relaunch end end-force"
+HX_OPS_SESSION="run sessions sessions-json events events-json list-ws list list-all show diff restore-ws restore-wt2 relaunch end end-force +getback +getback-then"
 HX_OPS_DISPATCH="dispatch +events-after"
 
 # op_argv OP: the operator command for OP, in ARGV (empty: skip)
@@ -37,6 +37,23 @@ op_argv() {
 	restore-wt2) ARGV=("$AG_BIN" snapshots restore --repo "$WT2" --since 1h) ;;
 	end) ARGV=("$AG_BIN" end --agent ag1) ;;
 	end-force) ARGV=("$AG_BIN" end --agent ag1 --force) ;;
+	# the two commands end prints to get the work back, as printed
+	# (after end-force; `<cmd>` in a run hint is `true`)
+	getback | getback-then)
+		local hint
+		if [ "$op" = getback ]; then
+			hint=$(sed -n 's/^  get back: *//p' "$SD"/*-end-force.out "$SD"/*-end-force.err 2>/dev/null | head -1)
+		else
+			hint=$(sed -n 's/^ *then: *//p' "$SD"/*-end-force.out "$SD"/*-end-force.err 2>/dev/null | head -1)
+		fi
+		[ -n "$hint" ] || return 0
+		read -r -a ARGV <<<"${hint//<cmd>/true}"
+		case ${ARGV[0]} in
+		git) ARGV[0]=$REAL_GIT ;;
+		agentic-git) ARGV[0]=$AG_BIN ;;
+		*) ARGV=() ;;
+		esac
+		;;
 	dispatch)
 		printf 'dispatch %s' "$W/scene/scene" >"$W/scene/prompt"
 		ARGV=("$AG_BIN" dispatch --grace 1 --timeout 120 --repo "$REPO" --head feat/d --base main
