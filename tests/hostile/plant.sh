@@ -166,6 +166,8 @@ cfg_key() {
 	credential) g config -f "$cf" credential.helper "!$D $tok" ;;
 	merge) g config -f "$cf" merge.hx.driver "$D $tok %O %A %B" ;;
 	alternaterefs) g config -f "$cf" core.alternateRefsCommand "$D $tok" ;;
+	# not a program: every file counts as binary for git diff
+	bigfile) g config -f "$cf" core.bigFileThreshold 1 ;;
 	esac
 	# whatever the key, the attributes that name a driver, git's reasons
 	# to enter submodules, and files git must hash again
