@@ -112,7 +112,8 @@ tap() {
 	local ok=$1 label=$2 detail=${3:-} k=${4:-}
 	if [ -n "${HX_RECORD:-}" ]; then
 		# in a worker: the parent numbers and prints it
-		printf '%s\t%s\t%s\t%s\n' "$ok" "$label" "${detail//$'\t'/ }" "$k" >>"$HX_RECORD"
+		# (fields split by US, not a tab: read merges empty tab fields)
+		printf '%s\037%s\037%s\037%s\n' "$ok" "$label" "$detail" "$k" >>"$HX_RECORD"
 		return 0
 	fi
 	tap_n=$((tap_n + 1))
@@ -255,7 +256,7 @@ run_jobs() {
 	wait
 	for r in "$out"/results/*; do
 		[ -e "$r" ] || continue
-		while IFS=$'\t' read -r ok label detail k; do
+		while IFS=$'\037' read -r ok label detail k; do
 			tap "$ok" "$label" "$detail" "$k"
 		done <"$r"
 	done
