@@ -222,16 +222,17 @@ minimise() {
 	echo "$cur"
 }
 
-# worker J N: play every job line (LABEL TAB SCENE TAB KNOWN; SCENE
-# `selftest` is the self-test) whose index is J modulo N, in a world of
-# its own; each job's TAP lines go to DIR/results/<index> for the parent
+# worker J: play the job lines (LABEL TAB SCENE TAB KNOWN; SCENE
+# `selftest` is the self-test) no other worker has claimed (mkdir is the
+# claim), in a world of its own; each job's TAP lines go to
+# DIR/results/<index> for the parent
 worker() {
-	local j=$1 n=$2 i=0 label scene kfile
+	local j=$1 i=0 label scene kfile
 	W=$out/w$j/world
 	mkdir -p "$out/w$j/tmp"
 	export W TMPDIR=$out/w$j/tmp
 	while IFS=$'\t' read -r label scene kfile; do
-		if [ $((i % n)) = "$j" ]; then
+		if mkdir "$out/results/claim-$i" 2>/dev/null; then
 			HX_RECORD=$out/results/$(printf '%05d' "$i")
 			: >"$HX_RECORD"
 			if [ "$scene" = selftest ]; then
@@ -251,10 +252,10 @@ run_jobs() {
 	[[ $n =~ ^[1-9][0-9]?$ ]] || { echo "hostile: HX_JOBS must be 1-99" >&2; exit 2; }
 	rm -rf "$out/results" && mkdir -p "$out/results"
 	for ((j = 0; j < n; j++)); do
-		worker "$j" "$n" &
+		worker "$j" &
 	done
 	wait
-	for r in "$out"/results/*; do
+	for r in "$out"/results/[0-9]*; do
 		[ -e "$r" ] || continue
 		while IFS=$'\037' read -r ok label detail k; do
 			tap "$ok" "$label" "$detail" "$k"
