@@ -101,7 +101,7 @@ refs_check() {
 
 # vis S: S with control characters shown (for our own report)
 vis() {
-	printf '%s' "$1" | cat -v | head -c 300
+	printf '%s' "$1" | cat -v | sed -z 's/\n/\\n/g' | head -c 300
 }
 
 # manifest_check NAME BEFORE AFTER WHAT: changed paths of one manifest

@@ -110,6 +110,8 @@ tap_n=0 fails=0 nknown=0
 # tap OK LABEL [DETAIL] [KNOWN]: one TAP line
 tap() {
 	local ok=$1 label=$2 detail=${3:-} k=${4:-}
+	# a violation may quote an agent's string: no '#' (a TAP directive)
+	detail=${detail//#/%23}
 	if [ -n "${HX_RECORD:-}" ]; then
 		# in a worker: the parent numbers and prints it
 		# (fields split by US, not a tab: read merges empty tab fields)
