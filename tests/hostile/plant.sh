@@ -194,6 +194,7 @@ target() {
 	wt2file) echo "${F[wt2]}/README.md" ;;
 	repo) echo "${F[repo]}" ;;
 	repogit) echo "${F[repo]}/.git" ;;
+	repoheads) echo "${F[repo]}/.git/refs/heads" ;;
 	secret) echo "${F[secret]}" ;;
 	canary) echo "${F[canary]}" ;;
 	esac
