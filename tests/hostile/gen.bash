@@ -99,7 +99,7 @@ gen_plant() {
 		place=$REPLY
 		case $place in
 		ws) pick file dir marker ;;
-		gitdir) pick logs-HEAD logs-branch info hooks index ORIG_HEAD FETCH_HEAD packed-refs refs-snap description modules config HEAD alternates snapref ;;
+		gitdir) pick logs-HEAD logs-branch info hooks index ORIG_HEAD FETCH_HEAD packed-refs refs-snap snap-noagent description modules config HEAD alternates snapref ;;
 		cache) pick home tmp home tmp spool ;;
 		esac
 		name=$REPLY

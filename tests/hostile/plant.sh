@@ -295,6 +295,8 @@ plant_link() {
 		logs-HEAD) path=$G/logs/HEAD ;;
 		logs-branch) path=$G/logs/refs/heads/feat/a ;;
 		refs-snap) path=$G/refs/agentic-git ;;
+		# where the operator's restore saves the state it overwrites
+		snap-noagent) path=$G/refs/agentic-git/snapshots/noagent ;;
 		snapref) path=$G/refs/agentic-git/snapshots/ag1/$(now_name 5 link) ;;
 		alternates) path=$G/objects/info/alternates ;;
 		*) path=$G/$name ;;
