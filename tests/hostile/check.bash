@@ -57,7 +57,14 @@ capture() {
 	manifest "$TOOLS" '^aghome(/|	|$)' >"$d/tools"
 	# every index of the operator's clone and its worktrees, by bytes
 	find "$REPO/.git" -maxdepth 3 -name index -type f -print0 | xargs -0r sha1sum | sort -k2 >"$d/indexes"
-	rgit -C "$REPO" for-each-ref --format='%(objectname) %(refname)' >"$d/refs"
+	# the refs, and every file under refs/ (a broken "ref" for-each-ref
+	# skips is a file written there all the same)
+	rgit -C "$REPO" for-each-ref --format='%(objectname) %(refname)' >"$d/refs" 2>/dev/null
+	(cd "$REPO/.git" && find refs -type f -print0 2>/dev/null |
+		while IFS= read -r -d '' f; do
+			sed 's/^[^ ]* //' "$d/refs" | grep -qxF -- "$f" ||
+				printf 'file:%s %s\n' "$(sha1sum <"$f" | cut -c1-12)" "$f"
+		done) >>"$d/refs"
 	secret_places | LC_ALL=C sort >"$d/secret"
 	rgit --git-dir="$ORIGIN" for-each-ref --format='%(objectname) %(refname)' >"$d/origin-refs"
 	if [ -f "$AGHOME/fleet_events.jsonl" ]; then

@@ -40,7 +40,7 @@ pick() {
 # The catalogue. Keys a driver can be named by (plant.sh cfg_key).
 HX_KEYS="fsmonitor hookspath filter filter-process textconv external pager sshcommand packobjectshook gpg editor askpass credential merge include includeif alternaterefs showsig bigfile"
 HX_WHERE="top sub sub subabs subfile nested"
-HX_LINK_TARGETS="home homefile aghome key wt2 wt2file repo repogit repoheads secret canary wt2adm private"
+HX_LINK_TARGETS="home homefile aghome key wt2 wt2file repo repogit repoheads repoinfo secret canary wt2adm private"
 HX_NAME_KINDS="esc c1 bidi nl cr bel long"
 
 # gen_plant: one plant line on stdout
@@ -99,7 +99,7 @@ gen_plant() {
 		place=$REPLY
 		case $place in
 		ws) pick file dir marker ;;
-		gitdir) pick logs-HEAD logs-branch info hooks index ORIG_HEAD FETCH_HEAD packed-refs refs-snap snap-noagent description modules config HEAD alternates snapref ;;
+		gitdir) pick logs-HEAD logs-branch info hooks index ORIG_HEAD FETCH_HEAD packed-refs refs-snap snap-noagent description modules config HEAD alternates objects-pack snapref ;;
 		cache) pick home tmp home tmp spool ;;
 		esac
 		name=$REPLY

@@ -195,6 +195,7 @@ target() {
 	repo) echo "${F[repo]}" ;;
 	repogit) echo "${F[repo]}/.git" ;;
 	repoheads) echo "${F[repo]}/.git/refs/heads" ;;
+	repoinfo) echo "${F[repo]}/.git/info" ;;
 	secret) echo "${F[secret]}" ;;
 	canary) echo "${F[canary]}" ;;
 	esac
@@ -299,6 +300,7 @@ plant_link() {
 		snap-noagent) path=$G/refs/agentic-git/snapshots/noagent ;;
 		snapref) path=$G/refs/agentic-git/snapshots/ag1/$(now_name 5 link) ;;
 		alternates) path=$G/objects/info/alternates ;;
+		objects-pack) path=$G/objects/pack ;;
 		*) path=$G/$name ;;
 		esac
 		mkdir -p "$(dirname "$path")" && rm -rf "$path" && ln -sfn "$t" "$path"
