@@ -17,8 +17,8 @@
 # Every planted program is one driver, .git/hx-drv TOKEN: it appends its
 # token to a canary file outside the workspace and copies the operator's
 # secret into the workspace. Inside a cage neither can succeed; the
-# checker (check.bash) flags either when seen. The scene's header lines
-# (`@name value`) give the absolute paths of the world.
+# checker (check.bash) flags either when seen. The scene's `fact NAME
+# VALUE` lines (ops.bash writes them) give the absolute paths of the world.
 set -u
 export LC_ALL=C
 mode=${1%% *}
