@@ -76,7 +76,7 @@ run_op() {
 	local -a mon=()
 	# shellcheck disable=SC2054 # strace's own lists
 	[ "${HX_STRACE:-1}" = 1 ] &&
-		mon=(strace -f -qq --decode-pids=pidns -s 200 -e trace=execve,clone,clone3,fork,vfork -e signal=none -o "$o.trace")
+		mon=(strace -f -qq --seccomp-bpf --decode-pids=pidns -s 200 -e trace=execve,clone,clone3,fork,vfork -e signal=none -o "$o.trace")
 	case $op in raw-*) selftest_pre "$op" ;; esac
 	(cd "$REPO" && exec timeout -k 5 "${HX_OP_TIMEOUT:-180}" "${mon[@]}" "${ARGV[@]}") \
 		</dev/null >"$o.out" 2>"$o.err"
