@@ -15,7 +15,8 @@
 #                               (ops.bash), not every one
 #   known ID KINDS OPS TEXT     (corpus only) a finding not fixed yet: the
 #                               scene fails with violations of KINDS after
-#                               OPS (comma-separated, OPS globs) only
+#                               OPS (comma-separated, OPS globs; a kind
+#                               `kind~word` also needs word in the text)
 
 HX_RNG=1
 

@@ -136,7 +136,8 @@ tap() {
 
 # cover KNOWN VIOLATIONS: for each violation, "covered ID" when a `known
 # ID KINDS OPS TEXT` line of KNOWN names its kind and command (KINDS and
-# OPS comma-separated, OPS globs), else "uncovered <the violation>"
+# OPS comma-separated, OPS globs; a kind `kind~word` only when the
+# violation says word), else "uncovered <the violation>"
 cover() {
 	local v kind op id kinds ops by k o
 	while IFS= read -r v; do
@@ -149,7 +150,9 @@ cover() {
 			for k in ${kinds//,/ }; do
 				for o in ${ops//,/ }; do
 					# shellcheck disable=SC2053
-					[ "$k" = "$kind" ] && [[ $op == $o ]] && by=$id
+					[ "${k%%~*}" = "$kind" ] && [[ $op == $o ]] || continue
+					[[ $k != *~* ]] || [[ $v == *"${k#*~}"* ]] || continue
+					by=$id
 				done
 			done
 		done < <(grep '^known ' "$1")
