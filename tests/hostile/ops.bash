@@ -83,6 +83,10 @@ run_op() {
 	rc=$?
 	case $op in raw-*) selftest_post "$op" ;; esac
 	capture "$o.state"
+	# what plain git prints (end's get-back hint may be a git command) is
+	# git's, not agentic-git's: its terminal output is not judged
+	HX_NOTERM=0
+	[ "${ARGV[0]}" = "$REAL_GIT" ] && [[ $op == getback* ]] && HX_NOTERM=1
 	check_op "$op" "$SD/state" "$o.state" "$o" >"$o.v" 2>"$o.checker-err" ||
 		echo "VIOLATION checker: the check after $op failed ($(head -c 200 "$o.checker-err"))" >>"$o.v"
 	[ -s "$o.checker-err" ] || rm -f "$o.checker-err"
