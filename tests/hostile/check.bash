@@ -62,11 +62,13 @@ capture() {
 	# the refs, and every file under refs/ (a broken "ref" for-each-ref
 	# skips is a file written there all the same)
 	rgit -C "$REPO" for-each-ref --format='%(objectname) %(refname)' >"$d/refs" 2>/dev/null
+	sed 's/^[^ ]* //' "$d/refs" >"$d/refnames"
 	(cd "$REPO/.git" && find refs -type f -print0 2>/dev/null |
 		while IFS= read -r -d '' f; do
-			sed 's/^[^ ]* //' "$d/refs" | grep -qxF -- "$f" ||
+			grep -qxF -- "$f" "$d/refnames" ||
 				printf 'file:%s %s\n' "$(sha1sum <"$f" | cut -c1-12)" "$f"
-		done) >>"$d/refs"
+		done) >"$d/reffiles"
+	cat "$d/reffiles" >>"$d/refs"
 	secret_places | LC_ALL=C sort >"$d/secret"
 	rgit --git-dir="$ORIGIN" for-each-ref --format='%(objectname) %(refname)' >"$d/origin-refs"
 	if [ -f "$AGHOME/fleet_events.jsonl" ]; then
@@ -225,9 +227,9 @@ json_check() {
 # a child's execve before its parent's clone returns.
 exec_check() {
 	[ -s "$1" ] || return 0
-	awk -v ag="$AG_REAL" -v shim="$SHIM_REAL" -v git="$GIT_REAL" '
+	awk -v ag="$AG_REAL" -v shim="$SHIM_REAL" -v proxy="$PROXY_REAL" -v git="$GIT_REAL" '
 	function allowed(prog, argv) {
-		if (prog == ag || prog == shim || prog == git) return 1
+		if (prog == ag || prog == shim || prog == proxy || prog == git) return 1
 		if (prog ~ /^\/usr\/lib\/git-core\//) return 1
 		# git starts a local transport through the shell
 		if (prog ~ /^\/(usr\/)?bin\/(sh|dash)$/ && argv ~ /"-c", "git-(upload|receive)-pack /) return 1

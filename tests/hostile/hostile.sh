@@ -61,6 +61,10 @@ if [ "${HX_INSIDE:-}" != 1 ]; then
 		exit 2
 	fi
 	mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
+	# the run reads its own copy of the fuzzer: bash reads a script as
+	# it runs it, and an edit of the tree must not change a long run
+	rm -rf "$out/src" && cp -a "$here" "$out/src" || exit 2
+	here=$out/src
 	files=()
 	for f in "$@"; do files+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
 	AG_BIN=$(cd "$(dirname "$AG_BIN")" && pwd)/$(basename "$AG_BIN")
@@ -89,6 +93,8 @@ export HX=$here
 REAL_GIT=${REAL_GIT:-$(command -v git)}
 AG_REAL=$(readlink -f "$AG_BIN")
 SHIM_REAL=$(readlink -f "$(dirname "$AG_BIN")/agentic-git-shim")
+# fs+api's proxy, which runs outside the cage by design
+PROXY_REAL=$(readlink -f "$(dirname "$AG_BIN")/agentic-git-proxy")
 GIT_REAL=$(readlink -f "$REAL_GIT")
 W=$out/world
 export REAL_GIT W
@@ -150,9 +156,10 @@ cover() {
 			for k in ${kinds//,/ }; do
 				for o in ${ops//,/ }; do
 					# shellcheck disable=SC2053
-					[ "${k%%~*}" = "$kind" ] && [[ $op == $o ]] || continue
-					[[ $k != *~* ]] || [[ $v == *"${k#*~}"* ]] || continue
-					by=$id
+					if [ "${k%%~*}" = "$kind" ] && [[ $op == $o ]] &&
+						{ [[ $k != *~* ]] || [[ $v == *"${k#*~}"* ]]; }; then
+						by=$id
+					fi
 				done
 			done
 		done < <(grep '^known ' "$1")
@@ -219,7 +226,7 @@ minimise() {
 	for ((i = n; i >= 1 && n > 1; i--)); do
 		awk -v k="$i" '/^plant /{ if (++c == k) next } { print }' "$cur" >"$try"
 		run_scene "$try" "$W.min-run" >/dev/null 2>&1
-		if grep -q "^VIOLATION ${key} " "$W.min-run/violations"; then
+		if grep -qF "VIOLATION $key:" "$W.min-run/violations"; then
 			cp "$try" "$cur"
 			n=$((n - 1))
 		fi

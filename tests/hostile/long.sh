@@ -19,7 +19,13 @@ done
 export AG_BIN=${AG_BIN:-$root/build/src/agentic-git}
 [ -x "$AG_BIN" ] || { echo "long.sh: no agentic-git at '$AG_BIN' (make build)" >&2; exit 2; }
 dir=${HX_LONG_DIR:-$root/build/hostile-long/$(date -u +%Y%m%dT%H%M%SZ)}
-mkdir -p "$dir" || exit 2
+mkdir -p "$dir/bin" || exit 2
+# a copy of the build under test: a rebuild during the hour changes
+# nothing of the run (hostile.sh copies its own scripts likewise)
+for b in agentic-git agentic-git-shim agentic-git-proxy; do
+	[ -e "$(dirname "$AG_BIN")/$b" ] && cp "$(dirname "$AG_BIN")/$b" "$dir/bin/"
+done
+AG_BIN=$dir/bin/$(basename "$AG_BIN")
 echo "long.sh: seed $seed, $seconds s, $(git -C "$root" describe --always --dirty 2>/dev/null), into $dir"
 nice -n 19 "$root/tests/hostile/hostile.sh" -o "$dir" -s "$seed" -t "$seconds" >"$dir/tap" 2>"$dir/stderr"
 rc=$?

@@ -87,6 +87,7 @@ run_op() {
 	# git's, not agentic-git's: its terminal output is not judged
 	HX_NOTERM=0
 	[ "${ARGV[0]}" = "$REAL_GIT" ] && [[ $op == getback* ]] && HX_NOTERM=1
+	export HX_NOTERM
 	check_op "$op" "$SD/state" "$o.state" "$o" >"$o.v" 2>"$o.checker-err" ||
 		echo "VIOLATION checker: the check after $op failed ($(head -c 200 "$o.checker-err"))" >>"$o.v"
 	[ -s "$o.checker-err" ] || rm -f "$o.checker-err"

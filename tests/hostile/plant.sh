@@ -201,9 +201,13 @@ target() {
 	esac
 }
 
-# now_name: a snapshot-like ref name, newer than any real one
+# now_name SEQ OP: REPLY is a snapshot-like ref name of this second,
+# newer than any real one; every call gets a sequence number of its own,
+# so two plants of one second never share a name
+NAMES=0
 now_name() {
-	printf '%s-%d-%s' "$(date -u +%Y%m%dT%H%M%SZ)" "$1" "$2"
+	NAMES=$((NAMES + 1))
+	REPLY=$(date -u +%Y%m%dT%H%M%SZ)-$(($1 * 100 + NAMES))-$2
 }
 
 # forged_tree: a tree of the agent's files named as ag2's and the
@@ -248,7 +252,8 @@ forge() {
 	msg="reset snapshot"$'\n\n'"Agentic-Snapshot-Op: reset"$'\n'"Agentic-Snapshot-Agent: $agent"$'\n'"Agentic-Snapshot-Worktree: $wt"$'\n'"Agentic-Snapshot-Head: $head"
 	[ -n "$q" ] && msg+=$'\n'"Agentic-Snapshot-Quarantine: $q"
 	c=$(g commit-tree "$tree" -p "$head" -m "$msg")
-	name=$(now_name 7 reset)
+	now_name 7 reset
+	name=$REPLY
 	mkdir -p "$G/refs/agentic-git/snapshots/ag1"
 	echo "$c" >"$G/refs/agentic-git/snapshots/ag1/$name"
 	say "forge $field $name"
@@ -266,7 +271,7 @@ plant_ref() {
 	main) setref refs/heads/main "$head" ;;
 	feat-b) setref refs/heads/feat/b "$head" ;;
 	tag) setref refs/tags/v1 "$head" ;;
-	snap-ag2) setref "refs/agentic-git/snapshots/ag2/$(now_name 0 reset)" "$head" ;;
+	snap-ag2) now_name 0 reset && setref "refs/agentic-git/snapshots/ag2/$REPLY" "$head" ;;
 	session-ag2) setref refs/agentic-git/sessions/ag2/feat/b "$head" ;;
 	origin-feat-a) setref refs/remotes/origin/feat/a "$head" ;;
 	notes)
@@ -298,7 +303,7 @@ plant_link() {
 		refs-snap) path=$G/refs/agentic-git ;;
 		# where the operator's restore saves the state it overwrites
 		snap-noagent) path=$G/refs/agentic-git/snapshots/noagent ;;
-		snapref) path=$G/refs/agentic-git/snapshots/ag1/$(now_name 5 link) ;;
+		snapref) now_name 5 link && path=$G/refs/agentic-git/snapshots/ag1/$REPLY ;;
 		alternates) path=$G/objects/info/alternates ;;
 		objects-pack) path=$G/objects/pack ;;
 		*) path=$G/$name ;;
@@ -320,7 +325,7 @@ plant_name() {
 	s=$(hostile "$2")
 	case $where in
 	branch) setref "refs/heads/hx-$s" "$(g rev-parse HEAD)" ;;
-	snapref) setref "refs/agentic-git/snapshots/ag1/$(now_name 3 "$s")" "$(g rev-parse HEAD)" ;;
+	snapref) now_name 3 "$s" && setref "refs/agentic-git/snapshots/ag1/$REPLY" "$(g rev-parse HEAD)" ;;
 	file) ;; # phase 1
 	subject) ;;
 	argv)
