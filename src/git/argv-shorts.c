@@ -53,18 +53,18 @@ static void split_one(const struct git_optable *t, const char *a,
 	}
 }
 
-/* ga->opts_end and opts_stop: the first `--` (or `--end-of-options`)
+/* ga->legacy_opts_end and opts_stop: the first `--` (or `--end-of-options`)
  * that no option takes for its value */
 static void options_end(struct git_argv *ga, const struct git_optable *t)
 {
-	ga->opts_end = ga->opts_stop = ga->nargs;
+	ga->legacy_opts_end = ga->opts_stop = ga->nargs;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
 		if (!strcmp(a, "--end-of-options") &&
 		    ga->opts_stop == ga->nargs)
 			ga->opts_stop = i;
 		if (!strcmp(a, "--")) {
-			ga->opts_end = i;
+			ga->legacy_opts_end = i;
 			if (ga->opts_stop == ga->nargs)
 				ga->opts_stop = i;
 			return;
@@ -80,7 +80,7 @@ void git_argv_split_shorts(struct git_argv *ga)
 		git_optable_find(ga->sub, ga->args, ga->nargs);
 	bool any = false, after = false;
 
-	ga->table = t;
+	ga->legacy_table = t;
 	options_end(ga, t);
 	if (!t)
 		return;

@@ -120,7 +120,7 @@ bool git_word_in(const char *s, const char *const *list)
  * Collects positionals, skipping options and the values of options listed
  * in `takes_value` (given as separate tokens) or, with a table, of those
  * git's own table says take one. Everything after the `--` that ends the
- * options (ga->opts_end; with a table, also `--end-of-options`) is
+ * options (ga->legacy_opts_end; with a table, also `--end-of-options`) is
  * positional. Returns the count (may exceed max;
  * only max are stored).
  */
@@ -136,7 +136,7 @@ static size_t positionals_in(const struct git_argv *ga,
 		*dashdash = false;
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (!after && (i == ga->opts_end ||
+		if (!after && (i == ga->legacy_opts_end ||
 			       (t && !strcmp(a, "--end-of-options")))) {
 			after = true;
 			if (dashdash)
@@ -144,7 +144,7 @@ static size_t positionals_in(const struct git_argv *ga,
 			continue;
 		}
 		if (!after && !strcmp(a, "--"))
-			continue; /* an option's value (ga->opts_end) */
+			continue; /* an option's value (ga->legacy_opts_end) */
 		if (!after && a[0] == '-' && a[1]) {
 			if ((takes_value && git_word_in(a, takes_value)) ||
 			    (t && git_opt_takes_next(t, a)))
@@ -162,12 +162,13 @@ static size_t positionals(const struct git_argv *ga,
 			  const char *const *takes_value, const char **out,
 			  size_t max, bool *dashdash)
 {
-	return positionals_in(ga, ga->table, takes_value, out, max, dashdash);
+	return positionals_in(ga, ga->legacy_table, takes_value, out, max,
+			      dashdash);
 }
 
 size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
 {
-	return positionals_in(ga, ga->table, NULL, out, max, NULL);
+	return positionals_in(ga, ga->legacy_table, NULL, out, max, NULL);
 }
 
 /*
@@ -177,7 +178,7 @@ size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
  */
 static bool has_arg(const struct git_argv *ga, const char *const *names)
 {
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		for (const char *const *n = names; *n; n++) {
 			size_t l = strlen(*n);
@@ -185,7 +186,7 @@ static bool has_arg(const struct git_argv *ga, const char *const *names)
 			    (a[l] == '\0' || ((*n)[1] == '-' && a[l] == '=')))
 				return true;
 		}
-		if (ga->table && git_opt_takes_next(ga->table, a))
+		if (ga->legacy_table && git_opt_takes_next(ga->legacy_table, a))
 			i++;
 	}
 	return false;
@@ -194,11 +195,11 @@ static bool has_arg(const struct git_argv *ga, const char *const *names)
 /* A single-dash cluster such as -fdx containing `c`, read as has_arg(). */
 static bool has_short(const struct git_argv *ga, char c)
 {
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, c))
 			return true;
-		if (ga->table && git_opt_takes_next(ga->table, a))
+		if (ga->legacy_table && git_opt_takes_next(ga->legacy_table, a))
 			i++;
 	}
 	return false;
@@ -535,7 +536,7 @@ static enum co_kind classify_token(const char *tok, unsigned f)
 
 static bool paths_after_dashdash(const struct git_argv *ga)
 {
-	return ga->opts_end + 1 < ga->nargs;
+	return ga->legacy_opts_end + 1 < ga->nargs;
 }
 
 /* -t, --track[=<mode>] or --no-track before `--`: the last one says */
@@ -543,7 +544,7 @@ static bool track_creates(const struct git_argv *ga)
 {
 	bool set = false;
 
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		if (!strcmp(a, "-t") || !strcmp(a, "--track") ||
 		    starts_with(a, "--track=") || !strcmp(a, "--no-track"))
@@ -571,7 +572,7 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 	memset(out, 0, sizeof(*out));
 	out->force = has_arg(ga, force) || (!is_switch && has_short(ga, 'f'));
 	/* creation flags: the next token is the new branch */
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		if (git_word_in(a, vals) && strcmp(a, "--conflict") &&
 		    strcmp(a, "--pathspec-from-file")) {
@@ -607,7 +608,7 @@ void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 		out->kind = CO_FILES;
 		return;
 	}
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		if (!strcmp(a, "--detach") || (is_switch && !strcmp(a, "-d"))) {
 			out->kind = CO_DETACH;

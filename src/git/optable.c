@@ -20,6 +20,129 @@ static bool has_words(const char *sub)
 	return !strcmp(sub, "stash") || !strcmp(sub, "worktree");
 }
 
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+const struct git_optable *git_optable_named(const char *cmd)
+{
+	for (size_t i = 0; cmd && i < git_optables_nr; i++)
+		if (!strcmp(git_optables[i].cmd, cmd))
+			return &git_optables[i];
+	return NULL;
+}
+
+/* Not in the lists git prints: revision.c hands what a command's own
+ * options leave to diff's (setup_revisions(), diff_opt_parse()). */
+static const char *const diff_family[] = {
+	"log",	      "show",	    "whatchanged", "diff-tree",
+	"diff-files", "diff-index", "rev-list",	   "format-patch",
+	"stash show", "range-diff", NULL,
+};
+
+const struct git_optable *git_optable_next(const char *cmd)
+{
+	return cmd && in_list(cmd, diff_family) ? git_optable_named("diff")
+						: NULL;
+}
+
+bool git_optable_partial(const char *cmd)
+{
+	static const char *const partial[] = { "diff", "cherry-pick", "revert",
+					       "fast-export", NULL };
+
+	return cmd && (in_list(cmd, diff_family) || in_list(cmd, partial));
+}
+
+bool git_optable_stops_at_positional(const char *cmd)
+{
+	/* PARSE_OPT_STOP_AT_NON_OPTION (builtin/grep.c) */
+	return cmd && !strcmp(cmd, "grep");
+}
+
+const struct git_opt *git_opt_resolve(const struct git_optable *t,
+				      const char *name, size_t len,
+				      enum git_opt_match *m)
+{
+	const struct git_opt *found = NULL;
+	size_t hits = 0;
+
+	*m = OPTM_NONE;
+	if (!t || !len)
+		return NULL;
+	for (size_t i = 0; i < t->nr; i++) {
+		const char *l = t->opts[i].lng;
+		if (!l || strncmp(l, name, len))
+			continue;
+		if (!l[len]) {
+			*m = OPTM_EXACT;
+			return &t->opts[i];
+		}
+		found = &t->opts[i];
+		hits++;
+	}
+	if (hits > 1) {
+		*m = OPTM_AMBIGUOUS;
+		return NULL;
+	}
+	if (hits)
+		*m = OPTM_ABBREV;
+	return found;
+}
+
+/* the tables the readers not moved to git/cmdline.c yet knew */
+static bool legacy(const char *cmd)
+{
+	static const char *const old[] = { "add",
+					   "am",
+					   "branch",
+					   "checkout",
+					   "checkout-index",
+					   "cherry-pick",
+					   "clean",
+					   "clone",
+					   "commit",
+					   "config",
+					   "fetch",
+					   "format-patch",
+					   "gc",
+					   "init",
+					   "merge",
+					   "mv",
+					   "prune",
+					   "pull",
+					   "push",
+					   "read-tree",
+					   "rebase",
+					   "reset",
+					   "restore",
+					   "revert",
+					   "rm",
+					   "switch",
+					   "symbolic-ref",
+					   "tag",
+					   "update-ref",
+					   "stash push",
+					   "stash save",
+					   "stash pop",
+					   "stash apply",
+					   "stash drop",
+					   "stash store",
+					   "stash branch",
+					   "worktree add",
+					   "worktree move",
+					   "worktree remove",
+					   "worktree lock",
+					   "worktree prune",
+					   NULL };
+
+	return in_list(cmd, old);
+}
+
 const struct git_optable *
 git_optable_find(const char *sub, const char *const *args, size_t nargs)
 {
@@ -41,10 +164,7 @@ git_optable_find(const char *sub, const char *const *args, size_t nargs)
 		memcpy(cmd + ls + 1, word, lw + 1);
 		sub = cmd;
 	}
-	for (size_t i = 0; i < git_optables_nr; i++)
-		if (!strcmp(git_optables[i].cmd, sub))
-			return &git_optables[i];
-	return NULL;
+	return legacy(sub) ? git_optable_named(sub) : NULL;
 }
 
 const struct git_opt *git_opt_long(const struct git_optable *t,
@@ -105,7 +225,7 @@ static bool known(const struct git_optable *t, const char *a, bool *next)
 
 const char *git_option_unknown(const struct git_argv *ga)
 {
-	const struct git_optable *t = ga->table;
+	const struct git_optable *t = ga->legacy_table;
 	size_t i = t && has_words(ga->sub) && ga->nargs && ga->args[0][0] != '-'
 			   ? 1
 			   : 0;

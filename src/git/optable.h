@@ -31,14 +31,57 @@ struct git_opt {
 
 struct git_optable {
 	const char *cmd; /* "checkout", or "stash push" for a sub-subcommand */
-	const struct git_opt *opts;
+	const struct git_opt *opts; /* NULL when it has none */
 	size_t nr;
+	/* the subcommand words git lists for it (`stash`: apply, clear,
+	 * drop…), NULL-terminated; NULL when it has none */
+	const char *const *verbs;
 };
 
 extern const struct git_optable git_optables[];
 extern const char git_optable_version[]; /* the git it was read from */
 #define GIT_OPTABLE_VERSION git_optable_version
 extern const size_t git_optables_nr;
+
+/* The table named `cmd` ("branch", "stash push"); NULL when none. */
+const struct git_optable *git_optable_named(const char *cmd);
+
+/*
+ * What a command reads after its own options, NULL when nothing: the
+ * commands that take diff options (log, show, diff-tree, format-patch,
+ * `stash show` …) read diff's table (git's revision.c and diff.c).
+ */
+const struct git_optable *git_optable_next(const char *cmd);
+
+/*
+ * A command that hands what its own table does not know to git's
+ * revision parser (format-patch, log, show, cherry-pick …): an option
+ * the table does not hold is no error there (git_argv.unknown stays
+ * NULL).
+ */
+bool git_optable_partial(const char *cmd);
+
+/*
+ * A command whose first positional ends its options (grep: `git grep x
+ * -O` searches `-O` as a revision or path).
+ */
+bool git_optable_stops_at_positional(const char *cmd);
+
+enum git_opt_match {
+	OPTM_NONE,
+	OPTM_EXACT,
+	OPTM_ABBREV,	/* a unique prefix */
+	OPTM_AMBIGUOUS, /* a prefix of several: git refuses it */
+};
+
+/*
+ * The long option `name` (len bytes, without `--` or `=value`) as
+ * parse-options resolves it in `t`: the exact name, else the one option
+ * it abbreviates. *m says which; NULL for none or an ambiguous prefix.
+ */
+const struct git_opt *git_opt_resolve(const struct git_optable *t,
+				      const char *name, size_t len,
+				      enum git_opt_match *m);
 
 /*
  * The table for ga's subcommand: `<sub>`, or for stash and worktree

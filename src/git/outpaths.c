@@ -267,7 +267,8 @@ static bool patches_here(const struct git_argv *ga)
 			to_stdout = true;
 		else if (!strcmp(a, "--no-stdout"))
 			to_stdout = false;
-		else if (ga->table && git_opt_takes_next(ga->table, a))
+		else if (ga->legacy_table &&
+			 git_opt_takes_next(ga->legacy_table, a))
 			i++; /* `--subject-prefix --stdout`: a value */
 	}
 	return !to_stdout;

@@ -23,11 +23,11 @@ static size_t split_positionals(const struct git_argv *ga,
 				size_t max, size_t skip, struct strvec *paths)
 {
 	size_t n = 0;
-	bool after = false, dashdash = ga->opts_end < ga->nargs;
+	bool after = false, dashdash = ga->legacy_opts_end < ga->nargs;
 
 	for (size_t i = 0; i < ga->nargs; i++) {
 		const char *a = ga->args[i];
-		if (!after && i == ga->opts_end) {
+		if (!after && i == ga->legacy_opts_end) {
 			after = true;
 			continue;
 		}
@@ -81,7 +81,7 @@ static const char *option_value(const struct git_argv *ga, const char *name)
 	size_t len = strlen(name);
 	const char *v = NULL;
 
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		if (!strcmp(a, name) && i + 1 < ga->nargs)
 			v = ga->args[++i];
@@ -99,7 +99,7 @@ static const char *restore_source(const struct git_argv *ga,
 	const char *src = NULL;
 	const char *unused[1];
 
-	for (size_t i = 0; i < ga->opts_end; i++) {
+	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
 		const char *a = ga->args[i];
 		if ((!strcmp(a, "-s") || !strcmp(a, "--source")) &&
 		    i + 1 < ga->nargs)

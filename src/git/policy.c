@@ -593,7 +593,7 @@ static bool check_fetch(struct verdict *v, const struct policy_input *in)
 	const char *p[64];
 	size_t n = git_positionals(in->ga, p, 64);
 
-	for (size_t i = 0; i < in->ga->opts_end; i++) {
+	for (size_t i = 0; i < in->ga->legacy_opts_end; i++) {
 		const char *a = in->ga->args[i], *rest;
 		for (const char *const *o = shallow; *o; o++) {
 			if (!skip_prefix(a, *o, &rest) ||
@@ -631,7 +631,7 @@ static bool check_fetch(struct verdict *v, const struct policy_input *in)
 
 static bool arg_with_prefix(const struct git_argv *ga, const char *prefix)
 {
-	for (size_t i = 0; i < ga->opts_end; i++)
+	for (size_t i = 0; i < ga->legacy_opts_end; i++)
 		if (starts_with(ga->args[i], prefix))
 			return true;
 	return false;
@@ -719,7 +719,7 @@ static bool arg_spelled(const struct git_argv *ga, const char *name)
 {
 	size_t l = strlen(name);
 
-	for (size_t i = 0; i < ga->opts_end; i++)
+	for (size_t i = 0; i < ga->legacy_opts_end; i++)
 		if (!strncmp(ga->args[i], name, l) &&
 		    (!ga->args[i][l] || ga->args[i][l] == '='))
 			return true;
