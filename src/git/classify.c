@@ -3,8 +3,7 @@
  * Classification of git command lines. Pure: no I/O.
  *
  * Invariants:
- *  1. A subcommand not in the table is SC_UNKNOWN (an external command or an
- *     alias): the policy, not this file, decides what that means.
+ *  1. A subcommand's class is its row's in the policy table (git/rules.c).
  *  2. git_form_read_only() is an allowlist: a form is read-only only when
  *     every argument is understood to be a read; anything unrecognised is a
  *     write.
@@ -18,94 +17,11 @@
 #include "git/clean-args.h"
 #include "git/optable.h"
 #include "git/outpaths.h"
-
-/* a table laid out by hand */
-/* clang-format off */
-static const struct {
-	const char *name;
-	enum sub_class cls;
-} subs[] = {
-	/* provably read-only (they may refresh the index stat cache) */
-	{ "status", SC_READ }, { "log", SC_READ }, { "diff", SC_READ },
-	{ "show", SC_READ }, { "blame", SC_READ }, { "annotate", SC_READ },
-	{ "grep", SC_READ }, { "ls-files", SC_READ }, { "ls-tree", SC_READ },
-	{ "cat-file", SC_READ }, { "rev-parse", SC_READ },
-	{ "rev-list", SC_READ }, { "for-each-ref", SC_READ },
-	{ "show-ref", SC_READ }, { "merge-base", SC_READ },
-	{ "describe", SC_READ }, { "shortlog", SC_READ },
-	{ "name-rev", SC_READ }, { "version", SC_READ }, { "help", SC_READ },
-	{ "whatchanged", SC_READ }, { "diff-tree", SC_READ },
-	{ "diff-files", SC_READ }, { "diff-index", SC_READ },
-	{ "ls-remote", SC_READ }, { "count-objects", SC_READ },
-	{ "check-ignore", SC_READ }, { "check-attr", SC_READ },
-	{ "check-mailmap", SC_READ }, { "check-ref-format", SC_READ },
-	{ "var", SC_READ }, { "verify-commit", SC_READ },
-	{ "verify-tag", SC_READ }, { "verify-pack", SC_READ },
-	{ "cherry", SC_READ }, { "show-branch", SC_READ },
-	{ "range-diff", SC_READ }, { "get-tar-commit-id", SC_READ },
-	{ "patch-id", SC_READ }, { "show-index", SC_READ },
-	{ "column", SC_READ }, { "stripspace", SC_READ },
-	{ "archive", SC_READ }, { "format-patch", SC_READ },
-	{ "fetch", SC_FORMS }, { "mailinfo", SC_READ },
-	{ "mailsplit", SC_READ }, { "request-pull", SC_READ },
-	{ "fmt-merge-msg", SC_READ }, { "merge-tree", SC_READ },
-	{ "bugreport", SC_READ }, { "diagnose", SC_READ },
-	/* read or write depending on the form */
-	{ "branch", SC_FORMS }, { "tag", SC_FORMS }, { "remote", SC_FORMS },
-	{ "stash", SC_FORMS }, { "config", SC_FORMS }, { "reflog", SC_FORMS },
-	{ "notes", SC_FORMS }, { "submodule", SC_FORMS },
-	{ "symbolic-ref", SC_FORMS }, { "hash-object", SC_FORMS },
-	{ "interpret-trailers", SC_FORMS }, { "sparse-checkout", SC_FORMS },
-	{ "bisect", SC_FORMS }, { "rerere", SC_FORMS }, { "fsck", SC_FORMS },
-	/* local mutations */
-	{ "add", SC_LOCAL }, { "stage", SC_LOCAL }, { "commit", SC_LOCAL },
-	{ "rm", SC_LOCAL }, { "mv", SC_LOCAL }, { "reset", SC_LOCAL },
-	{ "revert", SC_LOCAL }, { "cherry-pick", SC_LOCAL },
-	{ "merge", SC_LOCAL }, { "rebase", SC_LOCAL }, { "am", SC_LOCAL },
-	{ "apply", SC_LOCAL }, { "pull", SC_LOCAL }, { "read-tree", SC_LOCAL },
-	{ "update-index", SC_LOCAL }, { "restore", SC_LOCAL },
-	{ "clean", SC_LOCAL }, { "gc", SC_LOCAL }, { "prune", SC_LOCAL },
-	{ "repack", SC_LOCAL }, { "pack-refs", SC_LOCAL },
-	{ "update-ref", SC_LOCAL }, { "write-tree", SC_LOCAL },
-	{ "commit-tree", SC_LOCAL }, { "mktag", SC_LOCAL },
-	{ "mktree", SC_LOCAL },
-	{ "fast-export", SC_READ }, { "unpack-objects", SC_LOCAL },
-	{ "index-pack", SC_LOCAL }, { "pack-objects", SC_LOCAL },
-	{ "checkout-index", SC_LOCAL }, { "merge-file", SC_LOCAL },
-	{ "merge-index", SC_LOCAL }, { "mergetool", SC_TOOL },
-	{ "difftool", SC_TOOL }, { "maintenance", SC_LOCAL },
-	{ "commit-graph", SC_LOCAL }, { "multi-pack-index", SC_LOCAL },
-	{ "prune-packed", SC_LOCAL }, { "update-server-info", SC_LOCAL },
-	{ "bundle", SC_LOCAL }, { "hook", SC_LOCAL }, { "rerere", SC_FORMS },
-	{ "unpack-file", SC_LOCAL }, { "init", SC_CREATE },
-	{ "init-db", SC_CREATE }, { "clone", SC_CREATE },
-	{ "push", SC_PUSH },
-	{ "checkout", SC_CHECKOUT }, { "switch", SC_CHECKOUT },
-	{ "worktree", SC_WORKTREE }, { "submodule--helper", SC_HELPER },
-	/* rewrite or expose what is not the agent's */
-	{ "filter-branch", SC_FORBIDDEN }, { "replace", SC_FORBIDDEN },
-	{ "credential", SC_FORBIDDEN }, { "credential-store", SC_FORBIDDEN },
-	{ "credential-cache", SC_FORBIDDEN },
-	{ "credential-cache--daemon", SC_FORBIDDEN },
-	{ "fsmonitor--daemon", SC_FORBIDDEN }, { "upload-pack", SC_FORBIDDEN },
-	{ "receive-pack", SC_FORBIDDEN }, { "http-backend", SC_FORBIDDEN },
-	{ "shell", SC_FORBIDDEN }, { "daemon", SC_FORBIDDEN },
-	{ "instaweb", SC_FORBIDDEN }, { "for-each-repo", SC_FORBIDDEN },
-	/* move refs or objects past the guarded paths (push, the ref
-	 * transaction's audit): send-pack pushes without push's guards,
-	 * fast-import writes any ref */
-	{ "send-pack", SC_FORBIDDEN }, { "fast-import", SC_FORBIDDEN },
-};
-/* clang-format on */
+#include "git/rules.h"
 
 enum sub_class git_sub_class(const char *sub)
 {
-	if (!sub)
-		return SC_READ;
-	for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
-		if (!strcmp(subs[i].name, sub))
-			return subs[i].cls;
-	return SC_UNKNOWN;
+	return sub ? rule_for(sub)->cls : SC_READ;
 }
 
 bool git_word_in(const char *s, const char *const *list)

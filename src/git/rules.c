@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The policy table (git/rules.h): one row per git subcommand. Pure.
+ *
+ * Invariants:
+ *  1. A subcommand not in the table is SC_UNKNOWN (an external command or
+ *     an alias): the policy, not this file, decides what that means.
+ *  2. A row's read-only forms are an allowlist: a form is a read only when
+ *     its row says so; anything the row does not name is a write.
+ *  3. Each row's functions read the one parse of the command line
+ *     (git/argv.h) and nothing else.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "git/rules.h"
+
+/* clang-format off */
+static const struct rule rules[] = {
+	/* provably read-only (they may refresh the index stat cache) */
+	{ "status", SC_READ, .legacy = true },
+	{ "log", SC_READ, .legacy = true },
+	{ "diff", SC_READ, .legacy = true },
+	{ "show", SC_READ, .legacy = true },
+	{ "blame", SC_READ, .legacy = true },
+	{ "annotate", SC_READ, .legacy = true },
+	{ "grep", SC_READ, .legacy = true },
+	{ "ls-files", SC_READ, .legacy = true },
+	{ "ls-tree", SC_READ, .legacy = true },
+	{ "cat-file", SC_READ, .legacy = true },
+	{ "rev-parse", SC_READ, .legacy = true },
+	{ "rev-list", SC_READ, .legacy = true },
+	{ "for-each-ref", SC_READ, .legacy = true },
+	{ "show-ref", SC_READ, .legacy = true },
+	{ "merge-base", SC_READ, .legacy = true },
+	{ "describe", SC_READ, .legacy = true },
+	{ "shortlog", SC_READ, .legacy = true },
+	{ "name-rev", SC_READ, .legacy = true },
+	{ "version", SC_READ, .legacy = true },
+	{ "help", SC_READ, .legacy = true },
+	{ "whatchanged", SC_READ, .legacy = true },
+	{ "diff-tree", SC_READ, .legacy = true },
+	{ "diff-files", SC_READ, .legacy = true },
+	{ "diff-index", SC_READ, .legacy = true },
+	{ "ls-remote", SC_READ, .legacy = true },
+	{ "count-objects", SC_READ, .legacy = true },
+	{ "check-ignore", SC_READ, .legacy = true },
+	{ "check-attr", SC_READ, .legacy = true },
+	{ "check-mailmap", SC_READ, .legacy = true },
+	{ "check-ref-format", SC_READ, .legacy = true },
+	{ "var", SC_READ, .legacy = true },
+	{ "verify-commit", SC_READ, .legacy = true },
+	{ "verify-tag", SC_READ, .legacy = true },
+	{ "verify-pack", SC_READ, .legacy = true },
+	{ "cherry", SC_READ, .legacy = true },
+	{ "show-branch", SC_READ, .legacy = true },
+	{ "range-diff", SC_READ, .legacy = true },
+	{ "get-tar-commit-id", SC_READ, .legacy = true },
+	{ "patch-id", SC_READ, .legacy = true },
+	{ "show-index", SC_READ, .legacy = true },
+	{ "column", SC_READ, .legacy = true },
+	{ "stripspace", SC_READ, .legacy = true },
+	{ "archive", SC_READ, .legacy = true },
+	{ "format-patch", SC_READ, .legacy = true },
+	{ "mailinfo", SC_READ, .legacy = true },
+	{ "mailsplit", SC_READ, .legacy = true },
+	{ "request-pull", SC_READ, .legacy = true },
+	{ "fmt-merge-msg", SC_READ, .legacy = true },
+	{ "merge-tree", SC_READ, .legacy = true },
+	{ "bugreport", SC_READ, .legacy = true },
+	{ "diagnose", SC_READ, .legacy = true },
+	{ "fast-export", SC_READ, .legacy = true },
+	/* read or write depending on the form */
+	{ "fetch", SC_FORMS, .legacy = true },
+	{ "branch", SC_FORMS, .legacy = true },
+	{ "tag", SC_FORMS, .legacy = true },
+	{ "remote", SC_FORMS, .legacy = true },
+	{ "stash", SC_FORMS, .legacy = true },
+	{ "config", SC_FORMS, .legacy = true },
+	{ "reflog", SC_FORMS, .legacy = true },
+	{ "notes", SC_FORMS, .legacy = true },
+	{ "submodule", SC_FORMS, .legacy = true },
+	{ "symbolic-ref", SC_FORMS, .legacy = true },
+	{ "hash-object", SC_FORMS, .legacy = true },
+	{ "interpret-trailers", SC_FORMS, .legacy = true },
+	{ "sparse-checkout", SC_FORMS, .legacy = true },
+	{ "bisect", SC_FORMS, .legacy = true },
+	{ "rerere", SC_FORMS, .legacy = true },
+	{ "fsck", SC_FORMS, .legacy = true },
+	/* local mutations */
+	{ "add", SC_LOCAL, .legacy = true },
+	{ "stage", SC_LOCAL, .legacy = true },
+	{ "commit", SC_LOCAL, .legacy = true },
+	{ "rm", SC_LOCAL, .legacy = true },
+	{ "mv", SC_LOCAL, .legacy = true },
+	{ "reset", SC_LOCAL, .legacy = true },
+	{ "revert", SC_LOCAL, .legacy = true },
+	{ "cherry-pick", SC_LOCAL, .legacy = true },
+	{ "merge", SC_LOCAL, .legacy = true },
+	{ "rebase", SC_LOCAL, .legacy = true },
+	{ "am", SC_LOCAL, .legacy = true },
+	{ "apply", SC_LOCAL, .legacy = true },
+	{ "pull", SC_LOCAL, .legacy = true },
+	{ "read-tree", SC_LOCAL, .legacy = true },
+	{ "update-index", SC_LOCAL, .legacy = true },
+	{ "restore", SC_LOCAL, .legacy = true },
+	{ "clean", SC_LOCAL, .legacy = true },
+	{ "gc", SC_LOCAL, .legacy = true },
+	{ "prune", SC_LOCAL, .legacy = true },
+	{ "repack", SC_LOCAL, .legacy = true },
+	{ "pack-refs", SC_LOCAL, .legacy = true },
+	{ "update-ref", SC_LOCAL, .legacy = true },
+	{ "write-tree", SC_LOCAL, .legacy = true },
+	{ "commit-tree", SC_LOCAL, .legacy = true },
+	{ "mktag", SC_LOCAL, .legacy = true },
+	{ "mktree", SC_LOCAL, .legacy = true },
+	{ "unpack-objects", SC_LOCAL, .legacy = true },
+	{ "index-pack", SC_LOCAL, .legacy = true },
+	{ "pack-objects", SC_LOCAL, .legacy = true },
+	{ "checkout-index", SC_LOCAL, .legacy = true },
+	{ "merge-file", SC_LOCAL, .legacy = true },
+	{ "merge-index", SC_LOCAL, .legacy = true },
+	{ "maintenance", SC_LOCAL, .legacy = true },
+	{ "commit-graph", SC_LOCAL, .legacy = true },
+	{ "multi-pack-index", SC_LOCAL, .legacy = true },
+	{ "prune-packed", SC_LOCAL, .legacy = true },
+	{ "update-server-info", SC_LOCAL, .legacy = true },
+	{ "bundle", SC_LOCAL, .legacy = true },
+	{ "hook", SC_LOCAL, .legacy = true },
+	{ "unpack-file", SC_LOCAL, .legacy = true },
+	/* new repositories */
+	{ "init", SC_CREATE, .legacy = true },
+	{ "init-db", SC_CREATE, .legacy = true },
+	{ "clone", SC_CREATE, .legacy = true },
+	/* the one way out */
+	{ "push", SC_PUSH, .legacy = true },
+	/* branch moves */
+	{ "checkout", SC_CHECKOUT, .legacy = true },
+	{ "switch", SC_CHECKOUT, .legacy = true },
+	/* the session manager's */
+	{ "worktree", SC_WORKTREE, .legacy = true },
+	/* git's own helper */
+	{ "submodule--helper", SC_HELPER, .legacy = true },
+	/* interactive tools */
+	{ "mergetool", SC_TOOL, .legacy = true },
+	{ "difftool", SC_TOOL, .legacy = true },
+	/* rewrite or expose what is not the agent's, or move refs or objects past the guarded paths (push, the ref transaction's audit): send-pack pushes without push's guards, fast-import writes any ref */
+	{ "filter-branch", SC_FORBIDDEN, .legacy = true },
+	{ "replace", SC_FORBIDDEN, .legacy = true },
+	{ "credential", SC_FORBIDDEN, .legacy = true },
+	{ "credential-store", SC_FORBIDDEN, .legacy = true },
+	{ "credential-cache", SC_FORBIDDEN, .legacy = true },
+	{ "credential-cache--daemon", SC_FORBIDDEN, .legacy = true },
+	{ "fsmonitor--daemon", SC_FORBIDDEN, .legacy = true },
+	{ "upload-pack", SC_FORBIDDEN, .legacy = true },
+	{ "receive-pack", SC_FORBIDDEN, .legacy = true },
+	{ "http-backend", SC_FORBIDDEN, .legacy = true },
+	{ "shell", SC_FORBIDDEN, .legacy = true },
+	{ "daemon", SC_FORBIDDEN, .legacy = true },
+	{ "instaweb", SC_FORBIDDEN, .legacy = true },
+	{ "for-each-repo", SC_FORBIDDEN, .legacy = true },
+	{ "send-pack", SC_FORBIDDEN, .legacy = true },
+	{ "fast-import", SC_FORBIDDEN, .legacy = true },
+};
+/* clang-format on */
+
+static const struct rule unknown = { "", SC_UNKNOWN };
+
+const struct rule *rule_for(const char *sub)
+{
+	if (!sub)
+		return &unknown;
+	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
+		if (!strcmp(rules[i].sub, sub))
+			return &rules[i];
+	return &unknown;
+}

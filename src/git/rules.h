@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_RULES_H
+#define AG_RULES_H
+
+/**
+ * The policy table (PRODUCT.md §2, §4): one row per git subcommand, the way
+ * git's builtin command table or a doas.conf reads — one row, one answer to
+ * "what is the rule for `git branch`?". Pure: no I/O.
+ *
+ * A row holds, for its subcommand:
+ *  - its class (read-only, read or write by form, local mutation, push …);
+ *  - its read-only forms (the unbound agents' allowlist): `reads`, or the
+ *    class when there is none (SC_READ: every form; the rest: none);
+ *  - the snapshot decision: `snap` says whether no form, every form, or
+ *    every form but the `safe` ones may destroy unsaved work (the default
+ *    is a column, so that it can become "snapshot unless known safe");
+ *  - its ref effects: what it may create, move or delete, as full ref
+ *    names after git's DWIM of short names (`heads/x`, `tags/x`,
+ *    `remotes/x`, a bare name), judged in one place (git/refs-judge.c);
+ *  - its deny checks for a bound agent in its own repository, with their
+ *    messages.
+ * Every function of a row reads the one parse of the command line
+ * (git/argv.h) and nothing else.
+ *
+ * What holds for every subcommand (an output path, a program named on
+ * the command line, another agent's snapshot named or listed) is judged
+ * before the row, in git/rules.c.
+ */
+#include "base/common.h"
+#include "git/argv.h"
+#include "git/classify.h"
+
+struct verdict;
+struct policy_input;
+
+enum rule_snap {
+	SNAP_NO = 0, /* no form destroys unsaved work */
+	SNAP_YES,    /* every form may (merge, rebase, cherry-pick …) */
+	SNAP_FORMS,  /* every form but those `safe` names */
+};
+
+struct rule {
+	const char *sub;
+	enum sub_class cls;
+	bool (*reads)(const struct git_argv *ga);
+	enum rule_snap snap;
+	bool (*safe)(const struct git_argv *ga);
+	bool (*quarantine)(const struct git_argv *ga); /* clean -x/-X */
+	bool (*check)(struct verdict *v, const struct policy_input *in);
+	/* the readers not moved to the table yet decide (git/classify.c,
+	 * git/policy.c) */
+	bool legacy;
+};
+
+/* The row of `sub`; a row of class SC_UNKNOWN for a subcommand git does
+ * not have (an external command or an alias), never NULL. */
+const struct rule *rule_for(const char *sub);
+
+#endif
