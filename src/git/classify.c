@@ -128,25 +128,6 @@ static const char *first_pos(const struct git_argv *ga,
 	return positionals(ga, takes_value, p, 1, NULL) ? p[0] : NULL;
 }
 
-static bool branch_read(const struct git_argv *ga)
-{
-	static const char *const w[] = { "-d", "-D", "--delete", "-m", "-M",
-		"--move", "-c", "-C", "--copy", "-f", "--force",
-		"--set-upstream-to", "-u", "--set-upstream", "--unset-upstream",
-		"--edit-description", "-t", "--track", "--no-track",
-		"--create-reflog", "--recurse-submodules", NULL };
-	static const char *const v[] = { "--contains", "--no-contains",
-		"--merged", "--no-merged", "--points-at", "--sort", "--format",
-		NULL };
-	static const char *const list[] = { "-l", "--list", NULL };
-	if (has_arg(ga, w))
-		return false;
-	for (size_t i = 0; i < ga->nargs; i++)
-		if (starts_with(ga->args[i], "-u") && ga->args[i][2])
-			return false;
-	return has_arg(ga, list) || !first_pos(ga, v);
-}
-
 static bool tag_read(const struct git_argv *ga)
 {
 	static const char *const w[] = { "-d", "--delete", "-f", "--force",
@@ -301,6 +282,8 @@ bool git_form_read_only(const struct git_argv *ga)
 		return true;
 	if (writes_file(ga) || runs_program(ga))
 		return false; /* `stash show --output=<file>` too */
+	if (!rule_for(sub)->legacy)
+		return rule_reads(rule_for(sub), ga);
 	switch (git_sub_class(sub)) {
 	case SC_READ:
 		return true;
@@ -313,8 +296,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	}
 	if (!strcmp(sub, "fetch"))
 		return fetch_read(ga);
-	if (!strcmp(sub, "branch"))
-		return branch_read(ga);
 	if (!strcmp(sub, "tag"))
 		return tag_read(ga);
 	if (!strcmp(sub, "config"))
@@ -384,7 +365,11 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	/* a file written where it is told may be the agent's unsaved work,
 	 * whatever else the form does (invariant fuzzer, seed 33: `read-tree
 	 * --index-output README.md` overwrote it with no snapshot) */
-	if (git_word_in(sub, always) || writes_file(ga))
+	if (writes_file(ga))
+		return sub;
+	if (!rule_for(sub)->legacy)
+		return rule_snapshot(rule_for(sub), ga, quarantine);
+	if (git_word_in(sub, always))
 		return sub;
 	if (!strcmp(sub, "reset"))
 		return has_arg(ga, hard) ? "reset" : NULL;

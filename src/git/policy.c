@@ -33,6 +33,7 @@
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/pushspec.h"
+#include "git/rules.h"
 
 const char *verdict_kind_str(enum verdict_kind k)
 {
@@ -64,8 +65,10 @@ void verdict_release(struct verdict *v)
 	strbuf_release(&v->push_pins);
 }
 
-static AG_PRINTF(4, 5) void deny(struct verdict *v, const char *event,
-				 enum deny_style style, const char *fmt, ...)
+#define deny verdict_deny
+
+void verdict_deny(struct verdict *v, const char *event, enum deny_style style,
+		  const char *fmt, ...)
 {
 	va_list ap;
 	v->kind = V_DENY;
@@ -172,12 +175,16 @@ static void route(struct verdict *v, const struct policy_input *in)
 	v->scrub_repo_env = true;
 }
 
-static bool is_protected(const char *branch, void *ctx)
+bool policy_protected(const struct policy_input *in, const char *name)
 {
-	const struct policy_input *in = ctx;
 	if (in->policy_refused)
 		return true;
-	return ag_protected_match(in->protected, branch);
+	return ag_protected_match(in->protected, name);
+}
+
+static bool is_protected(const char *branch, void *ctx)
+{
+	return policy_protected(ctx, branch);
 }
 
 static bool snapshots_for(const struct policy_input *in)
@@ -422,51 +429,6 @@ static bool arg_present(const struct git_argv *ga, const char *const *names)
 		for (const char *const *n = names; *n; n++)
 			if (!strcmp(ga->args[i], *n))
 				return true;
-	return false;
-}
-
-static bool check_branch(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const vals[] = { "--contains", "--no-contains",
-		"--merged", "--no-merged", "--points-at", "--sort", "--format",
-		"-u", NULL };
-	static const char *const del[] = { "-d", "-D", "--delete", NULL };
-	static const char *const mv[] = { "-m", "-M", "--move", NULL };
-	static const char *const cp[] = { "-c", "-C", "--copy", NULL };
-	const char *p[3] = { NULL, NULL, NULL };
-	const char *a = in->bind->branch;
-	size_t n;
-
-	if (git_form_read_only(in->ga))
-		return false;
-	n = pos_with(in->ga, vals, p, 3);
-	if (arg_present(in->ga, mv)) {
-		const char *old = n >= 2 ? p[0] : a;
-		const char *new = n >= 2 ? p[1] : p[0];
-		if (!old || (a && !strcmp(old, a))) {
-			deny(v, "deny", DS_BLOCK,
-			     "renaming your assigned branch '%s' would break your session's binding — keep its name",
-			     a ? a : "<none>");
-			return true;
-		}
-		if ((old && is_protected(old, (void *)in)) ||
-		    (new && is_protected(new, (void *)in))) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — renaming '%s' to '%s' is denied",
-			     old ? old : "", new ? new : "");
-			return true;
-		}
-		return false;
-	}
-	for (size_t i = 0; i < n && i < 3; i++) {
-		if (is_protected(p[i], (void *)in) &&
-		    (i == 0 || arg_present(in->ga, del) || arg_present(in->ga, cp))) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — creating, moving or deleting the branch '%s' is denied",
-			     p[i]);
-			return true;
-		}
-	}
 	return false;
 }
 
@@ -832,6 +794,8 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 
 	if (!sub)
 		return false;
+	if (!rule_for(sub)->legacy)
+		return rule_check(rule_for(sub), v, in);
 	switch (git_sub_class(sub)) {
 	case SC_UNKNOWN:
 		if (in->repo->sub_is_external) {
@@ -852,8 +816,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	default:
 		break;
 	}
-	if (!strcmp(sub, "branch"))
-		return check_branch(v, in);
 	if (!strcmp(sub, "update-ref"))
 		return check_update_ref(v, in);
 	if (!strcmp(sub, "symbolic-ref"))
@@ -961,7 +923,9 @@ static bool deny_unknown_option(struct verdict *v,
 	const struct git_argv *ga = in->ga;
 	const char *unknown;
 
-	if (git_form_read_only(ga) || !(unknown = git_option_unknown(ga)))
+	unknown = rule_for(ga->sub)->legacy ? git_option_unknown(ga)
+					    : ga->unknown;
+	if (git_form_read_only(ga) || !unknown)
 		return false;
 	deny(v, "deny", DS_BLOCK,
 	     "'git %s': option '%s' is not one this guard knows (git %s's own options are, spelled out in full) — use an option `git %s -h` lists, or ask the operator",

@@ -127,6 +127,13 @@ struct verdict {
 };
 
 void verdict_init(struct verdict *v);
+/* Makes `v` a deny with this event, style and reason. */
+AG_PRINTF(4, 5)
+void verdict_deny(struct verdict *v, const char *event, enum deny_style style,
+		  const char *fmt, ...);
+/* Whether the branch `name` (without refs/heads/) is protected for this
+ * input (every branch when policy.toml was refused). */
+bool policy_protected(const struct policy_input *in, const char *name);
 void verdict_release(struct verdict *v);
 void policy_decide(const struct policy_input *in, struct verdict *v);
 /* Inserts `words` (NULL-terminated) into v->args at index `at`; the

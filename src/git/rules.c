@@ -12,6 +12,9 @@
  */
 #include "base/common.h"
 #include <string.h>
+#include "git/policy.h"
+#include "git/ref-effects.h"
+#include "git/rules-int.h"
 #include "git/rules.h"
 
 /* clang-format off */
@@ -71,7 +74,8 @@ static const struct rule rules[] = {
 	{ "fast-export", SC_READ, .legacy = true },
 	/* read or write depending on the form */
 	{ "fetch", SC_FORMS, .legacy = true },
-	{ "branch", SC_FORMS, .legacy = true },
+	{ "branch", SC_FORMS, .reads = branch_reads, .refs = branch_refs,
+	  .check = branch_check },
 	{ "tag", SC_FORMS, .legacy = true },
 	{ "remote", SC_FORMS, .legacy = true },
 	{ "stash", SC_FORMS, .legacy = true },
@@ -163,7 +167,7 @@ static const struct rule rules[] = {
 };
 /* clang-format on */
 
-static const struct rule unknown = { "", SC_UNKNOWN };
+static const struct rule unknown = { "", SC_UNKNOWN, .legacy = true };
 
 const struct rule *rule_for(const char *sub)
 {
@@ -173,4 +177,74 @@ const struct rule *rule_for(const char *sub)
 		if (!strcmp(rules[i].sub, sub))
 			return &rules[i];
 	return &unknown;
+}
+
+bool rule_reads(const struct rule *r, const struct git_argv *ga)
+{
+	return r->reads ? r->reads(ga) : r->cls == SC_READ;
+}
+
+const char *rule_snapshot(const struct rule *r, const struct git_argv *ga,
+			  bool *quarantine)
+{
+	*quarantine = false;
+	if (r->snap == SNAP_NO ||
+	    (r->snap == SNAP_FORMS && r->safe && r->safe(ga)))
+		return NULL;
+	*quarantine = r->quarantine && r->quarantine(ga);
+	return r->sub;
+}
+
+const char *rules_assigned(const struct policy_input *in)
+{
+	return in->bind->branch ? in->bind->branch : "<none>";
+}
+
+static bool protected_cb(const char *branch, void *ctx)
+{
+	return policy_protected(ctx, branch);
+}
+
+static const char *const op_words[] = {
+	[REF_WRITE] = "create or move",
+	[REF_DELETE] = "delete",
+	[REF_UPSTREAM] = "change the upstream or description of",
+	[REF_READ] = "copy from",
+};
+
+/* The one judge of what a row says its command moves (git/ref-effects.h). */
+static bool refs_denied(const struct rule *r, struct verdict *v,
+			const struct policy_input *in)
+{
+	struct ref_effects fx;
+	const struct ref_effect *e;
+	enum ref_hit hit;
+
+	ref_effects_init(&fx);
+	r->refs(in->ga, &fx);
+	e = ref_effects_judge(&fx, protected_cb, (void *)in, &hit);
+	if (e && hit == REF_HIT_SNAPSHOTS)
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"'%s' is in the refs/agentic-git/ snapshot namespace, which agents cannot change — the safety net stays out of reach",
+			e->given);
+	else if (e)
+		verdict_deny(
+			v, "deny_protected_ref", DS_BLOCK,
+			"protected ref — git %s would %s '%s' (%s), a protected branch%s — denied%s",
+			r->sub, op_words[e->op], e->given,
+			ref_effect_name(&fx, e),
+			e->pattern ? ", or every branch the pattern covers"
+				   : "",
+			r->refs_hint ? r->refs_hint : "");
+	ref_effects_release(&fx);
+	return e != NULL;
+}
+
+bool rule_check(const struct rule *r, struct verdict *v,
+		const struct policy_input *in)
+{
+	if (r->check && r->check(v, in))
+		return true;
+	return r->refs && refs_denied(r, v, in);
 }

@@ -32,6 +32,7 @@
 
 struct verdict;
 struct policy_input;
+struct ref_effects;
 
 enum rule_snap {
 	SNAP_NO = 0, /* no form destroys unsaved work */
@@ -46,6 +47,8 @@ struct rule {
 	enum rule_snap snap;
 	bool (*safe)(const struct git_argv *ga);
 	bool (*quarantine)(const struct git_argv *ga); /* clean -x/-X */
+	void (*refs)(const struct git_argv *ga, struct ref_effects *fx);
+	const char *refs_hint; /* the way out a protected-ref deny adds */
 	bool (*check)(struct verdict *v, const struct policy_input *in);
 	/* the readers not moved to the table yet decide (git/classify.c,
 	 * git/policy.c) */
@@ -55,5 +58,22 @@ struct rule {
 /* The row of `sub`; a row of class SC_UNKNOWN for a subcommand git does
  * not have (an external command or an alias), never NULL. */
 const struct rule *rule_for(const char *sub);
+
+/* Whether ga's form only reads, by its row (the class when it has no
+ * `reads`). */
+bool rule_reads(const struct rule *r, const struct git_argv *ga);
+
+/* The snapshot slug when ga's form may destroy unsaved work (the
+ * subcommand's name), else NULL; *quarantine for clean -x/-X. */
+const char *rule_snapshot(const struct rule *r, const struct git_argv *ga,
+			  bool *quarantine);
+
+/*
+ * A bound agent's command in its own repository, by its row: its deny
+ * checks, then its ref effects judged (protected branches,
+ * refs/agentic-git/). True when `v` now denies it.
+ */
+bool rule_check(const struct rule *r, struct verdict *v,
+		const struct policy_input *in);
 
 #endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef AG_RULES_INT_H
+#define AG_RULES_INT_H
+
+/**
+ * The functions of the policy table's rows (git/rules.c), by area: each
+ * reads the one parse of the command line (git/argv.h) and nothing else.
+ * Internal to the rules; git/rules.h is the table's interface.
+ */
+#include "base/common.h"
+#include "git/argv.h"
+#include "git/policy.h"
+#include "git/ref-effects.h"
+
+/* The agent's assigned branch, or "<none>" for a message. */
+const char *rules_assigned(const struct policy_input *in);
+
+/* git/rules-refs.c: branch, tag, update-ref, symbolic-ref, fetch, pull */
+bool branch_reads(const struct git_argv *ga);
+void branch_refs(const struct git_argv *ga, struct ref_effects *fx);
+bool branch_check(struct verdict *v, const struct policy_input *in);
+
+#endif

@@ -1,0 +1,38 @@
+#!/usr/bin/env bats
+# One reading of git's command line (issue 36; PRODUCT.md §2): the shim
+# parses a command line once, against git's own option table, and every
+# rule reads that parse. Two spellings git reads alike get one verdict,
+# and a short destination git expands (DWIM) is judged as git expands it.
+# The forms below were judged differently by two readers before.
+load lib
+load shimlib
+
+setup() {
+	ag_setup
+	(
+		cd "$REPO"
+		"$REAL_GIT" branch master
+	)
+	ag_bind ag1 feat/a
+	cd "$WT"
+}
+
+refs_now() { "$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname)'; }
+upstream_of() { "$REAL_GIT" -C "$REPO" config --get "branch.$1.merge" || true; }
+
+@test "branch --set-upstream-to <up> <protected> is denied like branch -u <up> <protected>" {
+	"$REAL_GIT" -C "$REPO" branch feat/up main
+	for form in "branch -u feat/up main" "branch --set-upstream-to feat/up main" \
+		"branch --set-upstream-to=feat/up main" "branch -ufeat/up main" \
+		"branch main --set-upstream-to feat/up" "branch --set-upstream-t feat/up main" \
+		"branch --set-up feat/up main"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_denied bound
+		assert_equal "$(upstream_of main)" ""
+	done
+	# the agent's own branch may track what it likes
+	run agit branch --set-upstream-to feat/up feat/a
+	assert_success
+	assert_equal "$(upstream_of feat/a)" refs/heads/feat/up
+}
