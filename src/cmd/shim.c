@@ -92,7 +92,7 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 	/* an agent's shell that keeps repository hooks off keeps the
 	 * session's on: they are agentic-git's (config-env.h) */
 	if (v->drop_env_hooks_off)
-		config_env_drop_hooks_off(&f->cfg_env);
+		config_env_drop_hooks_off(&ga->env_config);
 	/* git itself refuses abbreviated long options (`reset --har`) for
 	 * agents: the policy reasons about full spellings (PRODUCT.md §4),
 	 * the read-only allowlist too (`config --remove-s` or

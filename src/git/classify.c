@@ -143,34 +143,6 @@ static bool tag_read(const struct git_argv *ga)
 	return has_arg(ga, rd) || !first_pos(ga, v);
 }
 
-static bool config_read(const struct git_argv *ga)
-{
-	static const char *const w[] = { "--unset", "--unset-all", "--add",
-		"--replace-all", "--rename-section", "--remove-section", "-e",
-		"--edit", NULL };
-	static const char *const r[] = { "--get", "--get-all", "--get-regexp",
-		"--get-urlmatch", "--get-color", "--get-colorbool", "-l",
-		"--list", NULL };
-	static const char *const v[] = { "-f", "--file", "--blob", "--type",
-		"--default", NULL };
-	static const char *const rsub[] = { "get", "list", NULL };
-	static const char *const wsub[] = { "set", "unset", "rename-section",
-		"remove-section", "edit", NULL };
-	const char *p[3];
-	size_t n;
-
-	if (has_arg(ga, w))
-		return false;
-	n = positionals(ga, v, p, 3, NULL);
-	if (n && git_word_in(p[0], wsub))
-		return false;
-	if (n && git_word_in(p[0], rsub))
-		return true;
-	if (has_arg(ga, r))
-		return true;
-	return n <= 1;
-}
-
 static bool first_word_in(const struct git_argv *ga, const char *const *ok,
 			  bool empty_ok, const char *const *takes_value)
 {
@@ -298,8 +270,6 @@ bool git_form_read_only(const struct git_argv *ga)
 		return fetch_read(ga);
 	if (!strcmp(sub, "tag"))
 		return tag_read(ga);
-	if (!strcmp(sub, "config"))
-		return config_read(ga);
 	if (!strcmp(sub, "remote"))
 		return first_word_in(ga, remote_r, true, NULL);
 	if (!strcmp(sub, "stash"))

@@ -208,95 +208,6 @@ static void effects(struct verdict *v, const struct policy_input *in)
 
 /* ---- checks shared by every agent ---- */
 
-/*
- * kv: `key[=value]` (-c, --config-env) or a bare key; val_arg: the value
- * given as its own argument (`git config <key> <value>`), or NULL when
- * there is none or it is being removed. Only an inert value of a dangerous
- * key passes; a key too long to judge is denied (fail-closed).
- */
-static bool config_kv_denied(struct verdict *v, const char *kv,
-			     const char *val_arg, const char *how,
-			     bool read_only)
-{
-	char key[256];
-	const char *val = git_config_split(kv, key, sizeof(key));
-	size_t n = val ? (size_t)(val - 1 - kv) : strlen(kv);
-
-	if (n >= sizeof(key)) {
-		deny(v, "deny", DS_BLOCK,
-		     "%s is longer than %zu characters — too long to judge, refusing (fail-closed); use a shorter name",
-		     how, sizeof(key) - 1);
-		return true;
-	}
-	if (val_arg)	/* `git config a=b <value>`: not a key git takes */
-		val = val ? NULL : val_arg;
-	if (!git_config_key_dangerous(key) || git_config_value_inert(key, val) ||
-	    (read_only && git_config_value_disables(key, val)))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "%s '%s' can run code, redirect git or silence the audit hooks — agents may not set it (run the command without it; for a non-interactive editor use -c core.editor=true)",
-	     how, key);
-	return true;
-}
-
-/* --config-env=<key>=<envvar>: the value is the variable's content, which
- * the policy does not see; a dangerous key is denied whatever it is. */
-static bool config_env_denied(struct verdict *v, const char *arg,
-			      bool read_only)
-{
-	char key[512];
-	size_t n = strcspn(arg, "=");
-
-	if (n >= sizeof(key))
-		n = sizeof(key) - 1; /* still too long for config_kv_denied */
-	memcpy(key, arg, n);
-	key[n] = '\0';
-	return config_kv_denied(v, key, NULL, "--config-env", read_only);
-}
-
-/* The same rules for config carried in the environment (config-env.h). */
-static bool env_config_denied(struct verdict *v, const struct policy_env *e,
-			      bool read_only)
-{
-	const struct config_env *ce = e->cfg_env;
-
-	if (e->exec_path_env) {
-		deny(v, "deny", DS_BLOCK,
-		     "GIT_EXEC_PATH redirects which git programs run — not allowed for agents; unset it");
-		return true;
-	}
-	if (e->trace_var) {
-		/* GIT_TRACE=/home/op/.bashrc appends git's trace to any file */
-		int n = (int)strcspn(e->trace_var, "=");
-		deny(v, "deny", DS_BLOCK,
-		     "%.*s sends git's trace into a file ('%s'), which can be any file outside the repository — agents trace to stderr only: set %.*s=1, or unset it",
-		     n, e->trace_var, e->trace_var + n + 1, n, e->trace_var);
-		return true;
-	}
-	if (!ce)
-		return false;
-	if (ce->error) {
-		deny(v, "deny", DS_BLOCK, "%s — refusing to guess what git would read (fail-closed); unset it",
-		     ce->error);
-		return true;
-	}
-	for (size_t i = 0; i < ce->kv.nr; i++) {
-		if (config_env_hooks_off(ce, i)) {
-			v->drop_env_hooks_off = true; /* the shim drops it */
-			continue;
-		}
-		if (config_kv_denied(v, ce->kv.v[i], NULL, ce->from.v[i], read_only))
-			return true;
-	}
-	if (ce->file_var) {
-		deny(v, "deny", DS_BLOCK,
-		     "%s points git at a config file of its own, which the policy cannot judge — agents may not (unset it, or set it to /dev/null)",
-		     ce->file_var);
-		return true;
-	}
-	return false;
-}
-
 static bool agent_common_denies(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -314,13 +225,7 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		     "--exec-path redirects which git programs run — not allowed for agents; run git without it");
 		return true;
 	}
-	for (size_t i = 0; i < ga->nconfigs; i++)
-		if (config_kv_denied(v, ga->configs[i], NULL, "-c", read_only))
-			return true;
-	for (size_t i = 0; i < ga->nconfig_envs; i++)
-		if (config_env_denied(v, ga->config_envs[i], read_only))
-			return true;
-	if (env_config_denied(v, in->env, read_only))
+	if (config_carried_denied(v, in, read_only))
 		return true;
 	if (in->repo->sibling_agent) {
 		deny(v, "deny_cross_agent_sibling", DS_SIBLING,
@@ -591,77 +496,6 @@ static bool check_fetch(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
-static bool arg_with_prefix(const struct git_argv *ga, const char *prefix)
-{
-	for (size_t i = 0; i < ga->legacy_opts_end; i++)
-		if (starts_with(ga->args[i], prefix))
-			return true;
-	return false;
-}
-
-/* Persisting config is an allowlist (git_config_key_persistable()). */
-static bool config_not_persistable(struct verdict *v, const char *kv)
-{
-	char key[256];
-
-	git_config_split(kv, key, sizeof(key));
-	if (git_config_key_persistable(key))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "agents may persist only everyday repository options with git config (user.name/email, branch.<b>.remote/merge/rebase, line-ending and file-mode options, pull/merge/rebase/diff/status/log/color options, advice.*); '%s' is not one — pass it for one command with -c instead, or ask the operator",
-	     key);
-	return true;
-}
-
-static bool check_config(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const scope[] = { "--global", "--system", "--file",
-		"-f", "--blob", NULL };
-	static const char *const vals[] = { "-f", "--file", "--blob", "--type",
-		"--default", "--comment", NULL };
-	static const char *const nsub[] = { "set", "unset", "rename-section",
-		"remove-section", "edit", NULL };
-	static const char *const unset[] = { "--unset", "--unset-all",
-		"unset", NULL };
-	const char *p[3] = { NULL, NULL, NULL };
-	size_t n, k = 0;
-	const char *key, *val;
-
-	if (git_form_read_only(in->ga))
-		return false;
-	if (arg_present(in->ga, scope) || arg_with_prefix(in->ga, "--file=") ||
-	    arg_with_prefix(in->ga, "--blob=")) {
-		deny(v, "deny", DS_BLOCK,
-		     "writing --global, --system or --file configuration is not allowed for agents — set repository options with git config --worktree <key> <value>");
-		return true;
-	}
-	for (size_t i = 0; i < in->ga->nargs; i++) {
-		const char *a = in->ga->args[i];
-		if (!strcmp(a, "-e") || !strcmp(a, "--edit") ||
-		    !strcmp(a, "edit") || !strcmp(a, "--rename-section") ||
-		    !strcmp(a, "rename-section")) {
-			deny(v, "deny", DS_BLOCK,
-			     "git config %s can write any key — set keys one at a time with git config <key> <value>",
-			     a);
-			return true;
-		}
-	}
-	n = pos_with(in->ga, vals, p, 3);
-	for (const char *const *s = nsub; n >= 2 && *s; s++)
-		if (!strcmp(p[0], *s))
-			k = 1;
-	key = k < n ? p[k] : NULL;
-	/* `<key> <value>` (or `set <key> <value>`): an inert value of a
-	 * dangerous key may be persisted, as with -c; removing one may not */
-	val = k + 1 < n && k + 1 < ARRAY_SIZE(p) && !arg_present(in->ga, unset) ?
-		      p[k + 1] : NULL;
-	if (!key)
-		return false;
-	if (config_kv_denied(v, key, val, "the config key", false))
-		return true;
-	return config_not_persistable(v, key);
-}
-
 /* The subcommand's first positional when it is one of `words`, or NULL. */
 static const char *first_positional_in(const struct git_argv *ga,
 				       const char *const *words)
@@ -822,8 +656,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		return check_symbolic_ref(v, in);
 	if (!strcmp(sub, "fetch") || !strcmp(sub, "pull"))
 		return check_fetch(v, in);
-	if (!strcmp(sub, "config"))
-		return check_config(v, in);
 	if (!strcmp(sub, "tag") && arg_present(ga, tag_w)) {
 		deny(v, "deny", DS_BLOCK,
 		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");

@@ -20,4 +20,12 @@ bool branch_reads(const struct git_argv *ga);
 void branch_refs(const struct git_argv *ga, struct ref_effects *fx);
 bool branch_check(struct verdict *v, const struct policy_input *in);
 
+/* git/rules-config.c: config, and the config every command carries */
+bool config_reads(const struct git_argv *ga);
+bool config_check(struct verdict *v, const struct policy_input *in);
+/* -c, --config-env and the environment's config (git/config-env.h),
+ * judged for any agent's command; `read_only`: the form only reads */
+bool config_carried_denied(struct verdict *v, const struct policy_input *in,
+			   bool read_only);
+
 #endif

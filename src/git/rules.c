@@ -79,7 +79,7 @@ static const struct rule rules[] = {
 	{ "tag", SC_FORMS, .legacy = true },
 	{ "remote", SC_FORMS, .legacy = true },
 	{ "stash", SC_FORMS, .legacy = true },
-	{ "config", SC_FORMS, .legacy = true },
+	{ "config", SC_FORMS, .reads = config_reads, .check = config_check },
 	{ "reflog", SC_FORMS, .legacy = true },
 	{ "notes", SC_FORMS, .legacy = true },
 	{ "submodule", SC_FORMS, .legacy = true },

@@ -76,4 +76,9 @@ const char *rule_snapshot(const struct rule *r, const struct git_argv *ga,
 bool rule_check(const struct rule *r, struct verdict *v,
 		const struct policy_input *in);
 
+/* -c, --config-env and the environment's config, for any agent's
+ * command (git/rules-config.c); `read_only`: the form only reads. */
+bool config_carried_denied(struct verdict *v, const struct policy_input *in,
+			   bool read_only);
+
 #endif

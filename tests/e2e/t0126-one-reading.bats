@@ -36,3 +36,21 @@ upstream_of() { "$REAL_GIT" -C "$REPO" config --get "branch.$1.merge" || true; }
 	assert_success
 	assert_equal "$(upstream_of feat/a)" refs/heads/feat/up
 }
+
+@test "config -t bool <key> <value> is judged by its key, like --type bool" {
+	for form in "config -t bool core.filemode false" "config --type bool core.filemode false" \
+		"config --type=bool core.filemode false" "config -tbool core.filemode false"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_success
+		refute_output --partial "key 'bool'"
+	done
+	assert_equal "$("$REAL_GIT" -C "$WT" config --get core.filemode)" false
+	# and a dangerous key stays denied in every spelling
+	for form in "config -t bool core.fsmonitor true" "config --type=bool core.fsmonitor true"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_denied bound
+		assert_output --partial "core.fsmonitor"
+	done
+}
