@@ -168,27 +168,6 @@ static bool submodule_read(const struct git_argv *ga)
 	return true;
 }
 
-/* fetch is read-only when it stores only into remote-tracking refs (or
- * FETCH_HEAD); a refspec `src:dst` with any other dst moves local refs. */
-static bool fetch_read(const struct git_argv *ga)
-{
-	/* a shallow fetch rewrites the shared shallow file (invariant fuzzer) */
-	static const char *const shallow[] = { "--depth", "--deepen",
-					       "--shallow-since",
-					       "--shallow-exclude", NULL };
-	const char *p[64];
-	size_t n = positionals(ga, NULL, p, 64, NULL);
-
-	if (n > 64 || has_arg(ga, shallow))
-		return false;
-	for (size_t i = 1; i < n; i++) {
-		const char *colon = strchr(p[i], ':');
-		if (colon && colon[1] && !starts_with(colon + 1, "refs/remotes/"))
-			return false;
-	}
-	return true;
-}
-
 /*
  * A form that writes a file wherever it is told (`archive -o`,
  * `format-patch -o`, `diff --output=<file>`, `mailinfo <msg> <patch>`;
@@ -216,6 +195,8 @@ static bool runs_program(const struct git_argv *ga)
 	static const char *const fetchers[] = { "ls-remote", "fetch", "pull",
 						"archive", NULL };
 
+	if (!rule_for(ga->sub)->legacy)
+		return false; /* its row says */
 	if (!strcmp(ga->sub, "grep"))
 		return has_arg(ga, pager) || has_short(ga, 'O');
 	return git_word_in(ga->sub, fetchers) && has_arg(ga, upload);
@@ -266,8 +247,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "fetch"))
-		return fetch_read(ga);
 	if (!strcmp(sub, "tag"))
 		return tag_read(ga);
 	if (!strcmp(sub, "remote"))

@@ -654,7 +654,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		return check_update_ref(v, in);
 	if (!strcmp(sub, "symbolic-ref"))
 		return check_symbolic_ref(v, in);
-	if (!strcmp(sub, "fetch") || !strcmp(sub, "pull"))
+	if (!strcmp(sub, "pull"))
 		return check_fetch(v, in);
 	if (!strcmp(sub, "tag") && arg_present(ga, tag_w)) {
 		deny(v, "deny", DS_BLOCK,

@@ -11,7 +11,10 @@
  *     canonical name and positionals as git splits them (git/argv.h).
  */
 #include "base/common.h"
+#include <stdlib.h>
 #include <string.h>
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 #include "git/rules-int.h"
 
 /* ---- branch ---- */
@@ -102,4 +105,97 @@ bool branch_check(struct verdict *v, const struct policy_input *in)
 		"renaming your assigned branch '%s' would break your session's binding — keep its name",
 		rules_assigned(in));
 	return true;
+}
+
+/* ---- fetch, pull ---- */
+
+/* the shallow file is the common dir's: every checkout would lose its
+ * history past the cut (invariant fuzzer) */
+static const char *const fetch_shallow[] = { "depth", "deepen", "shallow-since",
+					     "shallow-exclude", NULL };
+
+/* One refspec: `[+]<src>[:<dst>]`, `^<negative>`, as git reads it. */
+static void fetch_refspec(struct ref_effects *fx, const char *spec)
+{
+	const char *s = spec[0] == '+' ? spec + 1 : spec;
+	const char *colon = strchr(s, ':');
+
+	if (s[0] == '^')
+		return; /* a negative refspec excludes */
+	if (!colon) {
+		ref_effect_add(fx, REF_READ, "", s, spec);
+		return;
+	}
+	{
+		char *src = xstrndup(s, (size_t)(colon - s));
+		ref_effect_add(fx, REF_READ, "", src, spec);
+		free(src);
+	}
+	if (colon[1])
+		ref_effect_add_fetch_dst(fx, REF_WRITE, colon + 1, spec);
+}
+
+void fetch_refs(const struct git_argv *ga, struct ref_effects *fx)
+{
+	/* --refmap's refspecs map what the command line names: their
+	 * destinations are written too */
+	for (size_t i = 0; i < ga->nopts; i++)
+		if (git_optuse_is(&ga->opts[i], "refmap") &&
+		    ga->opts[i].value && *ga->opts[i].value)
+			fetch_refspec(fx, ga->opts[i].value);
+	if (git_opt_on(ga, "multiple"))
+		return; /* every positional names a repository */
+	/* <repository> <refspec>…; `tag <name>` is refs/tags/<name> */
+	for (size_t i = 1; i < ga->npos; i++) {
+		if (!strcmp(ga->pos[i], "tag") && i + 1 < ga->npos) {
+			i++;
+			ref_effect_add(fx, REF_WRITE, "refs/tags/", ga->pos[i],
+				       ga->pos[i]);
+			continue;
+		}
+		fetch_refspec(fx, ga->pos[i]);
+	}
+}
+
+bool fetch_reads(const struct git_argv *ga)
+{
+	struct ref_effects fx;
+	bool reads = true;
+
+	if (git_opt_any_on(ga, fetch_shallow) || git_opt_on(ga, "stdin") ||
+	    git_opt_on(ga, "upload-pack"))
+		return false;
+	/* it stores only into remote-tracking refs, or FETCH_HEAD */
+	ref_effects_init(&fx);
+	fetch_refs(ga, &fx);
+	for (size_t i = 0; i < fx.nr && reads; i++)
+		reads = fx.v[i].op == REF_READ ||
+			starts_with(ref_effect_name(&fx, &fx.v[i]),
+				    "refs/remotes/");
+	reads = reads && !fx.overflow;
+	ref_effects_release(&fx);
+	return reads;
+}
+
+bool fetch_check(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+
+	for (const char *const *o = fetch_shallow; *o; o++) {
+		if (!git_opt_on(ga, *o))
+			continue;
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"git %s --%s would make the repository shallow for every checkout of it — fetch the full history (git %s origin)",
+			ga->sub, *o, ga->sub);
+		return true;
+	}
+	if (git_opt_on(ga, "stdin")) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"git %s --stdin takes refspecs this guard cannot see, and so cannot judge — name them on the command line",
+			ga->sub);
+		return true;
+	}
+	return false;
 }

@@ -73,7 +73,9 @@ static const struct rule rules[] = {
 	{ "diagnose", SC_READ, .legacy = true },
 	{ "fast-export", SC_READ, .legacy = true },
 	/* read or write depending on the form */
-	{ "fetch", SC_FORMS, .legacy = true },
+	{ "fetch", SC_FORMS, .reads = fetch_reads, .refs = fetch_refs,
+	  .refs_hint = "; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
+	  .check = fetch_check },
 	{ "branch", SC_FORMS, .reads = branch_reads, .refs = branch_refs,
 	  .check = branch_check },
 	{ "tag", SC_FORMS, .legacy = true },

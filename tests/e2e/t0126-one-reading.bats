@@ -54,3 +54,31 @@ upstream_of() { "$REAL_GIT" -C "$REPO" config --get "branch.$1.merge" || true; }
 		assert_output --partial "core.fsmonitor"
 	done
 }
+
+@test "fetch . <src>:heads/<protected> is judged as refs/heads/<protected> (git's DWIM)" {
+	local before
+	before=$(refs_now)
+	for dst in heads/master refs/heads/master master heads/main; do
+		run agit fetch . "feat/a:$dst"
+		assert_denied bound
+		assert_output --partial "protected ref"
+	done
+	assert_equal "$(refs_now)" "$before"
+	# a remote-tracking destination is still fine
+	run agit fetch . feat/a:remotes/self/feat-a
+	assert_success
+}
+
+@test "fetch --prune with a destination pattern over the snapshot namespace is denied" {
+	echo "work" >>README.md
+	AGENTIC_GIT_SNAPSHOTS=1 agit reset -q --hard
+	local snaps
+	snaps=$("$REAL_GIT" -C "$REPO" for-each-ref 'refs/agentic-git/')
+	[ -n "$snaps" ]
+	for spec in 'refs/tags/none*:refs/agentic-git*' 'refs/tags/none*:refs/agentic*' \
+		'refs/tags/*:refs/*' 'refs/tags/none*:agentic-git/snapshots/*'; do
+		run agit fetch --prune . "$spec"
+		assert_denied bound
+		assert_equal "$("$REAL_GIT" -C "$REPO" for-each-ref 'refs/agentic-git/')" "$snaps"
+	done
+}
