@@ -450,52 +450,6 @@ static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 	return true;
 }
 
-static bool check_fetch(struct verdict *v, const struct policy_input *in)
-{
-	/* the shallow file is the common dir's: every checkout would lose
-	 * its history past the cut (invariant fuzzer) */
-	static const char *const shallow[] = { "--depth", "--deepen",
-					       "--shallow-since",
-					       "--shallow-exclude", NULL };
-	const char *p[64];
-	size_t n = git_positionals(in->ga, p, 64);
-
-	for (size_t i = 0; i < in->ga->legacy_opts_end; i++) {
-		const char *a = in->ga->args[i], *rest;
-		for (const char *const *o = shallow; *o; o++) {
-			if (!skip_prefix(a, *o, &rest) ||
-			    (*rest && *rest != '='))
-				continue;
-			deny(v, "deny", DS_BLOCK,
-			     "git %s %s would make the repository shallow for every checkout of it — fetch the full history (git %s origin)",
-			     in->ga->sub, *o, in->ga->sub);
-			return true;
-		}
-	}
-
-	for (size_t i = 1; i < n && i < 64; i++) {
-		const char *s = p[i][0] == '+' ? p[i] + 1 : p[i];
-		const char *dst = strchr(s, ':'), *b;
-		if (!dst || !*++dst)
-			continue;
-		if (is_snapshot_ref(dst) || is_snapshot_ref(s)) {
-			deny(v, "deny", DS_BLOCK,
-			     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
-			return true;
-		}
-		b = dst;
-		if (!skip_prefix(dst, "refs/heads/", &b) && starts_with(dst, "refs/"))
-			continue;
-		if (strchr(b, '*') || is_protected(b, (void *)in)) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — git %s into local branch '%s' is denied; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
-			     in->ga->sub, b);
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The subcommand's first positional when it is one of `words`, or NULL. */
 static const char *first_positional_in(const struct git_argv *ga,
 				       const char *const *words)
@@ -654,8 +608,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		return check_update_ref(v, in);
 	if (!strcmp(sub, "symbolic-ref"))
 		return check_symbolic_ref(v, in);
-	if (!strcmp(sub, "pull"))
-		return check_fetch(v, in);
 	if (!strcmp(sub, "tag") && arg_present(ga, tag_w)) {
 		deny(v, "deny", DS_BLOCK,
 		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
