@@ -128,21 +128,6 @@ static const char *first_pos(const struct git_argv *ga,
 	return positionals(ga, takes_value, p, 1, NULL) ? p[0] : NULL;
 }
 
-static bool tag_read(const struct git_argv *ga)
-{
-	static const char *const w[] = { "-d", "--delete", "-f", "--force",
-		"-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-m",
-		"--message", "-F", "--file", "-e", "--edit", "--create-reflog",
-		"--cleanup", "--trailer", NULL };
-	static const char *const v[] = { "--contains", "--no-contains",
-		"--merged", "--no-merged", "--points-at", "--sort", "--format",
-		NULL };
-	static const char *const rd[] = { "-l", "--list", "-v", "--verify", NULL };
-	if (has_arg(ga, w))
-		return false;
-	return has_arg(ga, rd) || !first_pos(ga, v);
-}
-
 static bool first_word_in(const struct git_argv *ga, const char *const *ok,
 			  bool empty_ok, const char *const *takes_value)
 {
@@ -247,8 +232,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "tag"))
-		return tag_read(ga);
 	if (!strcmp(sub, "remote"))
 		return first_word_in(ga, remote_r, true, NULL);
 	if (!strcmp(sub, "stash"))

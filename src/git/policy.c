@@ -576,7 +576,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	/* these write the operator's global config and schedule jobs */
 	static const char *const global_w[] = { "register", "unregister",
 		"start", "stop", NULL };
-	static const char *const tag_w[] = { "-d", "--delete", "-f", "--force", NULL };
 	static const char *const stash_w[] = { "branch", NULL };
 	const char *w;
 
@@ -608,11 +607,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		return check_update_ref(v, in);
 	if (!strcmp(sub, "symbolic-ref"))
 		return check_symbolic_ref(v, in);
-	if (!strcmp(sub, "tag") && arg_present(ga, tag_w)) {
-		deny(v, "deny", DS_BLOCK,
-		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
-		return true;
-	}
 	if (!strcmp(sub, "remote") && (w = first_positional_in(ga, remote_w))) {
 		deny(v, "deny", DS_BLOCK,
 		     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",

@@ -107,6 +107,46 @@ bool branch_check(struct verdict *v, const struct policy_input *in)
 	return true;
 }
 
+/* ---- tag ---- */
+
+static const char *const tag_writes[] = {
+	"delete", "force", "annotate",	    "sign",    "local-user", "message",
+	"file",	  "edit",  "create-reflog", "cleanup", "trailer",    NULL,
+};
+
+bool tag_reads(const struct git_argv *ga)
+{
+	static const char *const lists[] = { "list", "verify", NULL };
+
+	if (git_opt_any_on(ga, tag_writes))
+		return false;
+	return git_opt_any_on(ga, lists) || !ga->npos;
+}
+
+void tag_refs(const struct git_argv *ga, struct ref_effects *fx)
+{
+	/* <name> [<commit>]; -d names every tag it deletes */
+	bool del = git_opt_on(ga, "delete");
+
+	if (tag_reads(ga))
+		return;
+	for (size_t i = 0; i < ga->npos && (i == 0 || del); i++)
+		ref_effect_add(fx, del ? REF_DELETE : REF_WRITE, "refs/tags/",
+			       ga->pos[i], ga->pos[i]);
+}
+
+bool tag_check(struct verdict *v, const struct policy_input *in)
+{
+	static const char *const moves[] = { "delete", "force", NULL };
+
+	if (tag_reads(in->ga) || !git_opt_any_on(in->ga, moves))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
+	return true;
+}
+
 /* ---- fetch, pull ---- */
 
 /* the shallow file is the common dir's: every checkout would lose its
