@@ -342,66 +342,6 @@ static bool is_snapshot_ref(const char *r)
 	return starts_with(r, "refs/agentic-git/") || strstr(r, "agentic-git/");
 }
 
-static bool check_update_ref(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const vals[] = { "-m", NULL };
-	static const char *const nd[] = { "--no-deref", NULL };
-	static const char *const d[] = { "-d", NULL };
-	static const char *const stdin_[] = { "--stdin", NULL };
-	const char *p[1] = { NULL };
-	const char *a = in->bind->branch, *ref, *b;
-
-	if (arg_present(in->ga, stdin_)) {
-		deny(v, "deny", DS_BLOCK,
-		     "update-ref --stdin cannot be checked ref by ref — run one `git update-ref <ref> <new>` per ref");
-		return true;
-	}
-	if (!pos_with(in->ga, vals, p, 1))
-		return false; /* git prints its usage */
-	ref = p[0];
-	if (!strcmp(ref, "refs/stash") && arg_present(in->ga, d)) {
-		/* deleting the ref drops every entry with its reflog, unsnapshotted */
-		deny(v, "deny", DS_BLOCK,
-		     "update-ref -d refs/stash would drop every stash entry — use `git stash drop` or `git stash clear` (both are snapshotted)");
-		return true;
-	}
-	if (is_snapshot_ref(ref)) {
-		deny(v, "deny", DS_BLOCK,
-		     "'%s' is in the refs/agentic-git/ snapshot namespace, which agents cannot change — the safety net stays out of reach",
-		     ref);
-		return true;
-	}
-	if (!strcmp(ref, "HEAD")) {
-		if (arg_present(in->ga, nd) || arg_present(in->ga, d)) {
-			deny(v, "deny", DS_BLOCK,
-			     "cross-branch — assigned to '%s', cannot detach or delete HEAD",
-			     a ? a : "<none>");
-			return true;
-		}
-		return false;
-	}
-	if (!starts_with(ref, "refs/")) {
-		deny(v, "deny", DS_BLOCK,
-		     "update-ref of '%s' is not allowed — name a full ref (refs/heads/%s for your branch)",
-		     ref, a ? a : "<branch>");
-		return true;
-	}
-	if (skip_prefix(ref, "refs/heads/", &b)) {
-		if (is_protected(b, (void *)in)) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — update-ref of '%s' is denied", ref);
-			return true;
-		}
-		if (!a || strcmp(b, a)) {
-			deny(v, "deny", DS_BLOCK,
-			     "cross-branch — assigned to '%s', update-ref may only move refs/heads/%s, not '%s'",
-			     a ? a : "<none>", a ? a : "<none>", ref);
-			return true;
-		}
-	}
-	return false;
-}
-
 static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
 {
 	static const char *const vals[] = { "-m", NULL };
@@ -603,8 +543,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	default:
 		break;
 	}
-	if (!strcmp(sub, "update-ref"))
-		return check_update_ref(v, in);
 	if (!strcmp(sub, "symbolic-ref"))
 		return check_symbolic_ref(v, in);
 	if (!strcmp(sub, "remote") && (w = first_positional_in(ga, remote_w))) {

@@ -22,6 +22,8 @@ bool branch_check(struct verdict *v, const struct policy_input *in);
 bool tag_reads(const struct git_argv *ga);
 void tag_refs(const struct git_argv *ga, struct ref_effects *fx);
 bool tag_check(struct verdict *v, const struct policy_input *in);
+void update_ref_refs(const struct git_argv *ga, struct ref_effects *fx);
+bool update_ref_check(struct verdict *v, const struct policy_input *in);
 bool fetch_reads(const struct git_argv *ga);
 void fetch_refs(const struct git_argv *ga, struct ref_effects *fx);
 bool fetch_check(struct verdict *v, const struct policy_input *in);

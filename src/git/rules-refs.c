@@ -147,6 +147,77 @@ bool tag_check(struct verdict *v, const struct policy_input *in)
 	return true;
 }
 
+/* ---- update-ref ---- */
+
+/* `-d` deletes; `--no-deref` (the last of it and --deref) writes the
+ * name itself, not what it points at */
+static bool update_ref_nodrf(const struct git_argv *ga)
+{
+	const struct git_optuse *u = git_opt_last(ga, "deref");
+
+	return u && (u->flags & GOPT_NEG);
+}
+
+void update_ref_refs(const struct git_argv *ga, struct ref_effects *fx)
+{
+	const char *ref = git_pos(ga, 0);
+
+	/* HEAD moves the branch it points at: the assigned one */
+	if (!ref || (!strcmp(ref, "HEAD") && !git_opt_on(ga, "-d") &&
+		     !update_ref_nodrf(ga)))
+		return;
+	ref_effect_add(fx, git_opt_on(ga, "-d") ? REF_DELETE : REF_WRITE, "",
+		       ref, ref);
+}
+
+bool update_ref_check(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	const char *ref = git_pos(ga, 0), *b;
+	const char *a = rules_assigned(in);
+
+	if (git_opt_on(ga, "stdin")) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"update-ref --stdin cannot be checked ref by ref — run one `git update-ref <ref> <new>` per ref");
+		return true;
+	}
+	if (!ref)
+		return false; /* git prints its usage */
+	if (!strcmp(ref, "refs/stash") && git_opt_on(ga, "-d")) {
+		/* deleting it drops every entry with its reflog, unsnapshotted */
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"update-ref -d refs/stash would drop every stash entry — use `git stash drop` or `git stash clear` (both are snapshotted)");
+		return true;
+	}
+	if (!strcmp(ref, "HEAD")) {
+		if (!git_opt_on(ga, "-d") && !update_ref_nodrf(ga))
+			return false;
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"cross-branch — assigned to '%s', cannot detach or delete HEAD",
+			a);
+		return true;
+	}
+	if (!starts_with(ref, "refs/")) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"update-ref of '%s' is not allowed — name a full ref (refs/heads/%s for your branch)",
+			ref, in->bind->branch ? in->bind->branch : "<branch>");
+		return true;
+	}
+	if (skip_prefix(ref, "refs/heads/", &b) &&
+	    (!in->bind->branch || strcmp(b, in->bind->branch))) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"cross-branch — assigned to '%s', update-ref may only move refs/heads/%s, not '%s'",
+			a, a, ref);
+		return true;
+	}
+	return false;
+}
+
 /* ---- fetch, pull ---- */
 
 /* the shallow file is the common dir's: every checkout would lose its

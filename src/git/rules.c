@@ -117,7 +117,8 @@ static const struct rule rules[] = {
 	{ "prune", SC_LOCAL, .legacy = true },
 	{ "repack", SC_LOCAL, .legacy = true },
 	{ "pack-refs", SC_LOCAL, .legacy = true },
-	{ "update-ref", SC_LOCAL, .legacy = true },
+	{ "update-ref", SC_LOCAL, .refs = update_ref_refs,
+	  .check = update_ref_check },
 	{ "write-tree", SC_LOCAL, .legacy = true },
 	{ "commit-tree", SC_LOCAL, .legacy = true },
 	{ "mktag", SC_LOCAL, .legacy = true },
@@ -249,7 +250,7 @@ static bool refs_denied(const struct rule *r, struct verdict *v,
 bool rule_check(const struct rule *r, struct verdict *v,
 		const struct policy_input *in)
 {
-	if (r->check && r->check(v, in))
+	if (r->refs && refs_denied(r, v, in))
 		return true;
-	return r->refs && refs_denied(r, v, in);
+	return r->check && r->check(v, in);
 }

@@ -69,9 +69,9 @@ const char *rule_snapshot(const struct rule *r, const struct git_argv *ga,
 			  bool *quarantine);
 
 /*
- * A bound agent's command in its own repository, by its row: its deny
- * checks, then its ref effects judged (protected branches,
- * refs/agentic-git/). True when `v` now denies it.
+ * A bound agent's command in its own repository, by its row: its ref
+ * effects judged (protected branches, refs/agentic-git/), then its deny
+ * checks. True when `v` now denies it.
  */
 bool rule_check(const struct rule *r, struct verdict *v,
 		const struct policy_input *in);
