@@ -210,7 +210,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	static const char *const rerere_r[] = { "status", "diff",
 		"remaining", NULL };
 	static const char *const notes_v[] = { "--ref", NULL };
-	static const char *const del[] = { "-d", "--delete", NULL };
 	static const char *const w[] = { "-w", NULL };
 	static const char *const inplace[] = { "--in-place", NULL };
 	static const char *const lost[] = { "--lost-found", NULL };
@@ -248,11 +247,6 @@ bool git_form_read_only(const struct git_argv *ga)
 		return first_word_in(ga, rerere_r, false, NULL);
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga);
-	if (!strcmp(sub, "symbolic-ref")) {
-		const char *p[2];
-		return !has_arg(ga, del) &&
-		       positionals(ga, NULL, p, 2, NULL) <= 1;
-	}
 	if (!strcmp(sub, "hash-object"))
 		return !has_arg(ga, w) && !has_short(ga, 'w'); /* `-wt blob` */
 	if (!strcmp(sub, "interpret-trailers"))

@@ -308,26 +308,6 @@ static bool deny_branch_move(struct verdict *v, const struct policy_input *in,
 	return false;
 }
 
-static size_t pos_with(const struct git_argv *ga, const char *const *vals,
-		       const char **p, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		bool takes = false;
-		if (a[0] == '-' && a[1]) {
-			for (const char *const *x = vals; x && *x; x++)
-				takes |= !strcmp(a, *x);
-			i += takes;
-			continue;
-		}
-		if (n < max)
-			p[n] = a;
-		n++;
-	}
-	return n;
-}
-
 static bool arg_present(const struct git_argv *ga, const char *const *names)
 {
 	for (size_t i = 0; i < ga->nargs; i++)
@@ -335,59 +315,6 @@ static bool arg_present(const struct git_argv *ga, const char *const *names)
 			if (!strcmp(ga->args[i], *n))
 				return true;
 	return false;
-}
-
-static bool is_snapshot_ref(const char *r)
-{
-	return starts_with(r, "refs/agentic-git/") || strstr(r, "agentic-git/");
-}
-
-static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const vals[] = { "-m", NULL };
-	static const char *const d[] = { "-d", "--delete", NULL };
-	const char *p[2] = { NULL, NULL };
-	const char *a = in->bind->branch;
-	size_t n;
-
-	if (git_form_read_only(in->ga))
-		return false;
-	n = pos_with(in->ga, vals, p, 2);
-	if (!n)
-		return false;
-	if (is_snapshot_ref(p[0]) || (n > 1 && is_snapshot_ref(p[1]))) {
-		deny(v, "deny", DS_BLOCK,
-		     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
-		return true;
-	}
-	if (starts_with(p[0], "main-worktree/") ||
-	    starts_with(p[0], "worktrees/")) {
-		/* another checkout's HEAD: git 2.39 writes a symref without a
-		 * ref transaction, so the hook never sees this (invariant fuzzer) */
-		deny(v, "deny", DS_BLOCK,
-		     "'%s' belongs to another checkout — an agent may only point its own HEAD, at refs/heads/%s",
-		     p[0], a ? a : "<none>");
-		return true;
-	}
-	if (!strcmp(p[0], "HEAD")) {
-		const char *b;
-		if (arg_present(in->ga, d) || n < 2 ||
-		    !skip_prefix(p[1], "refs/heads/", &b) || !a || strcmp(b, a)) {
-			deny(v, "deny", DS_BLOCK,
-			     "cross-branch — assigned to '%s', HEAD may only point at refs/heads/%s",
-			     a ? a : "<none>", a ? a : "<none>");
-			return true;
-		}
-		return false;
-	}
-	/* any other name: git 2.39 writes a symref with no ref transaction,
-	 * so the lock never sees a tag, a remote-tracking ref or refs/stash
-	 * replaced by one (invariant fuzzer, seed 32: `symbolic-ref
-	 * refs/tags/v1 HEAD` moved the tag) */
-	deny(v, "deny", DS_BLOCK,
-	     "making '%s' a symbolic ref is not allowed: git writes it past the ref lock — an agent may only point its own HEAD, at refs/heads/%s (for a remote's HEAD: git remote set-head)",
-	     p[0], a ? a : "<none>");
-	return true;
 }
 
 /* The subcommand's first positional when it is one of `words`, or NULL. */
@@ -543,8 +470,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	default:
 		break;
 	}
-	if (!strcmp(sub, "symbolic-ref"))
-		return check_symbolic_ref(v, in);
 	if (!strcmp(sub, "remote") && (w = first_positional_in(ga, remote_w))) {
 		deny(v, "deny", DS_BLOCK,
 		     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",

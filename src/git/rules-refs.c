@@ -218,6 +218,65 @@ bool update_ref_check(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
+/* ---- symbolic-ref ---- */
+
+bool symbolic_ref_reads(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "delete") && ga->npos <= 1;
+}
+
+void symbolic_ref_refs(const struct git_argv *ga, struct ref_effects *fx)
+{
+	/* <name> [<ref>]: the name becomes a symref to the ref */
+	if (symbolic_ref_reads(ga))
+		return;
+	ref_effect_add(fx, git_opt_on(ga, "delete") ? REF_DELETE : REF_WRITE,
+		       "", ga->pos[0], ga->pos[0]);
+	if (ga->npos > 1)
+		ref_effect_add(fx, REF_READ, "", ga->pos[1], ga->pos[1]);
+}
+
+bool symbolic_ref_check(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+	const char *a = rules_assigned(in), *name, *b;
+
+	if (symbolic_ref_reads(ga))
+		return false;
+	name = ga->pos[0];
+	if (starts_with(name, "main-worktree/") ||
+	    starts_with(name, "worktrees/")) {
+		/* another checkout's HEAD: git 2.39 writes a symref without a
+		 * ref transaction, so the hook never sees this (invariant
+		 * fuzzer) */
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"'%s' belongs to another checkout — an agent may only point its own HEAD, at refs/heads/%s",
+			name, a);
+		return true;
+	}
+	if (!strcmp(name, "HEAD")) {
+		if (!git_opt_on(ga, "delete") && ga->npos >= 2 &&
+		    skip_prefix(ga->pos[1], "refs/heads/", &b) &&
+		    in->bind->branch && !strcmp(b, in->bind->branch))
+			return false;
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"cross-branch — assigned to '%s', HEAD may only point at refs/heads/%s",
+			a, a);
+		return true;
+	}
+	/* any other name: git 2.39 writes a symref with no ref transaction,
+	 * so the lock never sees a tag, a remote-tracking ref or refs/stash
+	 * replaced by one (invariant fuzzer, seed 32: `symbolic-ref
+	 * refs/tags/v1 HEAD` moved the tag) */
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"making '%s' a symbolic ref is not allowed: git writes it past the ref lock — an agent may only point its own HEAD, at refs/heads/%s (for a remote's HEAD: git remote set-head)",
+		name, a);
+	return true;
+}
+
 /* ---- fetch, pull ---- */
 
 /* the shallow file is the common dir's: every checkout would lose its
