@@ -86,6 +86,8 @@ struct git_argv {
 	size_t npos;
 	size_t pos_dd;	 /* npos when no `--` split them */
 	bool dashdash;	 /* a `--` split them */
+	bool pos_leads;	 /* the first word is a positional (the original's
+			    "first argument does not start with -") */
 	size_t opts_end; /* the word that ended the options (`--`,
 			    `--end-of-options`), or the number of words */
 	/* the first option the table does not know (or that abbreviates

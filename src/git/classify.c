@@ -256,21 +256,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	return false;
 }
 
-static const char *checkout_slug(const struct git_argv *ga)
-{
-	static const char *const dd[] = { "--", "-f", "--force", NULL };
-	static const char *const create[] = { "-b", "-B", "--orphan", NULL };
-	if (!ga->nargs)
-		return NULL;
-	for (size_t i = 0; i < ga->nargs; i++)
-		if (git_word_in(ga->args[i], dd))
-			return "checkout";
-	for (size_t i = 0; i < ga->nargs; i++)
-		if (git_word_in(ga->args[i], create))
-			return NULL;
-	return "checkout";
-}
-
 const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 {
 	static const char *const always[] = { "merge", "rebase", "pull",
@@ -311,8 +296,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	}
 	if (!strcmp(sub, "stash"))
 		return first_word_in(ga, stash_d, false, NULL) ? "stash" : NULL;
-	if (!strcmp(sub, "checkout"))
-		return checkout_slug(ga);
 	if (!strcmp(sub, "restore"))
 		return has_arg(ga, staged) && !has_arg(ga, wtree) ? NULL
 								  : "restore";
@@ -336,126 +319,4 @@ bool git_conflict_capable(const char *sub)
 	static const char *const c[] = { "rebase", "merge", "pull",
 		"cherry-pick", "revert", "am", NULL };
 	return sub && git_word_in(sub, c);
-}
-
-static enum co_kind classify_token(const char *tok, unsigned f)
-{
-	if (!strcmp(tok, "-") || starts_with(tok, "@{-"))
-		return CO_PREVIOUS;
-	/* a branch named `@` or `HEAD` (refs/heads/@ is a valid ref) is
-	 * the one git switches to (invariant fuzzer, seed 31: `switch @`
-	 * moved ag1 onto a branch `@`); without one, `checkout @`
-	 * detaches, unlike `checkout HEAD` */
-	if (f & TOK_LOCAL_BRANCH)
-		return CO_BRANCH;
-	if (!strcmp(tok, "HEAD"))
-		return CO_NONE; /* origin/HEAD is no branch git creates */
-	if ((f & TOK_REMOTE_BRANCH) && !(f & TOK_PATH))
-		return CO_BRANCH; /* DWIM: creates and switches to it */
-	if (!strcmp(tok, "@"))
-		return CO_DETACH; /* `checkout @` detaches at HEAD's commit */
-	if ((f & TOK_PATH) && !(f & (TOK_TAG | TOK_REVLIKE)))
-		return CO_FILES;
-	if (f & (TOK_TAG | TOK_REVLIKE))
-		return CO_DETACH;
-	return CO_BRANCH; /* unknown: fail closed */
-}
-
-static bool paths_after_dashdash(const struct git_argv *ga)
-{
-	return ga->legacy_opts_end + 1 < ga->nargs;
-}
-
-/* -t, --track[=<mode>] or --no-track before `--`: the last one says */
-static bool track_creates(const struct git_argv *ga)
-{
-	bool set = false;
-
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, "-t") || !strcmp(a, "--track") ||
-		    starts_with(a, "--track=") || !strcmp(a, "--no-track"))
-			set = true;
-	}
-	return set;
-}
-
-void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
-			  struct co_analysis *out)
-{
-	static const char *const co_vals[] = { "-b", "-B", "--orphan",
-		"--conflict", "--pathspec-from-file", NULL };
-	static const char *const sw_vals[] = { "-c", "-C", "--orphan",
-		"--create", "--force-create", "--conflict", NULL };
-	static const char *const force[] = { "-f", "--force",
-		"--discard-changes", NULL };
-	static const char *const pfile[] = { "--pathspec-from-file", NULL };
-	bool is_switch = !strcmp(ga->sub, "switch");
-	const char *const *vals = is_switch ? sw_vals : co_vals;
-	const char *p[2] = { NULL, NULL };
-	bool dashdash;
-	size_t n, p0 = 0;
-
-	memset(out, 0, sizeof(*out));
-	out->force = has_arg(ga, force) || (!is_switch && has_short(ga, 'f'));
-	/* creation flags: the next token is the new branch */
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		if (git_word_in(a, vals) && strcmp(a, "--conflict") &&
-		    strcmp(a, "--pathspec-from-file")) {
-			out->kind = CO_CREATE;
-			out->target = i + 1 < ga->nargs ? ga->args[i + 1] : "";
-			return;
-		}
-		if (starts_with(a, "--orphan=") || starts_with(a, "--create=") ||
-		    starts_with(a, "--force-create=")) {
-			out->kind = CO_CREATE;
-			out->target = strchr(a, '=') + 1;
-			return;
-		}
-	}
-	n = positionals(ga, vals, p, 2, &dashdash);
-	if (track_creates(ga)) {
-		/* git's checkout.c: -t/--track/--no-track without a name to
-		 * create names one after the start point, `feat/a` makes
-		 * `a` (docs/fuzzing.md I20) */
-		const char *s = n ? p[0] : "";
-
-		skip_prefix(s, "refs/", &s);
-		skip_prefix(s, "remotes/", &s);
-		s = strchr(s, '/');
-		out->kind = CO_CREATE;
-		out->target = s && s[1] ? s + 1 : "";
-		return;
-	}
-	if (!is_switch && ((dashdash && paths_after_dashdash(ga)) ||
-			   has_arg(ga, pfile))) {
-		/* `checkout [<tree-ish>] -- <paths>` never moves HEAD; with
-		 * nothing after `--`, `checkout main --` switches to main */
-		out->kind = CO_FILES;
-		return;
-	}
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, "--detach") || (is_switch && !strcmp(a, "-d"))) {
-			out->kind = CO_DETACH;
-			out->target = n ? p[0] : NULL;
-			return;
-		}
-	}
-	if (!n) {
-		out->kind = CO_NONE;
-		return;
-	}
-	for (size_t i = 0; i < ga->nargs; i++)
-		if (ga->args[i] == p[0])
-			p0 = i;
-	out->target = p[0];
-	if (!is_switch && n >= 2) {
-		out->kind = CO_FILES; /* checkout <tree-ish> <paths…> */
-		return;
-	}
-	out->kind = classify_token(p[0], facts ? facts[p0] : 0);
-	if (is_switch && (out->kind == CO_FILES || out->kind == CO_DETACH))
-		out->kind = CO_BRANCH; /* switch only takes branches */
 }

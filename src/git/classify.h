@@ -78,8 +78,9 @@ struct co_analysis {
 };
 
 /*
- * Analyses checkout/switch. `facts[i]` describes ga->args[i] (may be NULL,
- * meaning "nothing known", which is treated fail-closed as a ref).
+ * Analyses checkout/switch (git/rules-tree.c). `facts[i]` describes
+ * ga->pos[i] (may be NULL, meaning "nothing known", which is treated
+ * fail-closed as a ref).
  */
 void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 			  struct co_analysis *out);

@@ -227,6 +227,8 @@ static void read_positional(struct reader *r, const char *a)
 			ga->verb_implied = true;
 		}
 	}
+	if (r->w[0] == a)
+		ga->pos_leads = true;
 	add_pos(r, a);
 	if (git_optable_stops_at_positional(ga->sub))
 		r->ended = true;

@@ -597,9 +597,9 @@ void facts_gather(struct shim_facts *f, struct git_argv *ga,
 		} else {
 			strbuf_addstr(&base, f->eff_cwd);
 		}
-		f->tok_facts = xcalloc(ga->nargs + 1, sizeof(unsigned));
-		for (size_t i = 0; i < ga->nargs; i++)
-			f->tok_facts[i] = token_facts(f, ga->args[i], base.buf);
+		f->tok_facts = xcalloc(ga->npos + 1, sizeof(unsigned));
+		for (size_t i = 0; i < ga->npos; i++)
+			f->tok_facts[i] = token_facts(f, ga->pos[i], base.buf);
 		f->repo.tok_facts = f->tok_facts;
 		strbuf_release(&base);
 	}

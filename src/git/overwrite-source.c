@@ -50,13 +50,8 @@ static size_t split_positionals(const struct git_argv *ga,
 static const char *checkout_source(const struct git_argv *ga,
 				   const unsigned *facts, struct strvec *paths)
 {
-	static const char *const vals[] = {
-		"-b", "-B", "--orphan", "--conflict", "--pathspec-from-file",
-		NULL
-	};
 	struct co_analysis co;
-	const char *p[1] = { NULL };
-	size_t n;
+	size_t before;
 
 	git_checkout_analyse(ga, facts, &co);
 	/* a branch switch overwrites ignored files too (git's default
@@ -65,13 +60,13 @@ static const char *checkout_source(const struct git_argv *ga,
 		return co.target;
 	if (co.kind != CO_FILES)
 		return NULL;
-	/* `checkout <tree-ish> [--] <paths>`; with one token and no `--`
-	 * the paths come from the index, which holds no ignored file */
-	n = split_positionals(ga, vals, p, 1, 1, paths);
-	if (n == 1 && p[0] && paths->nr)
-		return p[0];
-	strvec_clear(paths);
-	return NULL;
+	/* `checkout <tree-ish> [--] <paths>`; with one positional and no
+	 * `--` the paths come from the index, which holds no ignored file */
+	before = ga->dashdash ? ga->pos_dd : ga->npos ? 1 : 0;
+	if (before != 1 || ga->npos < 2)
+		return NULL;
+	strvec_pushn(paths, ga->pos + 1, ga->npos - 1);
+	return ga->pos[0];
 }
 
 /* The value of long option `name` (`name X` or `name=X`) before `--`;

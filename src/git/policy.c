@@ -33,6 +33,7 @@
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/pushspec.h"
+#include "git/rules-int.h" /* checkout_check, until switch moves */
 #include "git/rules.h"
 
 const char *verdict_kind_str(enum verdict_kind k)
@@ -269,45 +270,6 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 
 /* ---- bound-agent checks on the bound repository ---- */
 
-static bool deny_branch_move(struct verdict *v, const struct policy_input *in,
-			     const struct co_analysis *co)
-{
-	const char *a = in->bind->branch;
-	const char *t = co->target ? co->target : "";
-	const char *prot = is_protected(t, (void *)in) && *t ? " (a protected branch)" : "";
-
-	switch (co->kind) {
-	case CO_NONE:
-	case CO_FILES:
-		return false;
-	case CO_BRANCH:
-		if (a && !strcmp(t, a))
-			return false;
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot switch to '%s'%s. To look at it without switching: git log %s / git show %s:<path> / git diff %s; to restore files from it: git checkout %s -- <path>",
-		     a ? a : "<none>", t, prot, t, t, t, t);
-		return true;
-	case CO_CREATE:
-		if (a && !strcmp(t, a))
-			return false;
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot create and switch to '%s'%s. Stay on '%s'; to create a branch without switching: git branch %s",
-		     a ? a : "<none>", t, prot, a ? a : "<none>", t);
-		return true;
-	case CO_DETACH:
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot detach HEAD%s%s. Inspect commits with git show/git log; restore files with git checkout <rev> -- <path>",
-		     a ? a : "<none>", *t ? " at " : "", t);
-		return true;
-	case CO_PREVIOUS:
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot switch to the previous branch",
-		     a ? a : "<none>");
-		return true;
-	}
-	return false;
-}
-
 static bool arg_present(const struct git_argv *ga, const char *const *names)
 {
 	for (size_t i = 0; i < ga->nargs; i++)
@@ -436,7 +398,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	const char *sub = ga->sub;
-	struct co_analysis co;
 	static const char *const reflog_w[] = { "expire", "delete", NULL };
 	static const char *const remote_w[] = { "add", "rename", "remove",
 		"rm", "set-url", NULL };
@@ -463,8 +424,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     sub);
 		return true;
 	case SC_CHECKOUT:
-		git_checkout_analyse(ga, in->repo->tok_facts, &co);
-		return deny_branch_move(v, in, &co);
+		return checkout_check(v, in);
 	case SC_CREATE:
 		return deny_init_bound(v, in);
 	default:
@@ -759,8 +719,9 @@ static bool canonical_bypass_deny(struct verdict *v, const struct policy_input *
 		return false;
 	if (!strcmp(ga->sub, "worktree"))
 		hit = git_positionals(ga, p, 1) && !strcmp(p[0], "add");
-	else if (!strcmp(ga->sub, "checkout") || !strcmp(ga->sub, "switch"))
-		hit = ga->nargs && ga->args[0][0] && ga->args[0][0] != '-';
+	else if (git_sub_class(ga->sub) == SC_CHECKOUT)
+		/* the original's: its first argument is not an option */
+		hit = ga->pos_leads && *ga->pos[0];
 	if (!hit)
 		return false;
 	deny(v, "", DS_CANONICAL, "bypass-%s in a canonical-rooted repo", ga->sub);

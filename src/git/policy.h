@@ -66,7 +66,7 @@ struct policy_repo {
 	const char *sibling_path;
 	bool canonical_rooted;	  /* target is a main checkout with origin */
 	const char *wt_branch;	  /* branch checked out in the worktree */
-	const unsigned *tok_facts; /* per ga->args[i]: enum tok_fact bits */
+	const unsigned *tok_facts; /* per ga->pos[i]: enum tok_fact bits */
 	bool sub_is_external;	  /* git-<sub> is an installed program */
 	/* output paths (git/outpaths.h), judged by the facts for a bound
 	 * agent: outs_judged says they were; out_bad is the first one not

@@ -39,4 +39,9 @@ bool config_check(struct verdict *v, const struct policy_input *in);
 bool config_carried_denied(struct verdict *v, const struct policy_input *in,
 			   bool read_only);
 
+/* git/rules-tree.c: checkout, switch, restore, reset, clean, stash … */
+bool checkout_safe(const struct git_argv *ga);
+bool switch_safe(const struct git_argv *ga);
+bool checkout_check(struct verdict *v, const struct policy_input *in);
+
 #endif

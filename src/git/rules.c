@@ -145,7 +145,8 @@ static const struct rule rules[] = {
 	/* the one way out */
 	{ "push", SC_PUSH, .legacy = true },
 	/* branch moves */
-	{ "checkout", SC_CHECKOUT, .legacy = true },
+	{ "checkout", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = checkout_safe,
+	  .check = checkout_check },
 	{ "switch", SC_CHECKOUT, .legacy = true },
 	/* the session manager's */
 	{ "worktree", SC_WORKTREE, .legacy = true },

@@ -260,8 +260,8 @@ static void test_checkout_analysis(void **state)
 		const char *target;
 	} rows[] = {
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
-		{ "checkout -q main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
-		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
+		{ "checkout -q main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
+		{ "checkout -f main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
 		{ "checkout -b x", 0, 0, CO_CREATE, "x" },
 		{ "checkout -B x main", 0, 0, CO_CREATE, "x" },
 		{ "checkout --orphan x", 0, 0, CO_CREATE, "x" },
@@ -308,7 +308,7 @@ static void test_checkout_analysis(void **state)
 		/* a `--` that is an option's value: the options go on */
 		{ "switch --conflict -- -c x", 0, 0, CO_CREATE, "x" },
 		{ "checkout --conflict -- --detach", 0, 0, CO_DETACH, NULL },
-		{ "checkout --conflict -- main", 0, TOK_LOCAL_BRANCH, CO_BRANCH,
+		{ "checkout --conflict -- main", TOK_LOCAL_BRANCH, 0, CO_BRANCH,
 		  "main" },
 	};
 	const char *v[MAXW];
@@ -341,7 +341,7 @@ static void test_overwrite_source(void **state)
 		  ".env a" },
 		{ "checkout -- .env", 0, 0, "", "" },
 		{ "checkout .env", TOK_PATH, 0, "", "" },
-		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, "main", "" },
+		{ "checkout -f main", TOK_LOCAL_BRANCH, 0, "main", "" },
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, "main", "" },
 		{ "checkout -b x main", 0, 0, "", "" },
 		{ "restore --source=other .env", 0, 0, "other", ".env" },
@@ -490,7 +490,7 @@ struct row {
 	const char *cmd;
 	enum verdict_kind want;
 	const char *event; /* for denies */
-	unsigned f0, f1;   /* token facts for args[0], args[1] */
+	unsigned f0, f1;   /* token facts for pos[0], pos[1] */
 };
 
 static void run_row(const struct row *r, struct ag_protected *prot)
@@ -598,8 +598,8 @@ static void test_policy_table(void **state)
 		/* fence */
 		{ BOUND, TGT_SAME, "checkout main", V_DENY, "deny",
 		  TOK_LOCAL_BRANCH, 0 },
-		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny", 0,
-		  TOK_LOCAL_BRANCH },
+		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny",
+		  TOK_LOCAL_BRANCH, 0 },
 		{ BOUND, TGT_SAME, "checkout -b x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "switch --no-track feat/a", V_DENY, "deny",
 		  0, 0 },
