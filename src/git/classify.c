@@ -299,8 +299,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	if (!strcmp(sub, "restore"))
 		return has_arg(ga, staged) && !has_arg(ga, wtree) ? NULL
 								  : "restore";
-	if (!strcmp(sub, "switch"))
-		return has_arg(ga, sw) ? "switch" : NULL;
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
 	/* forms the original missed */

@@ -33,7 +33,6 @@
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/pushspec.h"
-#include "git/rules-int.h" /* checkout_check, until switch moves */
 #include "git/rules.h"
 
 const char *verdict_kind_str(enum verdict_kind k)
@@ -423,8 +422,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     "'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
 		     sub);
 		return true;
-	case SC_CHECKOUT:
-		return checkout_check(v, in);
 	case SC_CREATE:
 		return deny_init_bound(v, in);
 	default:

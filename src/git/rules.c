@@ -147,7 +147,8 @@ static const struct rule rules[] = {
 	/* branch moves */
 	{ "checkout", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = checkout_safe,
 	  .check = checkout_check },
-	{ "switch", SC_CHECKOUT, .legacy = true },
+	{ "switch", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = switch_safe,
+	  .check = checkout_check },
 	/* the session manager's */
 	{ "worktree", SC_WORKTREE, .legacy = true },
 	/* git's own helper */
