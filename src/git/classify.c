@@ -262,8 +262,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		"cherry-pick", "revert", "am", NULL };
 	static const char *const hard[] = { "--hard", "--merge", "--keep",
 					    NULL };
-	static const char *const staged[] = { "--staged", "-S", NULL };
-	static const char *const wtree[] = { "--worktree", "-W", NULL };
 	static const char *const sw[] = { "-f", "--force", "--discard-changes",
 		NULL };
 	static const char *const stash_d[] = { "drop", "clear", NULL };
@@ -296,9 +294,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	}
 	if (!strcmp(sub, "stash"))
 		return first_word_in(ga, stash_d, false, NULL) ? "stash" : NULL;
-	if (!strcmp(sub, "restore"))
-		return has_arg(ga, staged) && !has_arg(ga, wtree) ? NULL
-								  : "restore";
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
 	/* forms the original missed */

@@ -89,22 +89,10 @@ static const char *option_value(const struct git_argv *ga, const char *name)
 static const char *restore_source(const struct git_argv *ga,
 				  struct strvec *paths)
 {
-	static const char *const vals[] = { "-s", "--source",
-					    "--pathspec-from-file", NULL };
-	const char *src = NULL;
-	const char *unused[1];
+	const char *src = git_opt_value(ga, "source");
 
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		if ((!strcmp(a, "-s") || !strcmp(a, "--source")) &&
-		    i + 1 < ga->nargs)
-			src = ga->args[i + 1];
-		else if (!strncmp(a, "--source=", 9))
-			src = a + 9;
-	}
-	if (!src)
-		return NULL;
-	split_positionals(ga, vals, unused, 0, 0, paths);
+	if (src)
+		strvec_pushn(paths, ga->pos, ga->npos);
 	return src;
 }
 

@@ -177,3 +177,11 @@ bool checkout_check(struct verdict *v, const struct policy_input *in)
 	}
 	return false;
 }
+
+/* ---- restore ---- */
+
+/* --staged alone writes only the index: no unsaved work is lost */
+bool restore_safe(const struct git_argv *ga)
+{
+	return git_opt_on(ga, "staged") && !git_opt_on(ga, "worktree");
+}

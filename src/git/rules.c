@@ -112,7 +112,7 @@ static const struct rule rules[] = {
 	  .check = fetch_check },
 	{ "read-tree", SC_LOCAL, .legacy = true },
 	{ "update-index", SC_LOCAL, .legacy = true },
-	{ "restore", SC_LOCAL, .legacy = true },
+	{ "restore", SC_LOCAL, .snap = SNAP_FORMS, .safe = restore_safe },
 	{ "clean", SC_LOCAL, .legacy = true },
 	{ "gc", SC_LOCAL, .legacy = true },
 	{ "prune", SC_LOCAL, .legacy = true },
