@@ -258,10 +258,9 @@ bool git_form_read_only(const struct git_argv *ga)
 
 const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 {
-	static const char *const always[] = { "merge", "rebase", "pull",
-		"cherry-pick", "revert", "am", NULL };
-	static const char *const hard[] = { "--hard", "--merge", "--keep",
-					    NULL };
+	static const char *const always[] = { "merge",	     "rebase", "pull",
+					      "cherry-pick", "revert", "am",
+					      NULL };
 	static const char *const sw[] = { "-f", "--force", "--discard-changes",
 		NULL };
 	static const char *const stash_d[] = { "drop", "clear", NULL };
@@ -280,8 +279,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		return rule_snapshot(rule_for(sub), ga, quarantine);
 	if (git_word_in(sub, always))
 		return sub;
-	if (!strcmp(sub, "reset"))
-		return has_arg(ga, hard) ? "reset" : NULL;
 	if (!strcmp(sub, "clean")) {
 		/* clean's own grammar: an -e value is no option, and no `--`
 		 * (docs/fuzzing.md I17) */

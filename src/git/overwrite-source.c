@@ -12,41 +12,6 @@
 #include "base/xalloc.h"
 #include "git/classify.h"
 
-/*
- * The positionals before `--` (without a `--`: the first `skip` ones)
- * into `before` (at most `max`; their count is returned), the others onto
- * `paths`. `vals`: options whose value is
- * the next token. `--source=X` style values are options, not positionals.
- */
-static size_t split_positionals(const struct git_argv *ga,
-				const char *const *vals, const char **before,
-				size_t max, size_t skip, struct strvec *paths)
-{
-	size_t n = 0;
-	bool after = false, dashdash = ga->legacy_opts_end < ga->nargs;
-
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		if (!after && i == ga->legacy_opts_end) {
-			after = true;
-			continue;
-		}
-		if (!after && a[0] == '-' && a[1]) {
-			if (git_word_in(a, vals))
-				i++;
-			continue;
-		}
-		if (after || (!dashdash && n >= skip)) {
-			strvec_push(paths, a);
-			continue;
-		}
-		if (n < max)
-			before[n] = a;
-		n++;
-	}
-	return n;
-}
-
 static const char *checkout_source(const struct git_argv *ga,
 				   const unsigned *facts, struct strvec *paths)
 {
@@ -130,9 +95,6 @@ static void push_revision(struct strvec *out, const char *a)
 void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 			   struct strvec *sources, struct strvec *paths)
 {
-	static const char *const no_vals[] = { NULL };
-	const char *p[1] = { NULL };
-	struct strvec none = STRVEC_INIT;
 	const char *one = NULL;
 
 	if (!ga->sub)
@@ -161,9 +123,7 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 		free(revs);
 	} else if (!strcmp(ga->sub, "reset")) {
 		/* `reset --hard [<commit>]`: its paths are no pathspec */
-		size_t n = split_positionals(ga, no_vals, p, 1, 1, &none);
-		strvec_clear(&none);
-		one = n && p[0] ? p[0] : "HEAD";
+		one = ga->pos_dd ? ga->pos[0] : "HEAD";
 	}
 	if (one)
 		strvec_push(sources, one);

@@ -44,5 +44,6 @@ bool checkout_safe(const struct git_argv *ga);
 bool switch_safe(const struct git_argv *ga);
 bool checkout_check(struct verdict *v, const struct policy_input *in);
 bool restore_safe(const struct git_argv *ga);
+bool reset_safe(const struct git_argv *ga);
 
 #endif

@@ -185,3 +185,13 @@ bool restore_safe(const struct git_argv *ga)
 {
 	return git_opt_on(ga, "staged") && !git_opt_on(ga, "worktree");
 }
+
+/* ---- reset ---- */
+
+/* --soft, --mixed (the default) and paths write no work-tree file */
+bool reset_safe(const struct git_argv *ga)
+{
+	static const char *const hard[] = { "hard", "merge", "keep", NULL };
+
+	return !git_opt_any_on(ga, hard);
+}

@@ -100,7 +100,7 @@ static const struct rule rules[] = {
 	{ "commit", SC_LOCAL, .legacy = true },
 	{ "rm", SC_LOCAL, .legacy = true },
 	{ "mv", SC_LOCAL, .legacy = true },
-	{ "reset", SC_LOCAL, .legacy = true },
+	{ "reset", SC_LOCAL, .snap = SNAP_FORMS, .safe = reset_safe },
 	{ "revert", SC_LOCAL, .legacy = true },
 	{ "cherry-pick", SC_LOCAL, .legacy = true },
 	{ "merge", SC_LOCAL, .legacy = true },
