@@ -172,9 +172,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		facts_caller_repo(ga, &o.git_dir, &o.work_tree);
 	/* what will really run: a routed clean keeps the session marker */
 	if (!strcmp(v->snapshot_slug, "clean")) {
-		o.clean_args = v->kind == V_ROUTE
-				       ? (const char *const *)v->args.v + v->sub_args_at
-				       : ga->args;
+		o.clean_args = (const char *const *)v->args.v + v->sub_args_at;
 		strvec_pushn(&configs, ga->configs, ga->nconfigs);
 		o.clean_configs = configs.v;
 	}

@@ -14,7 +14,6 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "git/classify.h"
-#include "git/clean-args.h"
 #include "git/optable.h"
 #include "git/outpaths.h"
 #include "git/rules.h"
@@ -279,16 +278,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		return rule_snapshot(rule_for(sub), ga, quarantine);
 	if (git_word_in(sub, always))
 		return sub;
-	if (!strcmp(sub, "clean")) {
-		/* clean's own grammar: an -e value is no option, and no `--`
-		 * (docs/fuzzing.md I17) */
-		unsigned f = clean_flags(ga->args, ga->nargs);
-
-		if (!(f & CLEAN_FORCE) || (f & CLEAN_DRY_RUN))
-			return NULL; /* deletes nothing */
-		*quarantine = f & (CLEAN_IGNORED | CLEAN_ONLY_IGNORED);
-		return "clean";
-	}
 	if (!strcmp(sub, "stash"))
 		return first_word_in(ga, stash_d, false, NULL) ? "stash" : NULL;
 	if (!strcmp(sub, "submodule"))

@@ -26,7 +26,6 @@
 #include "base/common.h"
 #include <stdarg.h>
 #include <string.h>
-#include "git/clean-args.h"
 #include "git/classify.h"
 #include "git/optable.h"
 #include "git/outpaths.h"
@@ -100,46 +99,23 @@ static AG_PRINTF(2, 3) void why(struct verdict *v, const char *fmt, ...)
 
 static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
 {
+	struct git_emit e = { .routed = false };
+
 	v->kind = V_PASS;
 	strvec_clear(&v->args);
-	strvec_pushn(&v->args, ga->argv, ga->argc);
-	v->sub_args_at = ga->sub_idx + 1;
+	git_argv_emit(ga, &e, &v->args, &v->sub_args_at, &v->opts_end_at);
 }
 
-/*
- * A routed `git clean` must not delete the session marker, and with it the
- * sibling boundary: it is ignored through info/exclude, so `clean -x`
- * would take it, and an agent's `.gitignore` can un-ignore it. A pattern
- * on the command line outranks every ignore file and -x keeps it:
- * `-e /<marker>`, or under -X (which deletes only ignored files)
- * `-e !/<marker>`. It goes after the agent's own options, since the last
- * matching pattern wins, and before its `--` or `--end-of-options`. Not a
- * pathspec: any pathspec makes clean delete untracked directories as with
- * -d, nested repositories under -ff (docs/fuzzing.md I17).
- */
-static void push_clean_args(struct strvec *out, const struct git_argv *ga)
-{
-	/* git's own tokens, not the policy's split ones (git/argv.h) */
-	const char *const *args = ga->argv + ga->sub_idx + 1;
-	size_t nargs = ga->argc - ga->sub_idx - 1;
-	size_t end = clean_options_end(args, nargs);
-
-	strvec_pushn(out, args, end);
-	strvec_push(out, "-e");
-	strvec_push(out, clean_flags(args, end) & CLEAN_ONLY_IGNORED
-				 ? "!/" SESSION_MARKER_NAME
-				 : "/" SESSION_MARKER_NAME);
-	strvec_pushn(out, args + end, nargs - end);
-}
-
-/* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5).
- * Every global that takes a separate value keeps that value with it, so a
- * value spelled like a dropped option (`--namespace -C status checkout x`)
- * cannot shift what git sees as the subcommand. */
+/* Runs git in the bound worktree at the same relative position: -C,
+ * --git-dir and --work-tree dropped (reference §3.5), the row's words
+ * added (clean's exclusion of the session marker). */
 static void route(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	const char *rel = in->repo->target_rel;
+	const struct rule *r = rule_for(ga->sub);
+	struct git_insert ins;
+	struct git_emit e = { .routed = true, .ins = &ins };
 
 	v->kind = V_ROUTE;
 	strbuf_reset(&v->route_dir);
@@ -151,27 +127,9 @@ static void route(struct verdict *v, const struct policy_input *in)
 	strvec_clear(&v->args);
 	strvec_push(&v->args, "-C");
 	strvec_push(&v->args, v->route_dir.buf);
-	for (size_t i = 0; i < ga->sub_idx; i++) {
-		const char *a = ga->argv[i];
-		if (!strcmp(a, "-C") || !strcmp(a, "--git-dir") ||
-		    !strcmp(a, "--work-tree")) {
-			i++;
-			continue;
-		}
-		if (starts_with(a, "--git-dir=") || starts_with(a, "--work-tree="))
-			continue;
-		strvec_push(&v->args, a);
-		if (git_global_takes_value(a) && i + 1 < ga->sub_idx)
-			strvec_push(&v->args, ga->argv[++i]);
-	}
-	v->sub_args_at = v->args.nr + 1;
-	if (ga->sub && !strcmp(ga->sub, "clean")) {
-		strvec_push(&v->args, ga->argv[ga->sub_idx]);
-		push_clean_args(&v->args, ga);
-	} else {
-		strvec_pushn(&v->args, ga->argv + ga->sub_idx,
-			     ga->argc - ga->sub_idx);
-	}
+	if (r->route_words && r->route_words(ga, &ins))
+		e.nins = 1;
+	git_argv_emit(ga, &e, &v->args, &v->sub_args_at, &v->opts_end_at);
 	v->scrub_repo_env = true;
 }
 
@@ -248,12 +206,9 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		     ga->sub);
 		return true;
 	}
-	if (ga->sub && !strcmp(ga->sub, "clean") &&
-	    (clean_flags(ga->args, ga->nargs) & CLEAN_INTERACTIVE)) {
-		deny(v, "deny", DS_BLOCK,
-		     "git clean -i waits for a person to choose what to delete — not allowed for agents; list what would go with git clean -n, then delete with git clean -f <paths>");
+	if (ga->sub && rule_for(ga->sub)->deny_any &&
+	    rule_for(ga->sub)->deny_any(v, in))
 		return true;
-	}
 	if (cls == SC_HELPER && in->env->depth == 0) {
 		deny(v, "deny", DS_BLOCK,
 		     "direct submodule--helper invocation is not allowed — submodule operations must go through `git submodule`");
@@ -472,23 +427,21 @@ void verdict_insert_args(struct verdict *v, size_t at, const char *const *words)
 	v->args = args;
 	if (at < v->sub_args_at)
 		v->sub_args_at += n;
+	if (at <= v->opts_end_at)
+		v->opts_end_at += n;
 }
 
-/*
- * An agent's `git clean` deletes only in the form the snapshot guards
- * (`clean -f…`): whatever clean.requireForce says, git runs it with the
- * default, so `clean -dx` under requireForce=false is refused by git
- * itself instead of deleting ignored files unsnapshotted.
- */
-static void require_force(struct verdict *v, const struct git_argv *ga)
+/* The config the row says an agent's command runs with (`-c <kv>`
+ * before the subcommand). */
+static void run_config(struct verdict *v, const struct git_argv *ga)
 {
-	static const char *const ok[] = { "-f", "--force", "-n", "--dry-run",
-		"-i", "--interactive", NULL };
-	static const char *const cfg[] = { "-c", "clean.requireForce=true",
-					   NULL };
+	const char *kv = ga->sub ? (rule_for(ga->sub)->run_config
+					    ? rule_for(ga->sub)->run_config(ga)
+					    : NULL)
+				 : NULL;
+	const char *const cfg[] = { "-c", kv, NULL };
 
-	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
-	    !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
+	if (!kv || !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
 		return;
 	verdict_insert_args(v, v->sub_args_at - 1, cfg);
 }
@@ -536,7 +489,7 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 	if (check_bound_sub(v, in))
 		return;
 	route(v, in);
-	require_force(v, in->ga);
+	run_config(v, in->ga);
 	if (in->ga->sub && !strcmp(in->ga->sub, "push")) {
 		decide_push(v, in);
 		if (v->kind == V_DENY)
@@ -695,7 +648,7 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		if (deny_unknown_option(v, in))
 			return;
 		pass_verbatim(v, ga);
-		require_force(v, ga);
+		run_config(v, ga);
 		effects(v, in);
 		why_is(v, "another repository: passes through");
 		return;

@@ -108,6 +108,8 @@ struct verdict {
 	struct strbuf route_dir; /* V_ROUTE: run git here */
 	struct strvec args;	 /* V_PASS/V_ROUTE: git's argv after argv[0] */
 	size_t sub_args_at;	 /* args.v[sub_args_at…]: the subcommand's own */
+	size_t opts_end_at;	 /* args.v[opts_end_at]: the word that ends
+				    its options (`--`), or args.nr */
 	bool scrub_repo_env;	 /* unset GIT_DIR & co before exec */
 	/* V_DENY */
 	const char *event;

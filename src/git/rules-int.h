@@ -45,5 +45,10 @@ bool switch_safe(const struct git_argv *ga);
 bool checkout_check(struct verdict *v, const struct policy_input *in);
 bool restore_safe(const struct git_argv *ga);
 bool reset_safe(const struct git_argv *ga);
+bool clean_safe(const struct git_argv *ga);
+bool clean_quarantine(const struct git_argv *ga);
+bool clean_deny_any(struct verdict *v, const struct policy_input *in);
+bool clean_route_words(const struct git_argv *ga, struct git_insert *ins);
+const char *clean_run_config(const struct git_argv *ga);
 
 #endif

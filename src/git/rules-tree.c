@@ -17,6 +17,8 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "git/classify.h"
+#include "git/clean-args.h"
+#include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/rules-int.h"
 
 /* ---- checkout, switch: what the command would do ---- */
@@ -194,4 +196,68 @@ bool reset_safe(const struct git_argv *ga)
 	static const char *const hard[] = { "hard", "merge", "keep", NULL };
 
 	return !git_opt_any_on(ga, hard);
+}
+
+/* ---- clean ---- */
+
+/* a clean that deletes nothing: no -f, or a dry run */
+bool clean_safe(const struct git_argv *ga)
+{
+	unsigned f = clean_flags_of(ga);
+
+	return !(f & CLEAN_FORCE) || (f & CLEAN_DRY_RUN);
+}
+
+/* -x/-X delete ignored files, which no snapshot tree holds */
+bool clean_quarantine(const struct git_argv *ga)
+{
+	return clean_flags_of(ga) & (CLEAN_IGNORED | CLEAN_ONLY_IGNORED);
+}
+
+bool clean_deny_any(struct verdict *v, const struct policy_input *in)
+{
+	if (!(clean_flags_of(in->ga) & CLEAN_INTERACTIVE))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"git clean -i waits for a person to choose what to delete — not allowed for agents; list what would go with git clean -n, then delete with git clean -f <paths>");
+	return true;
+}
+
+/*
+ * A routed `git clean` must not delete the session marker, and with it the
+ * sibling boundary: it is ignored through info/exclude, so `clean -x`
+ * would take it, and an agent's `.gitignore` can un-ignore it. A pattern
+ * on the command line outranks every ignore file and -x keeps it:
+ * `-e /<marker>`, or under -X (which deletes only ignored files)
+ * `-e !/<marker>`. It goes after the agent's own options, since the last
+ * matching pattern wins, and before its `--` or `--end-of-options`. Not a
+ * pathspec: any pathspec makes clean delete untracked directories as with
+ * -d, nested repositories under -ff (docs/fuzzing.md I17).
+ */
+bool clean_route_words(const struct git_argv *ga, struct git_insert *ins)
+{
+	static const char *const keep[] = { "-e", "/" SESSION_MARKER_NAME,
+					    NULL };
+	static const char *const keep_x[] = { "-e", "!/" SESSION_MARKER_NAME,
+					      NULL };
+
+	ins->word = ga->opts_end;
+	ins->words = git_opt_on(ga, "-X") ? keep_x : keep;
+	return true;
+}
+
+/*
+ * An agent's `git clean` deletes only in the form the snapshot guards
+ * (`clean -f…`): whatever clean.requireForce says, git runs it with the
+ * default, so `clean -dx` under requireForce=false is refused by git
+ * itself instead of deleting ignored files unsnapshotted.
+ */
+const char *clean_run_config(const struct git_argv *ga)
+{
+	unsigned f = clean_flags_of(ga);
+
+	return f & (CLEAN_FORCE | CLEAN_DRY_RUN | CLEAN_INTERACTIVE)
+		       ? NULL
+		       : "clean.requireForce=true";
 }

@@ -22,6 +22,10 @@
  * Every function of a row reads the one parse of the command line
  * (git/argv.h) and nothing else.
  *
+ * A row may also hold checks for every agent's command wherever it runs
+ * (clean -i), the words a routed command gets beside the agent's (clean's
+ * exclusion of the session marker) and config it runs with.
+ *
  * What holds for every subcommand (an output path, a program named on
  * the command line, another agent's snapshot named or listed) is judged
  * before the row, in git/rules.c.
@@ -50,6 +54,13 @@ struct rule {
 	void (*refs)(const struct git_argv *ga, struct ref_effects *fx);
 	const char *refs_hint; /* the way out a protected-ref deny adds */
 	bool (*check)(struct verdict *v, const struct policy_input *in);
+	/* deny checks for every agent's command, wherever it runs */
+	bool (*deny_any)(struct verdict *v, const struct policy_input *in);
+	/* words a routed command gets beside the agent's (clean's marker
+	 * exclusion); true when there are */
+	bool (*route_words)(const struct git_argv *ga, struct git_insert *ins);
+	/* config an agent's command runs with (`-c <run_config>`), or NULL */
+	const char *(*run_config)(const struct git_argv *ga);
 	/* the readers not moved to the table yet decide (git/classify.c,
 	 * git/policy.c) */
 	bool legacy;
