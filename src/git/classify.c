@@ -199,7 +199,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const remote_r[] = { "show", "get-url", NULL };
-	static const char *const stash_r[] = { "list", "show", NULL };
 	static const char *const wt_r[] = { "list", NULL };
 	static const char *const reflog_r[] = { "show", "exists", "list", NULL };
 	static const char *const notes_r[] = { "list", "show", "get-ref", NULL };
@@ -232,8 +231,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	}
 	if (!strcmp(sub, "remote"))
 		return first_word_in(ga, remote_r, true, NULL);
-	if (!strcmp(sub, "stash"))
-		return first_word_in(ga, stash_r, false, NULL);
 	if (!strcmp(sub, "reflog"))
 		return first_word_in(ga, reflog_r, true, NULL);
 	if (!strcmp(sub, "notes"))
@@ -261,8 +258,7 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 					      "cherry-pick", "revert", "am",
 					      NULL };
 	static const char *const sw[] = { "-f", "--force", "--discard-changes",
-		NULL };
-	static const char *const stash_d[] = { "drop", "clear", NULL };
+					  NULL };
 	static const char *const upd[] = { "-u", "--reset", NULL };
 	const char *sub = ga->sub;
 
@@ -278,8 +274,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		return rule_snapshot(rule_for(sub), ga, quarantine);
 	if (git_word_in(sub, always))
 		return sub;
-	if (!strcmp(sub, "stash"))
-		return first_word_in(ga, stash_d, false, NULL) ? "stash" : NULL;
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
 	/* forms the original missed */

@@ -357,8 +357,7 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		"rm", "set-url", NULL };
 	/* these write the operator's global config and schedule jobs */
 	static const char *const global_w[] = { "register", "unregister",
-		"start", "stop", NULL };
-	static const char *const stash_w[] = { "branch", NULL };
+						"start", "stop", NULL };
 	const char *w;
 
 	if (!sub)
@@ -400,14 +399,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK,
 		     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
 		     w);
-		return true;
-	}
-	/* stash branch <name> creates a branch and switches to it (invariant
-	 * fuzzer) */
-	if (!strcmp(sub, "stash") && first_positional_in(ga, stash_w)) {
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — git stash branch switches to a new branch; you are assigned to '%s': git stash pop applies the entry here",
-		     in->bind->branch ? in->bind->branch : "<none>");
 		return true;
 	}
 	return false;

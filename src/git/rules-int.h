@@ -50,5 +50,8 @@ bool clean_quarantine(const struct git_argv *ga);
 bool clean_deny_any(struct verdict *v, const struct policy_input *in);
 bool clean_route_words(const struct git_argv *ga, struct git_insert *ins);
 const char *clean_run_config(const struct git_argv *ga);
+bool stash_reads(const struct git_argv *ga);
+bool stash_safe(const struct git_argv *ga);
+bool stash_check(struct verdict *v, const struct policy_input *in);
 
 #endif

@@ -261,3 +261,41 @@ const char *clean_run_config(const struct git_argv *ga)
 		       ? NULL
 		       : "clean.requireForce=true";
 }
+
+/* ---- stash ---- */
+
+static bool verb_in(const struct git_argv *ga, const char *const *verbs)
+{
+	for (; ga->verb && *verbs; verbs++)
+		if (!strcmp(ga->verb, *verbs))
+			return true;
+	return false;
+}
+
+bool stash_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "list", "show", NULL };
+
+	return verb_in(ga, reads);
+}
+
+/* drop and clear lose entries; the rest keep them */
+bool stash_safe(const struct git_argv *ga)
+{
+	static const char *const drops[] = { "drop", "clear", NULL };
+
+	return !verb_in(ga, drops);
+}
+
+/* stash branch <name> creates a branch and switches to it (invariant
+ * fuzzer) */
+bool stash_check(struct verdict *v, const struct policy_input *in)
+{
+	if (!in->ga->verb || strcmp(in->ga->verb, "branch"))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"cross-branch — git stash branch switches to a new branch; you are assigned to '%s': git stash pop applies the entry here",
+		rules_assigned(in));
+	return true;
+}
