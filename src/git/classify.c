@@ -259,7 +259,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 					      NULL };
 	static const char *const sw[] = { "-f", "--force", "--discard-changes",
 					  NULL };
-	static const char *const upd[] = { "-u", "--reset", NULL };
 	const char *sub = ga->sub;
 
 	*quarantine = false;
@@ -277,8 +276,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
 	/* forms the original missed */
-	if (!strcmp(sub, "read-tree"))
-		return has_arg(ga, upd) ? "read-tree" : NULL;
 	if (!strcmp(sub, "checkout-index"))
 		return has_arg(ga, sw) || has_short(ga, 'f') ? "checkout-index"
 							     : NULL;

@@ -53,5 +53,7 @@ const char *clean_run_config(const struct git_argv *ga);
 bool stash_reads(const struct git_argv *ga);
 bool stash_safe(const struct git_argv *ga);
 bool stash_check(struct verdict *v, const struct policy_input *in);
+bool read_tree_safe(const struct git_argv *ga);
+bool unforced_safe(const struct git_argv *ga);
 
 #endif

@@ -299,3 +299,17 @@ bool stash_check(struct verdict *v, const struct policy_input *in)
 		rules_assigned(in));
 	return true;
 }
+
+/* ---- read-tree, checkout-index, rm, mv ---- */
+
+/* read-tree writes the work tree only with -u or --reset */
+bool read_tree_safe(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "-u") && !git_opt_on(ga, "reset");
+}
+
+/* checkout-index, rm, mv overwrite or remove changed files with -f */
+bool unforced_safe(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "force");
+}

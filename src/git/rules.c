@@ -111,7 +111,7 @@ static const struct rule rules[] = {
 	{ "pull", SC_LOCAL, .snap = SNAP_YES, .refs = fetch_refs,
 	  .refs_hint = "; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
 	  .check = fetch_check },
-	{ "read-tree", SC_LOCAL, .legacy = true },
+	{ "read-tree", SC_LOCAL, .snap = SNAP_FORMS, .safe = read_tree_safe },
 	{ "update-index", SC_LOCAL, .legacy = true },
 	{ "restore", SC_LOCAL, .snap = SNAP_FORMS, .safe = restore_safe },
 	{ "clean", SC_LOCAL, .snap = SNAP_FORMS, .safe = clean_safe,
