@@ -130,7 +130,7 @@ static const struct rule rules[] = {
 	{ "unpack-objects", SC_LOCAL, .legacy = true },
 	{ "index-pack", SC_LOCAL, .legacy = true },
 	{ "pack-objects", SC_LOCAL, .legacy = true },
-	{ "checkout-index", SC_LOCAL, .legacy = true },
+	{ "checkout-index", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "merge-file", SC_LOCAL, .legacy = true },
 	{ "merge-index", SC_LOCAL, .legacy = true },
 	{ "maintenance", SC_LOCAL, .legacy = true },
