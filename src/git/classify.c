@@ -276,7 +276,7 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
 	/* forms the original missed */
-	if (!strcmp(sub, "rm") || !strcmp(sub, "mv"))
+	if (!strcmp(sub, "mv"))
 		return has_arg(ga, sw) || has_short(ga, 'f') ? sub : NULL;
 	return NULL;
 }

@@ -99,7 +99,7 @@ static const struct rule rules[] = {
 	{ "add", SC_LOCAL, .legacy = true },
 	{ "stage", SC_LOCAL, .legacy = true },
 	{ "commit", SC_LOCAL, .legacy = true },
-	{ "rm", SC_LOCAL, .legacy = true },
+	{ "rm", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "mv", SC_LOCAL, .legacy = true },
 	{ "reset", SC_LOCAL, .snap = SNAP_FORMS, .safe = reset_safe },
 	{ "revert", SC_LOCAL, .legacy = true },
