@@ -257,8 +257,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	static const char *const always[] = { "merge",	     "rebase", "pull",
 					      "cherry-pick", "revert", "am",
 					      NULL };
-	static const char *const sw[] = { "-f", "--force", "--discard-changes",
-					  NULL };
 	const char *sub = ga->sub;
 
 	*quarantine = false;
@@ -275,9 +273,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		return sub;
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
-	/* forms the original missed */
-	if (!strcmp(sub, "mv"))
-		return has_arg(ga, sw) || has_short(ga, 'f') ? sub : NULL;
 	return NULL;
 }
 

@@ -100,7 +100,7 @@ static const struct rule rules[] = {
 	{ "stage", SC_LOCAL, .legacy = true },
 	{ "commit", SC_LOCAL, .legacy = true },
 	{ "rm", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
-	{ "mv", SC_LOCAL, .legacy = true },
+	{ "mv", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "reset", SC_LOCAL, .snap = SNAP_FORMS, .safe = reset_safe },
 	{ "revert", SC_LOCAL, .legacy = true },
 	{ "cherry-pick", SC_LOCAL, .legacy = true },
