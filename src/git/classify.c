@@ -254,9 +254,8 @@ bool git_form_read_only(const struct git_argv *ga)
 
 const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 {
-	static const char *const always[] = { "merge",	     "rebase", "pull",
-					      "cherry-pick", "revert", "am",
-					      NULL };
+	static const char *const always[] = { "rebase", "cherry-pick", "revert",
+					      "am", NULL };
 	const char *sub = ga->sub;
 
 	*quarantine = false;
@@ -278,6 +277,8 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 
 bool git_conflict_capable(const char *sub)
 {
+	if (sub && !rule_for(sub)->legacy)
+		return rule_for(sub)->conflicts;
 	static const char *const c[] = { "rebase", "merge", "pull",
 		"cherry-pick", "revert", "am", NULL };
 	return sub && git_word_in(sub, c);

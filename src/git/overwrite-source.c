@@ -34,23 +34,6 @@ static const char *checkout_source(const struct git_argv *ga,
 	return ga->pos[0];
 }
 
-/* The value of long option `name` (`name X` or `name=X`) before `--`;
- * the last one wins, as in git. */
-static const char *option_value(const struct git_argv *ga, const char *name)
-{
-	size_t len = strlen(name);
-	const char *v = NULL;
-
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, name) && i + 1 < ga->nargs)
-			v = ga->args[++i];
-		else if (!strncmp(a, name, len) && a[len] == '=')
-			v = a + len + 1;
-	}
-	return v;
-}
-
 static const char *restore_source(const struct git_argv *ga,
 				  struct strvec *paths)
 {
@@ -111,16 +94,12 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 		 * fuzz finding I28): a rebase's --onto too, revisions before
 		 * `--` or after it (they take no pathspec: `rebase -- other`
 		 * names other) */
-		const char *onto = option_value(ga, "--onto");
-		const char **revs = xcalloc(ga->nargs + 1, sizeof(*revs));
-		size_t n = git_positionals(ga, revs, ga->nargs);
+		const char *onto = git_opt_value(ga, "onto");
 
 		if (onto && !strcmp(ga->sub, "rebase"))
 			strvec_push(sources, onto);
-		/* n <= ga->nargs: every positional is one of the arguments */
-		for (size_t i = 0; i < n; i++)
-			push_revision(sources, revs[i]);
-		free(revs);
+		for (size_t i = 0; i < ga->npos; i++)
+			push_revision(sources, ga->pos[i]);
 	} else if (!strcmp(ga->sub, "reset")) {
 		/* `reset --hard [<commit>]`: its paths are no pathspec */
 		one = ga->pos_dd ? ga->pos[0] : "HEAD";

@@ -61,6 +61,9 @@ struct rule {
 	bool (*route_words)(const struct git_argv *ga, struct git_insert *ins);
 	/* config an agent's command runs with (`-c <run_config>`), or NULL */
 	const char *(*run_config)(const struct git_argv *ga);
+	/* it can stop in a conflict: the shim runs it as a child, then
+	 * explains how to resolve and continue (reference §3.10) */
+	bool conflicts;
 	/* the readers not moved to the table yet decide (git/classify.c,
 	 * git/policy.c) */
 	bool legacy;
