@@ -105,7 +105,7 @@ static const struct rule rules[] = {
 	{ "revert", SC_LOCAL, .legacy = true },
 	{ "cherry-pick", SC_LOCAL, .legacy = true },
 	{ "merge", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "rebase", SC_LOCAL, .legacy = true },
+	{ "rebase", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "am", SC_LOCAL, .legacy = true },
 	{ "apply", SC_LOCAL, .legacy = true },
 	{ "pull", SC_LOCAL, .snap = SNAP_YES, .conflicts = true, .refs = fetch_refs,
