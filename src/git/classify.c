@@ -254,7 +254,7 @@ bool git_form_read_only(const struct git_argv *ga)
 
 const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 {
-	static const char *const always[] = { "revert", "am", NULL };
+	static const char *const always[] = { "am", NULL };
 	const char *sub = ga->sub;
 
 	*quarantine = false;

@@ -102,7 +102,7 @@ static const struct rule rules[] = {
 	{ "rm", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "mv", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "reset", SC_LOCAL, .snap = SNAP_FORMS, .safe = reset_safe },
-	{ "revert", SC_LOCAL, .legacy = true },
+	{ "revert", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "cherry-pick", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "merge", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "rebase", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
