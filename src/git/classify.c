@@ -254,7 +254,6 @@ bool git_form_read_only(const struct git_argv *ga)
 
 const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 {
-	static const char *const always[] = { "am", NULL };
 	const char *sub = ga->sub;
 
 	*quarantine = false;
@@ -267,8 +266,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		return sub;
 	if (!rule_for(sub)->legacy)
 		return rule_snapshot(rule_for(sub), ga, quarantine);
-	if (git_word_in(sub, always))
-		return sub;
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga) ? NULL : "submodule";
 	return NULL;
@@ -276,9 +273,5 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 
 bool git_conflict_capable(const char *sub)
 {
-	if (sub && !rule_for(sub)->legacy)
-		return rule_for(sub)->conflicts;
-	static const char *const c[] = { "rebase", "merge", "pull",
-		"cherry-pick", "revert", "am", NULL };
-	return sub && git_word_in(sub, c);
+	return sub && rule_for(sub)->conflicts;
 }

@@ -106,7 +106,7 @@ static const struct rule rules[] = {
 	{ "cherry-pick", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "merge", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "rebase", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "am", SC_LOCAL, .legacy = true },
+	{ "am", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
 	{ "apply", SC_LOCAL, .legacy = true },
 	{ "pull", SC_LOCAL, .snap = SNAP_YES, .conflicts = true, .refs = fetch_refs,
 	  .refs_hint = "; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
