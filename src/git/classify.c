@@ -198,7 +198,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 
 bool git_form_read_only(const struct git_argv *ga)
 {
-	static const char *const remote_r[] = { "show", "get-url", NULL };
 	static const char *const wt_r[] = { "list", NULL };
 	static const char *const reflog_r[] = { "show", "exists", "list", NULL };
 	static const char *const notes_r[] = { "list", "show", "get-ref", NULL };
@@ -229,8 +228,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "remote"))
-		return first_word_in(ga, remote_r, true, NULL);
 	if (!strcmp(sub, "reflog"))
 		return first_word_in(ga, reflog_r, true, NULL);
 	if (!strcmp(sub, "notes"))

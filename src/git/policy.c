@@ -353,8 +353,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	const struct git_argv *ga = in->ga;
 	const char *sub = ga->sub;
 	static const char *const reflog_w[] = { "expire", "delete", NULL };
-	static const char *const remote_w[] = { "add", "rename", "remove",
-		"rm", "set-url", NULL };
 	/* these write the operator's global config and schedule jobs */
 	static const char *const global_w[] = { "register", "unregister",
 						"start", "stop", NULL };
@@ -380,12 +378,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		return deny_init_bound(v, in);
 	default:
 		break;
-	}
-	if (!strcmp(sub, "remote") && (w = first_positional_in(ga, remote_w))) {
-		deny(v, "deny", DS_BLOCK,
-		     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
-		     w);
-		return true;
 	}
 	if (deny_submodule_config(v, ga))
 		return true;

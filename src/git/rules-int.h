@@ -56,4 +56,23 @@ bool stash_check(struct verdict *v, const struct policy_input *in);
 bool read_tree_safe(const struct git_argv *ga);
 bool unforced_safe(const struct git_argv *ga);
 
+/* git/rules-repo.c: remote, reflog, notes, worktree, submodule, … */
+bool remote_reads(const struct git_argv *ga);
+bool remote_check(struct verdict *v, const struct policy_input *in);
+bool reflog_reads(const struct git_argv *ga);
+bool reflog_check(struct verdict *v, const struct policy_input *in);
+bool notes_reads(const struct git_argv *ga);
+bool sparse_checkout_reads(const struct git_argv *ga);
+bool bisect_reads(const struct git_argv *ga);
+bool rerere_reads(const struct git_argv *ga);
+bool maintenance_check(struct verdict *v, const struct policy_input *in);
+bool worktree_reads(const struct git_argv *ga);
+bool worktree_deny_any(struct verdict *v, const struct policy_input *in);
+bool hash_object_reads(const struct git_argv *ga);
+bool interpret_trailers_reads(const struct git_argv *ga);
+bool fsck_reads(const struct git_argv *ga);
+bool grep_reads(const struct git_argv *ga);
+bool ls_remote_reads(const struct git_argv *ga);
+bool archive_reads(const struct git_argv *ga);
+
 #endif

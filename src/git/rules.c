@@ -80,7 +80,7 @@ static const struct rule rules[] = {
 	  .check = branch_check },
 	{ "tag", SC_FORMS, .reads = tag_reads, .refs = tag_refs,
 	  .check = tag_check },
-	{ "remote", SC_FORMS, .legacy = true },
+	{ "remote", SC_FORMS, .reads = remote_reads, .check = remote_check },
 	{ "stash", SC_FORMS, .reads = stash_reads, .snap = SNAP_FORMS,
 	  .safe = stash_safe, .check = stash_check },
 	{ "config", SC_FORMS, .reads = config_reads, .check = config_check },

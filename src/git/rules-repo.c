@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The policy table's rows for the commands that read or write by form, or
+ * change what the repository shares (git/rules.h): remote, reflog, notes,
+ * sparse-checkout, bisect, rerere, maintenance, worktree, submodule,
+ * hash-object, interpret-trailers, fsck, and the reads a flag turns into
+ * something else (grep, ls-remote, archive). Pure: no I/O.
+ *
+ * Invariants:
+ *  1. A form reads only when its row names it (an allowlist): a verb, or
+ *     the absence of the option that makes it write or run a program.
+ *  2. A verb is git's own word for the subcommand (git/optable-data.c),
+ *     or, for the scripts git 2.39 still has (submodule, bisect), their
+ *     first positional.
+ */
+#include "base/common.h"
+#include <string.h>
+#include "git/rules-int.h"
+
+static bool in(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* The verb, or for a script without git's list of its words the first
+ * positional (invariant 2). */
+static const char *verb_of(const struct git_argv *ga)
+{
+	return ga->verb ? ga->verb : git_pos(ga, 0);
+}
+
+/* ---- remote ---- */
+
+bool remote_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "show", "get-url", NULL };
+
+	return ga->verb ? in(ga->verb, reads) : !ga->npos;
+}
+
+bool remote_check(struct verdict *v, const struct policy_input *in_)
+{
+	static const char *const urls[] = { "add", "rename",  "remove",
+					    "rm",  "set-url", NULL };
+
+	if (!in(in_->ga->verb, urls))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
+		in_->ga->verb);
+	return true;
+}
+
+/* ---- reflog ---- */
+
+bool reflog_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "show", "exists", "list", NULL };
+
+	/* no verb, or a ref first: git shows */
+	return !ga->verb || in(ga->verb, reads);
+}
+
+bool reflog_check(struct verdict *v, const struct policy_input *in_)
+{
+	static const char *const drops[] = { "expire", "delete", NULL };
+
+	if (!in(in_->ga->verb, drops))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"git reflog %s destroys the recovery history of every branch — not allowed for agents",
+		in_->ga->verb);
+	return true;
+}
+
+/* ---- notes, sparse-checkout, bisect, rerere ---- */
+
+bool notes_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "list", "show", "get-ref", NULL };
+
+	return ga->verb ? in(ga->verb, reads) : !ga->npos;
+}
+
+bool sparse_checkout_reads(const struct git_argv *ga)
+{
+	return ga->verb && !strcmp(ga->verb, "list");
+}
+
+bool bisect_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "log",   "visualize", "view",
+					     "terms", "help",	   NULL };
+
+	return in(verb_of(ga), reads);
+}
+
+bool rerere_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "status", "diff", "remaining",
+					     NULL };
+
+	return in(verb_of(ga), reads);
+}
+
+/* ---- maintenance ---- */
+
+/* these write the operator's global config and schedule jobs */
+bool maintenance_check(struct verdict *v, const struct policy_input *in_)
+{
+	static const char *const global[] = { "register", "unregister", "start",
+					      "stop", NULL };
+
+	if (!in(in_->ga->verb, global))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
+		in_->ga->verb);
+	return true;
+}
+
+/* ---- worktree ---- */
+
+bool worktree_reads(const struct git_argv *ga)
+{
+	return ga->verb && !strcmp(ga->verb, "list");
+}
+
+bool worktree_deny_any(struct verdict *v, const struct policy_input *in_)
+{
+	if (worktree_reads(in_->ga))
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"worktree lifecycle is session-managed — use `agentic-git run` (or your orchestrator's worktree tool), not raw `git worktree`");
+	return true;
+}
+
+/* ---- hash-object, interpret-trailers, fsck ---- */
+
+bool hash_object_reads(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "-w");
+}
+
+bool interpret_trailers_reads(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "in-place");
+}
+
+bool fsck_reads(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "lost-found");
+}
+
+/* ---- reads a flag turns into running a program ---- */
+
+/* grep -O<cmd> runs <cmd> (through a shell) on the matching files */
+bool grep_reads(const struct git_argv *ga)
+{
+	const struct git_optuse *u = git_opt_last(ga, "open-files-in-pager");
+
+	return !u || (u->flags & GOPT_NEG);
+}
+
+/* --upload-pack/--exec name the program that serves it (a local one
+ * runs here): review of d5ccd4a */
+bool ls_remote_reads(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "upload-pack") && !git_opt_on(ga, "exec");
+}
+
+bool archive_reads(const struct git_argv *ga)
+{
+	return !git_opt_on(ga, "exec");
+}
