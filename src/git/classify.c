@@ -199,7 +199,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const wt_r[] = { "list", NULL };
-	static const char *const reflog_r[] = { "show", "exists", "list", NULL };
 	static const char *const notes_r[] = { "list", "show", "get-ref", NULL };
 	static const char *const sparse_r[] = { "list", NULL };
 	static const char *const bisect_r[] = { "log", "visualize", "view",
@@ -228,8 +227,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "reflog"))
-		return first_word_in(ga, reflog_r, true, NULL);
 	if (!strcmp(sub, "notes"))
 		return first_word_in(ga, notes_r, true, notes_v);
 	if (!strcmp(sub, "sparse-checkout"))

@@ -352,7 +352,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	const char *sub = ga->sub;
-	static const char *const reflog_w[] = { "expire", "delete", NULL };
 	/* these write the operator's global config and schedule jobs */
 	static const char *const global_w[] = { "register", "unregister",
 						"start", "stop", NULL };
@@ -384,12 +383,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	if (!strcmp(sub, "maintenance") && (w = first_positional_in(ga, global_w))) {
 		deny(v, "deny", DS_BLOCK,
 		     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
-		     w);
-		return true;
-	}
-	if (!strcmp(sub, "reflog") && (w = first_positional_in(ga, reflog_w))) {
-		deny(v, "deny", DS_BLOCK,
-		     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
 		     w);
 		return true;
 	}

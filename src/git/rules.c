@@ -84,7 +84,7 @@ static const struct rule rules[] = {
 	{ "stash", SC_FORMS, .reads = stash_reads, .snap = SNAP_FORMS,
 	  .safe = stash_safe, .check = stash_check },
 	{ "config", SC_FORMS, .reads = config_reads, .check = config_check },
-	{ "reflog", SC_FORMS, .legacy = true },
+	{ "reflog", SC_FORMS, .reads = reflog_reads, .check = reflog_check },
 	{ "notes", SC_FORMS, .legacy = true },
 	{ "submodule", SC_FORMS, .legacy = true },
 	{ "symbolic-ref", SC_FORMS, .reads = symbolic_ref_reads,
