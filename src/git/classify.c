@@ -199,13 +199,11 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const wt_r[] = { "list", NULL };
-	static const char *const notes_r[] = { "list", "show", "get-ref", NULL };
 	static const char *const sparse_r[] = { "list", NULL };
 	static const char *const bisect_r[] = { "log", "visualize", "view",
 		"terms", "help", NULL };
-	static const char *const rerere_r[] = { "status", "diff",
-		"remaining", NULL };
-	static const char *const notes_v[] = { "--ref", NULL };
+	static const char *const rerere_r[] = { "status", "diff", "remaining",
+						NULL };
 	static const char *const w[] = { "-w", NULL };
 	static const char *const inplace[] = { "--in-place", NULL };
 	static const char *const lost[] = { "--lost-found", NULL };
@@ -227,8 +225,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "notes"))
-		return first_word_in(ga, notes_r, true, notes_v);
 	if (!strcmp(sub, "sparse-checkout"))
 		return first_word_in(ga, sparse_r, false, NULL);
 	if (!strcmp(sub, "bisect"))

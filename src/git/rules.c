@@ -85,7 +85,7 @@ static const struct rule rules[] = {
 	  .safe = stash_safe, .check = stash_check },
 	{ "config", SC_FORMS, .reads = config_reads, .check = config_check },
 	{ "reflog", SC_FORMS, .reads = reflog_reads, .check = reflog_check },
-	{ "notes", SC_FORMS, .legacy = true },
+	{ "notes", SC_FORMS, .reads = notes_reads },
 	{ "submodule", SC_FORMS, .legacy = true },
 	{ "symbolic-ref", SC_FORMS, .reads = symbolic_ref_reads,
 	  .refs = symbolic_ref_refs, .check = symbolic_ref_check },
