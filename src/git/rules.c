@@ -91,7 +91,7 @@ static const struct rule rules[] = {
 	  .refs = symbolic_ref_refs, .check = symbolic_ref_check },
 	{ "hash-object", SC_FORMS, .legacy = true },
 	{ "interpret-trailers", SC_FORMS, .legacy = true },
-	{ "sparse-checkout", SC_FORMS, .legacy = true },
+	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
 	{ "bisect", SC_FORMS, .legacy = true },
 	{ "rerere", SC_FORMS, .legacy = true },
 	{ "fsck", SC_FORMS, .legacy = true },
