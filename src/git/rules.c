@@ -92,7 +92,7 @@ static const struct rule rules[] = {
 	{ "hash-object", SC_FORMS, .legacy = true },
 	{ "interpret-trailers", SC_FORMS, .legacy = true },
 	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
-	{ "bisect", SC_FORMS, .legacy = true },
+	{ "bisect", SC_FORMS, .reads = bisect_reads },
 	{ "rerere", SC_FORMS, .legacy = true },
 	{ "fsck", SC_FORMS, .legacy = true },
 	/* local mutations */
