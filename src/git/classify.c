@@ -199,8 +199,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 bool git_form_read_only(const struct git_argv *ga)
 {
 	static const char *const wt_r[] = { "list", NULL };
-	static const char *const rerere_r[] = { "status", "diff", "remaining",
-						NULL };
 	static const char *const w[] = { "-w", NULL };
 	static const char *const inplace[] = { "--in-place", NULL };
 	static const char *const lost[] = { "--lost-found", NULL };
@@ -222,8 +220,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "rerere"))
-		return first_word_in(ga, rerere_r, false, NULL);
 	if (!strcmp(sub, "submodule"))
 		return submodule_read(ga);
 	if (!strcmp(sub, "hash-object"))

@@ -93,7 +93,7 @@ static const struct rule rules[] = {
 	{ "interpret-trailers", SC_FORMS, .legacy = true },
 	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
 	{ "bisect", SC_FORMS, .reads = bisect_reads },
-	{ "rerere", SC_FORMS, .legacy = true },
+	{ "rerere", SC_FORMS, .reads = rerere_reads },
 	{ "fsck", SC_FORMS, .legacy = true },
 	/* local mutations */
 	{ "add", SC_LOCAL, .legacy = true },
