@@ -352,10 +352,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	const char *sub = ga->sub;
-	/* these write the operator's global config and schedule jobs */
-	static const char *const global_w[] = { "register", "unregister",
-						"start", "stop", NULL };
-	const char *w;
 
 	if (!sub)
 		return false;
@@ -380,12 +376,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	}
 	if (deny_submodule_config(v, ga))
 		return true;
-	if (!strcmp(sub, "maintenance") && (w = first_positional_in(ga, global_w))) {
-		deny(v, "deny", DS_BLOCK,
-		     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
-		     w);
-		return true;
-	}
 	return false;
 }
 

@@ -133,7 +133,7 @@ static const struct rule rules[] = {
 	{ "checkout-index", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "merge-file", SC_LOCAL, .legacy = true },
 	{ "merge-index", SC_LOCAL, .legacy = true },
-	{ "maintenance", SC_LOCAL, .legacy = true },
+	{ "maintenance", SC_LOCAL, .check = maintenance_check },
 	{ "commit-graph", SC_LOCAL, .legacy = true },
 	{ "multi-pack-index", SC_LOCAL, .legacy = true },
 	{ "prune-packed", SC_LOCAL, .legacy = true },
