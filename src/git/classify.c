@@ -73,14 +73,6 @@ static size_t positionals_in(const struct git_argv *ga,
 	return n;
 }
 
-static size_t positionals(const struct git_argv *ga,
-			  const char *const *takes_value, const char **out,
-			  size_t max, bool *dashdash)
-{
-	return positionals_in(ga, ga->legacy_table, takes_value, out, max,
-			      dashdash);
-}
-
 size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
 {
 	return positionals_in(ga, ga->legacy_table, NULL, out, max, NULL);
@@ -118,20 +110,6 @@ static bool has_short(const struct git_argv *ga, char c)
 			i++;
 	}
 	return false;
-}
-
-static const char *first_pos(const struct git_argv *ga,
-			     const char *const *takes_value)
-{
-	const char *p[1] = { NULL };
-	return positionals(ga, takes_value, p, 1, NULL) ? p[0] : NULL;
-}
-
-static bool first_word_in(const struct git_argv *ga, const char *const *ok,
-			  bool empty_ok, const char *const *takes_value)
-{
-	const char *p = first_pos(ga, takes_value);
-	return p ? git_word_in(p, ok) : empty_ok;
 }
 
 /* reference §3.3.8: [opts] [status|summary] [opts] with opts in -q --quiet --cached */
@@ -198,7 +176,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 
 bool git_form_read_only(const struct git_argv *ga)
 {
-	static const char *const wt_r[] = { "list", NULL };
 	static const char *const w[] = { "-w", NULL };
 	static const char *const inplace[] = { "--in-place", NULL };
 	static const char *const lost[] = { "--lost-found", NULL };
@@ -215,8 +192,6 @@ bool git_form_read_only(const struct git_argv *ga)
 		return true;
 	case SC_FORMS:
 		break;
-	case SC_WORKTREE:
-		return first_word_in(ga, wt_r, false, NULL);
 	default:
 		return false;
 	}

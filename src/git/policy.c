@@ -214,11 +214,6 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		     "direct submodule--helper invocation is not allowed — submodule operations must go through `git submodule`");
 		return true;
 	}
-	if (cls == SC_WORKTREE && !git_form_read_only(ga)) {
-		deny(v, "deny", DS_BLOCK,
-		     "worktree lifecycle is session-managed — use `agentic-git run` (or your orchestrator's worktree tool), not raw `git worktree`");
-		return true;
-	}
 	return false;
 }
 
@@ -627,14 +622,13 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 static bool canonical_bypass_deny(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
-	const char *p[1] = { NULL };
 	bool hit = false;
 
 	if (!*in->env->agent || in->env->allow_canonical_mutate ||
 	    !in->repo->canonical_rooted || !ga->sub)
 		return false;
 	if (!strcmp(ga->sub, "worktree"))
-		hit = git_positionals(ga, p, 1) && !strcmp(p[0], "add");
+		hit = ga->verb && !strcmp(ga->verb, "add");
 	else if (git_sub_class(ga->sub) == SC_CHECKOUT)
 		/* the original's: its first argument is not an option */
 		hit = ga->pos_leads && *ga->pos[0];

@@ -153,7 +153,8 @@ static const struct rule rules[] = {
 	{ "switch", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = switch_safe,
 	  .check = checkout_check },
 	/* the session manager's */
-	{ "worktree", SC_WORKTREE, .legacy = true },
+	{ "worktree", SC_WORKTREE, .reads = worktree_reads,
+	  .deny_any = worktree_deny_any },
 	/* git's own helper */
 	{ "submodule--helper", SC_HELPER, .legacy = true },
 	/* interactive tools */
