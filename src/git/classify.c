@@ -112,24 +112,6 @@ static bool has_short(const struct git_argv *ga, char c)
 	return false;
 }
 
-/* reference §3.3.8: [opts] [status|summary] [opts] with opts in -q --quiet --cached */
-static bool submodule_read(const struct git_argv *ga)
-{
-	static const char *const opts[] = { "-q", "--quiet", "--cached", NULL };
-	bool word = false;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		if (git_word_in(a, opts))
-			continue;
-		if (!word && (!strcmp(a, "status") || !strcmp(a, "summary"))) {
-			word = true;
-			continue;
-		}
-		return false;
-	}
-	return true;
-}
-
 /*
  * A form that writes a file wherever it is told (`archive -o`,
  * `format-patch -o`, `diff --output=<file>`, `mailinfo <msg> <patch>`;
@@ -195,8 +177,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "submodule"))
-		return submodule_read(ga);
 	if (!strcmp(sub, "hash-object"))
 		return !has_arg(ga, w) && !has_short(ga, 'w'); /* `-wt blob` */
 	if (!strcmp(sub, "interpret-trailers"))
@@ -220,8 +200,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 		return sub;
 	if (!rule_for(sub)->legacy)
 		return rule_snapshot(rule_for(sub), ga, quarantine);
-	if (!strcmp(sub, "submodule"))
-		return submodule_read(ga) ? NULL : "submodule";
 	return NULL;
 }
 

@@ -219,29 +219,6 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 
 /* ---- bound-agent checks on the bound repository ---- */
 
-static bool arg_present(const struct git_argv *ga, const char *const *names)
-{
-	for (size_t i = 0; i < ga->nargs; i++)
-		for (const char *const *n = names; *n; n++)
-			if (!strcmp(ga->args[i], *n))
-				return true;
-	return false;
-}
-
-/* The subcommand's first positional when it is one of `words`, or NULL. */
-static const char *first_positional_in(const struct git_argv *ga,
-				       const char *const *words)
-{
-	const char *p[1];
-
-	if (!git_positionals(ga, p, 1))
-		return NULL;
-	for (; *words; words++)
-		if (!strcmp(p[0], *words))
-			return p[0];
-	return NULL;
-}
-
 /* Whether an option of `ga` is `name`, alone or with `=value`. */
 static bool arg_spelled(const struct git_argv *ga, const char *name)
 {
@@ -317,32 +294,6 @@ static bool deny_init_target(struct verdict *v, const struct policy_input *in)
 	return false;
 }
 
-/*
- * git submodule add, init, sync, set-url, deinit and update --init write
- * (or remove) submodule.<name>.url and .active in the repository's config,
- * which every checkout of it shares: where the operator's submodules are
- * fetched from, as remote.*.url is for the repository (invariant fuzzer:
- * `submodule add <url> <name>` persisted both keys).
- */
-static bool deny_submodule_config(struct verdict *v, const struct git_argv *ga)
-{
-	static const char *const config_w[] = { "add",	   "init",   "sync",
-						"set-url", "deinit", NULL };
-	static const char *const update_w[] = { "update", NULL };
-	static const char *const init[] = { "--init", "-i", NULL };
-	const char *w;
-
-	if (strcmp(ga->sub, "submodule"))
-		return false;
-	if (!(w = first_positional_in(ga, config_w)) &&
-	    !((w = first_positional_in(ga, update_w)) && arg_present(ga, init)))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "git submodule %s%s writes submodule.<name>.url into the repository's config, which the operator's checkout shares — agents may not change where submodules come from; git submodule update (without --init) works on the submodules already set up, ask the operator to add or initialise others",
-	     w, strcmp(w, "update") ? "" : " --init");
-	return true;
-}
-
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -369,8 +320,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 	default:
 		break;
 	}
-	if (deny_submodule_config(v, ga))
-		return true;
 	return false;
 }
 

@@ -74,5 +74,8 @@ bool fsck_reads(const struct git_argv *ga);
 bool grep_reads(const struct git_argv *ga);
 bool ls_remote_reads(const struct git_argv *ga);
 bool archive_reads(const struct git_argv *ga);
+bool submodule_reads(const struct git_argv *ga);
+bool submodule_safe(const struct git_argv *ga);
+bool submodule_check(struct verdict *v, const struct policy_input *in);
 
 #endif

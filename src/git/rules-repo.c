@@ -180,3 +180,48 @@ bool archive_reads(const struct git_argv *ga)
 {
 	return !git_opt_on(ga, "exec");
 }
+
+/* ---- submodule (a script in git 2.39: its words by spelling) ---- */
+
+/* [-q|--quiet] [--cached] [status|summary] (reference §3.3.8) */
+bool submodule_reads(const struct git_argv *ga)
+{
+	static const char *const reads[] = { "status", "summary", NULL };
+
+	for (size_t i = 0; i < ga->nopts; i++)
+		if (!git_optuse_is(&ga->opts[i], "-q") &&
+		    !git_optuse_is(&ga->opts[i], "quiet") &&
+		    !git_optuse_is(&ga->opts[i], "cached"))
+			return false;
+	return ga->npos == 0 || (ga->npos == 1 && in(ga->pos[0], reads));
+}
+
+bool submodule_safe(const struct git_argv *ga)
+{
+	return submodule_reads(ga);
+}
+
+/*
+ * git submodule add, init, sync, set-url, deinit and update --init write
+ * (or remove) submodule.<name>.url and .active in the repository's config,
+ * which every checkout of it shares: where the operator's submodules are
+ * fetched from, as remote.*.url is for the repository (invariant fuzzer:
+ * `submodule add <url> <name>` persisted both keys).
+ */
+bool submodule_check(struct verdict *v, const struct policy_input *in_)
+{
+	static const char *const config_w[] = { "add",	   "init",   "sync",
+						"set-url", "deinit", NULL };
+	const struct git_argv *ga = in_->ga;
+	const char *w = git_pos(ga, 0);
+	bool update_init = w && !strcmp(w, "update") &&
+			   (git_opt_on(ga, "init") || git_opt_on(ga, "-i"));
+
+	if (!in(w, config_w) && !update_init)
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"git submodule %s%s writes submodule.<name>.url into the repository's config, which the operator's checkout shares — agents may not change where submodules come from; git submodule update (without --init) works on the submodules already set up, ask the operator to add or initialise others",
+		w, update_init ? " --init" : "");
+	return true;
+}
