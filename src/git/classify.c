@@ -158,7 +158,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 
 bool git_form_read_only(const struct git_argv *ga)
 {
-	static const char *const w[] = { "-w", NULL };
 	static const char *const inplace[] = { "--in-place", NULL };
 	static const char *const lost[] = { "--lost-found", NULL };
 	const char *sub = ga->sub;
@@ -177,8 +176,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "hash-object"))
-		return !has_arg(ga, w) && !has_short(ga, 'w'); /* `-wt blob` */
 	if (!strcmp(sub, "interpret-trailers"))
 		return !has_arg(ga, inplace);
 	if (!strcmp(sub, "fsck"))

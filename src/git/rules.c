@@ -90,7 +90,7 @@ static const struct rule rules[] = {
 	  .safe = submodule_safe, .check = submodule_check },
 	{ "symbolic-ref", SC_FORMS, .reads = symbolic_ref_reads,
 	  .refs = symbolic_ref_refs, .check = symbolic_ref_check },
-	{ "hash-object", SC_FORMS, .legacy = true },
+	{ "hash-object", SC_FORMS, .reads = hash_object_reads },
 	{ "interpret-trailers", SC_FORMS, .legacy = true },
 	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
 	{ "bisect", SC_FORMS, .reads = bisect_reads },
