@@ -91,7 +91,7 @@ static const struct rule rules[] = {
 	{ "symbolic-ref", SC_FORMS, .reads = symbolic_ref_reads,
 	  .refs = symbolic_ref_refs, .check = symbolic_ref_check },
 	{ "hash-object", SC_FORMS, .reads = hash_object_reads },
-	{ "interpret-trailers", SC_FORMS, .legacy = true },
+	{ "interpret-trailers", SC_FORMS, .reads = interpret_trailers_reads },
 	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
 	{ "bisect", SC_FORMS, .reads = bisect_reads },
 	{ "rerere", SC_FORMS, .reads = rerere_reads },
