@@ -158,7 +158,6 @@ bool git_read_whatever_spelling(const struct git_argv *ga)
 
 bool git_form_read_only(const struct git_argv *ga)
 {
-	static const char *const lost[] = { "--lost-found", NULL };
 	const char *sub = ga->sub;
 
 	if (!sub)
@@ -175,8 +174,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	default:
 		return false;
 	}
-	if (!strcmp(sub, "fsck"))
-		return !has_arg(ga, lost);
 	return false;
 }
 

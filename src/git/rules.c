@@ -95,7 +95,7 @@ static const struct rule rules[] = {
 	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
 	{ "bisect", SC_FORMS, .reads = bisect_reads },
 	{ "rerere", SC_FORMS, .reads = rerere_reads },
-	{ "fsck", SC_FORMS, .legacy = true },
+	{ "fsck", SC_FORMS, .reads = fsck_reads },
 	/* local mutations */
 	{ "add", SC_LOCAL, .legacy = true },
 	{ "stage", SC_LOCAL, .legacy = true },
