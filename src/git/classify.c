@@ -99,19 +99,6 @@ static bool has_arg(const struct git_argv *ga, const char *const *names)
 	return false;
 }
 
-/* A single-dash cluster such as -fdx containing `c`, read as has_arg(). */
-static bool has_short(const struct git_argv *ga, char c)
-{
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		if (a[0] == '-' && a[1] != '-' && strchr(a + 1, c))
-			return true;
-		if (ga->legacy_table && git_opt_takes_next(ga->legacy_table, a))
-			i++;
-	}
-	return false;
-}
-
 /*
  * A form that writes a file wherever it is told (`archive -o`,
  * `format-patch -o`, `diff --output=<file>`, `mailinfo <msg> <patch>`;
@@ -134,25 +121,23 @@ static bool writes_file(const struct git_argv *ga)
  */
 static bool runs_program(const struct git_argv *ga)
 {
-	static const char *const pager[] = { "--open-files-in-pager", NULL };
 	static const char *const upload[] = { "--upload-pack", "--exec", NULL };
 	static const char *const fetchers[] = { "ls-remote", "fetch", "pull",
 						"archive", NULL };
 
 	if (!rule_for(ga->sub)->legacy)
 		return false; /* its row says */
-	if (!strcmp(ga->sub, "grep"))
-		return has_arg(ga, pager) || has_short(ga, 'O');
 	return git_word_in(ga->sub, fetchers) && has_arg(ga, upload);
 }
 
 bool git_read_whatever_spelling(const struct git_argv *ga)
 {
-	static const char *const flag_decides[] = { "grep", "ls-remote",
-						    "archive", "format-patch",
-						    NULL };
+	static const char *const flag_decides[] = { "ls-remote", "archive",
+						    "format-patch", NULL };
+	const struct rule *r = ga->sub ? rule_for(ga->sub) : NULL;
 
-	return ga->sub && git_sub_class(ga->sub) == SC_READ &&
+	/* a read whose row names its read-only forms is one a flag decides */
+	return r && r->cls == SC_READ && !r->reads &&
 	       !git_word_in(ga->sub, flag_decides) && git_form_read_only(ga);
 }
 
