@@ -122,8 +122,7 @@ static bool writes_file(const struct git_argv *ga)
 static bool runs_program(const struct git_argv *ga)
 {
 	static const char *const upload[] = { "--upload-pack", "--exec", NULL };
-	static const char *const fetchers[] = { "ls-remote", "fetch", "pull",
-						"archive", NULL };
+	static const char *const fetchers[] = { "archive", NULL };
 
 	if (!rule_for(ga->sub)->legacy)
 		return false; /* its row says */
@@ -132,8 +131,8 @@ static bool runs_program(const struct git_argv *ga)
 
 bool git_read_whatever_spelling(const struct git_argv *ga)
 {
-	static const char *const flag_decides[] = { "ls-remote", "archive",
-						    "format-patch", NULL };
+	static const char *const flag_decides[] = { "archive", "format-patch",
+						    NULL };
 	const struct rule *r = ga->sub ? rule_for(ga->sub) : NULL;
 
 	/* a read whose row names its read-only forms is one a flag decides */
