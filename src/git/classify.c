@@ -79,27 +79,6 @@ size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
 }
 
 /*
- * Whether one of `names` is among ga's options: before the `--` that ends
- * them, and not the value of the option before it (git's table says which
- * take one: `branch --sort -l foo` sorts by "-l" and creates foo).
- */
-static bool has_arg(const struct git_argv *ga, const char *const *names)
-{
-	for (size_t i = 0; i < ga->legacy_opts_end; i++) {
-		const char *a = ga->args[i];
-		for (const char *const *n = names; *n; n++) {
-			size_t l = strlen(*n);
-			if (!strncmp(a, *n, l) &&
-			    (a[l] == '\0' || ((*n)[1] == '-' && a[l] == '=')))
-				return true;
-		}
-		if (ga->legacy_table && git_opt_takes_next(ga->legacy_table, a))
-			i++;
-	}
-	return false;
-}
-
-/*
  * A form that writes a file wherever it is told (`archive -o`,
  * `format-patch -o`, `diff --output=<file>`, `mailinfo <msg> <patch>`;
  * git/outpaths.h) is not a read. Found by the invariant fuzzer: `archive
@@ -112,27 +91,9 @@ static bool writes_file(const struct git_argv *ga)
 	return git_output_paths(ga, &outs) > 0;
 }
 
-/*
- * A form that starts a program the command line names is not a read:
- * `grep -O<cmd>` runs <cmd> (through a shell) on the matching files, an
- * `--upload-pack`/`--exec` the program that serves a fetch (a local one
- * runs here). They wrote files into the operator's checkout for an agent
- * with no binding (review of d5ccd4a).
- */
-static bool runs_program(const struct git_argv *ga)
-{
-	static const char *const upload[] = { "--upload-pack", "--exec", NULL };
-	static const char *const fetchers[] = { "archive", NULL };
-
-	if (!rule_for(ga->sub)->legacy)
-		return false; /* its row says */
-	return git_word_in(ga->sub, fetchers) && has_arg(ga, upload);
-}
-
 bool git_read_whatever_spelling(const struct git_argv *ga)
 {
-	static const char *const flag_decides[] = { "archive", "format-patch",
-						    NULL };
+	static const char *const flag_decides[] = { "format-patch", NULL };
 	const struct rule *r = ga->sub ? rule_for(ga->sub) : NULL;
 
 	/* a read whose row names its read-only forms is one a flag decides */
@@ -146,7 +107,7 @@ bool git_form_read_only(const struct git_argv *ga)
 
 	if (!sub)
 		return true;
-	if (writes_file(ga) || runs_program(ga))
+	if (writes_file(ga))
 		return false; /* `stash show --output=<file>` too */
 	if (!rule_for(sub)->legacy)
 		return rule_reads(rule_for(sub), ga);
