@@ -31,7 +31,6 @@
 #include "git/outpaths.h"
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
-#include "git/pushspec.h"
 #include "git/rules.h"
 
 const char *verdict_kind_str(enum verdict_kind k)
@@ -138,11 +137,6 @@ bool policy_protected(const struct policy_input *in, const char *name)
 	if (in->policy_refused)
 		return true;
 	return ag_protected_match(in->protected, name);
-}
-
-static bool is_protected(const char *branch, void *ctx)
-{
-	return policy_protected(ctx, branch);
 }
 
 static bool snapshots_for(const struct policy_input *in)
@@ -356,23 +350,6 @@ static void run_config(struct verdict *v, const struct git_argv *ga)
 	verdict_insert_args(v, v->sub_args_at - 1, cfg);
 }
 
-static void decide_push(struct verdict *v, const struct policy_input *in)
-{
-	struct push_spec ps;
-	struct strbuf r = STRBUF_INIT;
-	const char *ev;
-
-	push_spec_parse(in->ga, &ps);
-	ev = push_spec_check(&ps, in->bind->branch, in->repo->wt_branch,
-			     is_protected, (void *)in, &r);
-	if (ev)
-		deny(v, ev, DS_BLOCK, "%s", r.buf);
-	else
-		v->push_guards = true;
-	strbuf_release(&r);
-	push_spec_release(&ps);
-}
-
 /*
  * The policy reads options as git does only where it knows them all: one
  * it cannot name could take the next token as its value and so hide a
@@ -400,15 +377,12 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 		return;
 	route(v, in);
 	run_config(v, in->ga);
-	if (in->ga->sub && !strcmp(in->ga->sub, "push")) {
-		decide_push(v, in);
-		if (v->kind == V_DENY)
-			return;
-	}
 	if (deny_unknown_option(v, in))
 		return;
 	effects(v, in);
 	v->conflict_wrap = git_conflict_capable(in->ga->sub);
+	/* what git really pushes is judged next, by git's own dry run */
+	v->push_guards = git_sub_class(in->ga->sub) == SC_PUSH;
 	why_is(v, "bound to '");
 	strbuf_addstr(&v->why, in->bind->branch ? in->bind->branch : "");
 	strbuf_addstr(&v->why, "': routed into the worktree");

@@ -30,6 +30,7 @@ bool symbolic_ref_check(struct verdict *v, const struct policy_input *in);
 bool fetch_reads(const struct git_argv *ga);
 void fetch_refs(const struct git_argv *ga, struct ref_effects *fx);
 bool fetch_check(struct verdict *v, const struct policy_input *in);
+bool push_check(struct verdict *v, const struct policy_input *in);
 
 /* git/rules-config.c: config, and the config every command carries */
 bool config_reads(const struct git_argv *ga);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "git/pushspec.h"
 #include "git/rules-int.h"
 
 /* ---- branch ---- */
@@ -368,4 +369,28 @@ bool fetch_check(struct verdict *v, const struct policy_input *in)
 		return true;
 	}
 	return false;
+}
+
+/* ---- push: the first line (git/pushspec.h); the guards on what git
+ * really pushes follow (git/pushguard.h) ---- */
+
+static bool protected_cb(const char *branch, void *ctx)
+{
+	return policy_protected(ctx, branch);
+}
+
+bool push_check(struct verdict *v, const struct policy_input *in)
+{
+	struct push_spec ps;
+	struct strbuf r = STRBUF_INIT;
+	const char *ev;
+
+	push_spec_parse(in->ga, &ps);
+	ev = push_spec_check(&ps, in->bind->branch, in->repo->wt_branch,
+			     protected_cb, (void *)in, &r);
+	if (ev)
+		verdict_deny(v, ev, DS_BLOCK, "%s", r.buf);
+	strbuf_release(&r);
+	push_spec_release(&ps);
+	return ev != NULL;
 }

@@ -147,7 +147,7 @@ static const struct rule rules[] = {
 	{ "init-db", SC_CREATE, .legacy = true },
 	{ "clone", SC_CREATE, .legacy = true },
 	/* the one way out */
-	{ "push", SC_PUSH, .legacy = true },
+	{ "push", SC_PUSH, .check = push_check },
 	/* branch moves */
 	{ "checkout", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = checkout_safe,
 	  .check = checkout_check },
