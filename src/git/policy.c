@@ -213,81 +213,6 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 
 /* ---- bound-agent checks on the bound repository ---- */
 
-/* Whether an option of `ga` is `name`, alone or with `=value`. */
-static bool arg_spelled(const struct git_argv *ga, const char *name)
-{
-	size_t l = strlen(name);
-
-	for (size_t i = 0; i < ga->legacy_opts_end; i++)
-		if (!strncmp(ga->args[i], name, l) &&
-		    (!ga->args[i][l] || ga->args[i][l] == '='))
-			return true;
-	return false;
-}
-
-/*
- * git init and clone. --separate-git-dir puts a git dir wherever it is
- * told: into the operator's checkout, or, with no directory, it moves the
- * bound repository's own, which every checkout shares (invariant fuzzer:
- * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
- * no directory re-initialises the bound repository: the values of init's
- * options (`init --template x`) are no directory (git_positionals()). A
- * directory that is named must be inside the worktree: it is an output
- * path (git/outpaths.c), and hold no repository the agent did not make
- * there: `init-db --shared .` at the worktree's top re-initialised the
- * bound repository and wrote core.sharedRepository into its config
- * (docs/fuzzing.md I22; the facts judge it, reinit_dir).
- */
-static bool deny_init_bound(struct verdict *v, const struct policy_input *in)
-{
-	const struct git_argv *ga = in->ga;
-	const char *dir;
-
-	if (arg_spelled(ga, "--separate-git-dir")) {
-		deny(v, "deny", DS_BLOCK,
-		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories inside your worktree without it: git init <dir>",
-		     ga->sub);
-		return true;
-	}
-	if (!strcmp(ga->sub, "clone") || git_positionals(ga, &dir, 1))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories inside your worktree: git init <dir>");
-	return true;
-}
-
-/*
- * init and init-db, whatever the target: the directory named holds no
- * repository the agent did not make there (docs/fuzzing.md I22: `init-db
- * --shared .` at the worktree's top rewrote the bound repository's
- * config); and, where the shim does not route the command, no git dir or
- * work tree is named: git init resolves GIT_DIR from inside its
- * <directory>, not from where it runs (review of d5ccd4a: `GIT_DIR=r git
- * init d`, with d/r a link to the shared repository, re-initialised it).
- */
-static bool deny_init_target(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const inits[] = { "init", "init-db", NULL };
-	const struct git_argv *ga = in->ga;
-
-	if (!ga->sub || !git_word_in(ga->sub, inits))
-		return false;
-	if (in->repo->reinit_dir) {
-		deny(v, "deny", DS_BLOCK,
-		     "git %s '%s' would re-initialise the repository that is there, which is not one you made inside your worktree (at your worktree's top it is the bound repository every checkout shares: git init rewrites its config and copies templates and hooks into it) — create a new repository in a new directory: git init <dir>",
-		     ga->sub, in->repo->reinit_dir);
-		return true;
-	}
-	if (in->repo->target != TGT_SAME &&
-	    (ga->git_dir || ga->work_tree || in->env->env_repo_override)) {
-		deny(v, "deny", DS_BLOCK,
-		     "git %s with GIT_DIR, GIT_WORK_TREE, --git-dir or --work-tree makes or re-initialises the repository they name, resolved from inside its directory — unset them and name a new directory inside your worktree: git init <dir>",
-		     ga->sub);
-		return true;
-	}
-	return false;
-}
-
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -309,8 +234,6 @@ static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 		     "'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
 		     sub);
 		return true;
-	case SC_CREATE:
-		return deny_init_bound(v, in);
 	default:
 		break;
 	}
@@ -494,7 +417,9 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK, "bound but no worktree path");
 		return;
 	}
-	if (deny_output_path(v, in) || deny_init_target(v, in) ||
+	if (deny_output_path(v, in) ||
+	    (rule_for(ga->sub)->deny_bound &&
+	     rule_for(ga->sub)->deny_bound(v, in)) ||
 	    (in->repo->target != TGT_SAME && deny_work_tree_apart(v, in, ro)))
 		return;
 	switch (in->repo->target) {

@@ -225,3 +225,68 @@ bool submodule_check(struct verdict *v, const struct policy_input *in_)
 		w, update_init ? " --init" : "");
 	return true;
 }
+
+/* ---- init, init-db, clone ---- */
+
+/*
+ * git init and clone. --separate-git-dir puts a git dir wherever it is
+ * told: into the operator's checkout, or, with no directory, it moves the
+ * bound repository's own, which every checkout shares (invariant fuzzer:
+ * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
+ * no directory re-initialises the bound repository: the values of init's
+ * options (`init --template x`) are no directory (git_positionals()). A
+ * directory that is named must be inside the worktree: it is an output
+ * path (git/outpaths.c), and hold no repository the agent did not make
+ * there: `init-db --shared .` at the worktree's top re-initialised the
+ * bound repository and wrote core.sharedRepository into its config
+ * (docs/fuzzing.md I22; the facts judge it, reinit_dir).
+ */
+bool init_check(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+
+	if (git_opt_on(ga, "separate-git-dir")) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories inside your worktree without it: git init <dir>",
+			ga->sub);
+		return true;
+	}
+	if (!strcmp(ga->sub, "clone") || ga->npos)
+		return false;
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories inside your worktree: git init <dir>");
+	return true;
+}
+
+/*
+ * init and init-db, whatever the target: the directory named holds no
+ * repository the agent did not make there (docs/fuzzing.md I22: `init-db
+ * --shared .` at the worktree's top rewrote the bound repository's
+ * config); and, where the shim does not route the command, no git dir or
+ * work tree is named: git init resolves GIT_DIR from inside its
+ * <directory>, not from where it runs (review of d5ccd4a: `GIT_DIR=r git
+ * init d`, with d/r a link to the shared repository, re-initialised it).
+ */
+bool init_deny_bound(struct verdict *v, const struct policy_input *in)
+{
+	const struct git_argv *ga = in->ga;
+
+	if (in->repo->reinit_dir) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"git %s '%s' would re-initialise the repository that is there, which is not one you made inside your worktree (at your worktree's top it is the bound repository every checkout shares: git init rewrites its config and copies templates and hooks into it) — create a new repository in a new directory: git init <dir>",
+			ga->sub, in->repo->reinit_dir);
+		return true;
+	}
+	if (in->repo->target != TGT_SAME &&
+	    (ga->git_dir || ga->work_tree || in->env->env_repo_override)) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"git %s with GIT_DIR, GIT_WORK_TREE, --git-dir or --work-tree makes or re-initialises the repository they name, resolved from inside its directory — unset them and name a new directory inside your worktree: git init <dir>",
+			ga->sub);
+		return true;
+	}
+	return false;
+}

@@ -143,9 +143,9 @@ static const struct rule rules[] = {
 	{ "hook", SC_LOCAL, .legacy = true },
 	{ "unpack-file", SC_LOCAL, .legacy = true },
 	/* new repositories */
-	{ "init", SC_CREATE, .legacy = true },
-	{ "init-db", SC_CREATE, .legacy = true },
-	{ "clone", SC_CREATE, .legacy = true },
+	{ "init", SC_CREATE, .check = init_check, .deny_bound = init_deny_bound },
+	{ "init-db", SC_CREATE, .check = init_check, .deny_bound = init_deny_bound },
+	{ "clone", SC_CREATE, .check = init_check },
 	/* the one way out */
 	{ "push", SC_PUSH, .check = push_check },
 	/* branch moves */

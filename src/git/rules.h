@@ -56,6 +56,8 @@ struct rule {
 	bool (*check)(struct verdict *v, const struct policy_input *in);
 	/* deny checks for every agent's command, wherever it runs */
 	bool (*deny_any)(struct verdict *v, const struct policy_input *in);
+	/* … and for a bound agent's, whatever repository it acts on */
+	bool (*deny_bound)(struct verdict *v, const struct policy_input *in);
 	/* words a routed command gets beside the agent's (clean's marker
 	 * exclusion); true when there are */
 	bool (*route_words)(const struct git_argv *ga, struct git_insert *ins);
