@@ -52,8 +52,12 @@ const struct git_optable *git_optable_next(const char *cmd)
 
 bool git_optable_partial(const char *cmd)
 {
-	static const char *const partial[] = { "diff", "cherry-pick", "revert",
-					       "fast-export", NULL };
+	/* they hand what they do not know on: to the revision parser (a
+	 * bundle's rev-list arguments), or to the archiver (-9) */
+	static const char *const partial[] = {
+		"diff",	   "cherry-pick",   "revert", "fast-export",
+		"archive", "bundle create", NULL,
+	};
 
 	return cmd && (in_list(cmd, diff_family) || in_list(cmd, partial));
 }

@@ -215,29 +215,7 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
-	const struct git_argv *ga = in->ga;
-	const char *sub = ga->sub;
-
-	if (!sub)
-		return false;
-	if (!rule_for(sub)->legacy)
-		return rule_check(rule_for(sub), v, in);
-	switch (git_sub_class(sub)) {
-	case SC_UNKNOWN:
-		if (in->repo->sub_is_external) {
-			deny(v, "deny", DS_BLOCK,
-			     "'git %s' is an external command (git-%s): the git it runs itself never meets this guard — not allowed for agents; use git's own commands, or ask the operator",
-			     sub, sub);
-			return true;
-		}
-		deny(v, "deny", DS_BLOCK,
-		     "'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
-		     sub);
-		return true;
-	default:
-		break;
-	}
-	return false;
+	return in->ga->sub && rule_check(rule_for(in->ga->sub), v, in);
 }
 
 void verdict_insert_args(struct verdict *v, size_t at, const char *const *words)

@@ -80,5 +80,6 @@ bool submodule_safe(const struct git_argv *ga);
 bool submodule_check(struct verdict *v, const struct policy_input *in);
 bool init_check(struct verdict *v, const struct policy_input *in);
 bool init_deny_bound(struct verdict *v, const struct policy_input *in);
+bool unknown_check(struct verdict *v, const struct policy_input *in);
 
 #endif

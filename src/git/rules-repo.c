@@ -290,3 +290,23 @@ bool init_deny_bound(struct verdict *v, const struct policy_input *in)
 	}
 	return false;
 }
+
+/* ---- what git does not have: an external command, an alias ---- */
+
+bool unknown_check(struct verdict *v, const struct policy_input *in_)
+{
+	const char *sub = in_->ga->sub;
+
+	if (in_->repo->sub_is_external) {
+		verdict_deny(
+			v, "deny", DS_BLOCK,
+			"'git %s' is an external command (git-%s): the git it runs itself never meets this guard — not allowed for agents; use git's own commands, or ask the operator",
+			sub, sub);
+		return true;
+	}
+	verdict_deny(
+		v, "deny", DS_BLOCK,
+		"'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
+		sub);
+	return true;
+}
