@@ -93,12 +93,11 @@ static bool writes_file(const struct git_argv *ga)
 
 bool git_read_whatever_spelling(const struct git_argv *ga)
 {
-	static const char *const flag_decides[] = { "format-patch", NULL };
 	const struct rule *r = ga->sub ? rule_for(ga->sub) : NULL;
 
-	/* a read whose row names its read-only forms is one a flag decides */
-	return r && r->cls == SC_READ && !r->reads &&
-	       !git_word_in(ga->sub, flag_decides) && git_form_read_only(ga);
+	/* a read whose row names its read-only forms is one a flag decides;
+	 * so is one with an output path (format-patch without --stdout) */
+	return r && r->cls == SC_READ && !r->reads && git_form_read_only(ga);
 }
 
 bool git_form_read_only(const struct git_argv *ga)

@@ -21,6 +21,7 @@
  *     result. Only this file and git/argv.c read the words.
  */
 #include "base/common.h"
+#include <ctype.h>
 #include <string.h>
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -68,7 +69,7 @@ static void add_pos(struct reader *r, const char *a)
 
 static void note_unknown(struct reader *r, const char *word)
 {
-	if (!r->ga->unknown && r->t && !git_optable_partial(r->t->cmd))
+	if (!r->ga->unknown && r->t && !git_optable_partial(r->t))
 		r->ga->unknown = word;
 }
 
@@ -154,6 +155,15 @@ static void read_short(struct reader *r, size_t *i)
 		u->flags = GOPT_SHORT;
 		if (*c == 'h' && c == a + 1 && !c[1])
 			return; /* git's own usage */
+		if (isdigit((unsigned char)*c) &&
+		    (u->def = find_short(r, '#'))) {
+			/* -NUM: the digits are its value, the rest goes on */
+			size_t n = strspn(c, "0123456789");
+			u->value = c;
+			u->spelled_len = n;
+			c += n - 1;
+			continue;
+		}
 		u->def = find_short(r, *c);
 		if (!u->def) {
 			u->flags |= GOPT_UNKNOWN;
@@ -230,7 +240,7 @@ static void read_positional(struct reader *r, const char *a)
 	if (r->w[0] == a)
 		ga->pos_leads = true;
 	add_pos(r, a);
-	if (git_optable_stops_at_positional(ga->sub))
+	if (r->t && git_optable_stops_at_positional(r->t->cmd))
 		r->ended = true;
 }
 

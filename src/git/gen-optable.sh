@@ -55,6 +55,38 @@ const char git_optable_version[] = "$ver";
 
 HDR
 
+# Whether git expands unique prefixes of the command's long options (1),
+# or keeps what its own options do not name for a parser after them and
+# expands nothing (0: format-patch, log, diff's options, stash show …):
+# parse-options does one or the other. Asked of git with one of its
+# flags, spelled one letter short, whose prefix names it alone: under
+# GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS git dies on an expansion; where it
+# does not heed that variable, an expanded flag refuses a value.
+abbrev_of() { # <longs> <cmd…>
+	_longs=$1
+	shift
+	for _l in $_longs; do
+		case "$_l" in --no-* | *= | --) continue ;; --*) ;; *) continue ;; esac
+		_p=${_l%?}
+		[ "${#_p}" -ge 4 ] || continue
+		_n=0
+		for _m in $_longs; do
+			case "$_m" in "$_p"*) _n=$((_n + 1)) ;; esac
+		done
+		[ "$_n" = 1 ] || continue
+		_rc=0
+		GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=1 "$GIT" "$@" "$_p" -h \
+			>/dev/null 2>&1 </dev/null || _rc=$?
+		[ "$_rc" = 128 ] && { echo 1; return; }
+		case $("$GIT" "$@" "$_p=x" -h 2>&1 </dev/null) in
+		*"takes no value"*) echo 1 ;;
+		*) echo 0 ;;
+		esac
+		return
+	done
+	echo 1 # no flag to ask with: parse-options' default
+}
+
 tables=""
 for spec in $CMDS; do
 	cmd=$(echo "$spec" | tr ':' ' ')
@@ -87,6 +119,8 @@ for spec in $CMDS; do
 		# option lines of -h: "    -x, --long <v>", "-x <v>", "-n[<n>]", "--long[=<v>]"
 		printf '%s\n' "$help" | sed -n 's/^ \{1,8\}\(-[^ ].*\)$/\1/p' |
 			sed 's/  .*//' | while IFS= read -r line; do
+				# -NUM: git's numeric option (-9, -3), as '#'
+				[ "$line" = "-NUM" ] && { echo "S # 1"; continue; }
 				s=$(printf '%s' "$line" | sed -n 's/^-\([^-]\).*/\1/p')
 				lo=$(printf '%s' "$line" | sed -n 's/.*\(--[][a-z0-9-]*[a-z0-9]\).*/\1/p' | sed 's/\[no-\]//')
 				rest=$(printf '%s' "$line" | sed 's/^-[^-],\{0,1\} \{0,1\}//; s/--[][a-z0-9-]*[a-z0-9]//')
@@ -116,11 +150,13 @@ for spec in $CMDS; do
 				if (!used[sorder[j]])
 					printf "\t{ NULL, '"'"'%s'"'"', %d },\n", sorder[j], sh[sorder[j]]
 		}')
+	# shellcheck disable=SC2086
+	abbrev=$(abbrev_of "$longs" $cmd)
 	if [ -n "$body" ]; then
 		printf 'static const struct git_opt opts_%s[] = {\n%s\n};\n' "$id" "$body"
-		tables="$tables\n\t{ \"$cmd\", opts_$id, ARRAY_SIZE(opts_$id), $verbs_ref },"
+		tables="$tables\n\t{ \"$cmd\", opts_$id, ARRAY_SIZE(opts_$id), $verbs_ref, $abbrev },"
 	else
-		tables="$tables\n\t{ \"$cmd\", NULL, 0, $verbs_ref },"
+		tables="$tables\n\t{ \"$cmd\", NULL, 0, $verbs_ref, $abbrev },"
 	fi
 	echo
 done

@@ -50,22 +50,18 @@ const struct git_optable *git_optable_next(const char *cmd)
 						: NULL;
 }
 
-bool git_optable_partial(const char *cmd)
+bool git_optable_partial(const struct git_optable *t)
 {
-	/* they hand what they do not know on: to the revision parser (a
-	 * bundle's rev-list arguments), or to the archiver (-9) */
-	static const char *const partial[] = {
-		"diff",	   "cherry-pick",   "revert", "fast-export",
-		"archive", "bundle create", NULL,
-	};
-
-	return cmd && (in_list(cmd, diff_family) || in_list(cmd, partial));
+	return t && (!t->abbrev || in_list(t->cmd, diff_family));
 }
 
 bool git_optable_stops_at_positional(const char *cmd)
 {
-	/* PARSE_OPT_STOP_AT_NON_OPTION (builtin/grep.c) */
-	return cmd && !strcmp(cmd, "grep");
+	/* PARSE_OPT_STOP_AT_NON_OPTION (builtin/grep.c, builtin/bundle.c);
+	 * no list of git's says it */
+	static const char *const stops[] = { "grep", "bundle create", NULL };
+
+	return cmd && in_list(cmd, stops);
 }
 
 const struct git_opt *git_opt_resolve(const struct git_optable *t,
@@ -74,10 +70,13 @@ const struct git_opt *git_opt_resolve(const struct git_optable *t,
 {
 	const struct git_opt *found = NULL;
 	size_t hits = 0;
+	bool negation;
 
 	*m = OPTM_NONE;
 	if (!t || !len)
 		return NULL;
+	negation = (len >= 3 && !strncmp(name, "no-", 3)) ||
+		   !strncmp("no-", name, len);
 	for (size_t i = 0; i < t->nr; i++) {
 		const char *l = t->opts[i].lng;
 		if (!l || strncmp(l, name, len))
@@ -86,6 +85,11 @@ const struct git_opt *git_opt_resolve(const struct git_optable *t,
 			*m = OPTM_EXACT;
 			return &t->opts[i];
 		}
+		/* a command that keeps what it does not know expands only
+		 * negations: `--no-stdou` is --no-stdout, `--stdou` is none
+		 * (parse-options' "abbreviated and negated") */
+		if (!t->abbrev && !negation)
+			continue;
 		found = &t->opts[i];
 		hits++;
 	}

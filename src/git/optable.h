@@ -25,7 +25,8 @@ enum git_opt_arg {
 
 struct git_opt {
 	const char *lng; /* without the dashes, NULL for a short-only option */
-	char shrt;	 /* 0 when there is none */
+	char shrt;	 /* 0 when there is none; '#' for git's numeric option
+			    (-NUM: `archive -9`, `grep -3`) */
 	unsigned char arg; /* enum git_opt_arg */
 };
 
@@ -36,6 +37,11 @@ struct git_optable {
 	/* the subcommand words git lists for it (`stash`: apply, clear,
 	 * drop…), NULL-terminated; NULL when it has none */
 	const char *const *verbs;
+	/* git expands unique prefixes of its long options; false for a
+	 * command that keeps what it does not know for a parser after it
+	 * (format-patch, log, diff's options, stash show …): there nothing
+	 * is expanded, and an unknown option is no error */
+	bool abbrev;
 };
 
 extern const struct git_optable git_optables[];
@@ -54,16 +60,17 @@ const struct git_optable *git_optable_named(const char *cmd);
 const struct git_optable *git_optable_next(const char *cmd);
 
 /*
- * A command that hands what its own table does not know to git's
- * revision parser (format-patch, log, show, cherry-pick …): an option
- * the table does not hold is no error there (git_argv.unknown stays
- * NULL).
+ * A command that hands what its own table does not know to a parser after
+ * it (format-patch, log, show, cherry-pick …: git's table says it expands
+ * no abbreviation): an option the table does not hold is no error there
+ * (git_argv.unknown stays NULL).
  */
-bool git_optable_partial(const char *cmd);
+bool git_optable_partial(const struct git_optable *t);
 
 /*
  * A command whose first positional ends its options (grep: `git grep x
- * -O` searches `-O` as a revision or path).
+ * -O` searches `-O` as a revision or path; bundle create: what follows
+ * its file is rev-list's).
  */
 bool git_optable_stops_at_positional(const char *cmd);
 
@@ -76,8 +83,9 @@ enum git_opt_match {
 
 /*
  * The long option `name` (len bytes, without `--` or `=value`) as
- * parse-options resolves it in `t`: the exact name, else the one option
- * it abbreviates. *m says which; NULL for none or an ambiguous prefix.
+ * parse-options resolves it in `t`: the exact name, else (where the table
+ * says git expands prefixes) the one option it abbreviates. *m says
+ * which; NULL for none or an ambiguous prefix.
  */
 const struct git_opt *git_opt_resolve(const struct git_optable *t,
 				      const char *name, size_t len,

@@ -144,6 +144,21 @@ static void test_abbreviations_and_unknowns(void **state)
 	parse(&l, "format-patch --since=1.day -3 HEAD");
 	assert_null(l.ga.unknown);
 	git_argv_release(&l.ga);
+	/* a command that keeps what it does not know (git's table says so)
+	 * expands negations only: --stdou is no option, --no-stdou one */
+	parse(&l, "format-patch --stdou -1");
+	assert_null(git_opt_last(&l.ga, "stdout"));
+	git_argv_release(&l.ga);
+	parse(&l, "format-patch --stdout --no-stdou -1");
+	assert_non_null(git_opt_last(&l.ga, "stdout"));
+	assert_false(git_opt_on(&l.ga, "stdout"));
+	git_argv_release(&l.ga);
+	/* git's numeric option: -9, and the cluster goes on after it */
+	parse(&l, "archive -9v -o x HEAD");
+	assert_null(l.ga.unknown);
+	assert_true(git_opt_on(&l.ga, "verbose"));
+	assert_string_equal(git_opt_value(&l.ga, "output"), "x");
+	git_argv_release(&l.ga);
 	/* diff options after a command's own (git's revision.c) */
 	parse(&l, "log --oneline --output x HEAD");
 	assert_string_equal(git_opt_value(&l.ga, "output"), "x");
@@ -216,6 +231,12 @@ static void test_dashdash(void **state)
 	parse(&l, "grep foo -O");
 	assert_pos(&l.ga, "foo -O");
 	assert_null(git_opt_last(&l.ga, "open-files-in-pager"));
+	git_argv_release(&l.ga);
+	/* bundle create: what follows its file is rev-list's */
+	parse(&l, "bundle create -q f --all main");
+	assert_string_equal(l.ga.verb, "create");
+	assert_pos(&l.ga, "f --all main");
+	assert_null(l.ga.unknown);
 	git_argv_release(&l.ga);
 	parse(&l, "grep -Ovi foo");
 	assert_string_equal(git_opt_value(&l.ga, "open-files-in-pager"), "vi");

@@ -1029,7 +1029,10 @@ static void test_output_paths(void **state)
 		{ "archive --o /a HEAD", "/a" },
 		{ "archive -o", "!" },
 		{ "diff --output=/a", "/a" },
-		{ "diff --out /a", "/a" },
+		/* a prefix of several options: git refuses it, and its value
+		 * cannot be told from its next word (fail-closed) */
+		{ "diff --out /a", "!" },
+		{ "diff --outp=/a", "/a" },
 		{ "log --output /a", "/a" },
 		{ "show --output=", "!" },
 		{ "stash show --output=/a", "/a" },
@@ -1047,7 +1050,9 @@ static void test_output_paths(void **state)
 		{ "format-patch --stdout -1", "" },
 		{ "format-patch --stdout --no-stdout -1", "." },
 		{ "format-patch --no-stdout --stdout -1", "" },
-		{ "format-patch --stdo -1", "." }, /* abbreviations: refused */
+		/* format-patch expands no abbreviation (git's table says so:
+		 * it hands what it does not know to the revision parser) */
+		{ "format-patch --stdo -1", "." },
 		{ "format-patch -- --stdout", "." },
 		/* a `--` or `--end-of-options` that is a value ends nothing */
 		{ "read-tree --exclude-per-directory -- --index-output=/i HEAD",
