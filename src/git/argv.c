@@ -155,12 +155,7 @@ void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc)
 	ga->sub_idx = i;
 	if (i < argc) {
 		ga->sub = argv[i];
-		ga->args = argv + i + 1;
-		ga->nargs = argc - i - 1;
 		git_cmdline_parse(ga);
-		git_argv_split_shorts(ga);
-	} else {
-		ga->args = argv + argc;
 	}
 }
 
@@ -181,7 +176,6 @@ void git_argv_release(struct git_argv *ga)
 	free(ga->pos);
 	if (ga->env_read)
 		config_env_release(&ga->env_config);
-	strvec_clear(&ga->split);
 	memset(ga, 0, sizeof(*ga));
 }
 

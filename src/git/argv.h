@@ -114,14 +114,6 @@ struct git_argv {
 	/* config from the environment, once git_argv_read_env() has run */
 	struct config_env env_config;
 	bool env_read;
-
-	/* legacy views, for the readers not moved yet (git/argv-shorts.c) */
-	const char *const *args;
-	size_t nargs;
-	size_t opts_stop;
-	size_t legacy_opts_end;
-	const struct git_optable *legacy_table;
-	struct strvec split;
 };
 
 /*
@@ -129,7 +121,6 @@ struct git_argv {
  * `unknown` for an option git's table does not hold.
  */
 void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc);
-void git_argv_split_shorts(struct git_argv *ga);
 void git_argv_release(struct git_argv *ga);
 
 /*

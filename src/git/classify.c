@@ -32,53 +32,6 @@ bool git_word_in(const char *s, const char *const *list)
 }
 
 /*
- * Collects positionals, skipping options and the values of options listed
- * in `takes_value` (given as separate tokens) or, with a table, of those
- * git's own table says take one. Everything after the `--` that ends the
- * options (ga->legacy_opts_end; with a table, also `--end-of-options`) is
- * positional. Returns the count (may exceed max;
- * only max are stored).
- */
-static size_t positionals_in(const struct git_argv *ga,
-			     const struct git_optable *t,
-			     const char *const *takes_value, const char **out,
-			     size_t max, bool *dashdash)
-{
-	size_t n = 0;
-	bool after = false;
-
-	if (dashdash)
-		*dashdash = false;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		if (!after && (i == ga->legacy_opts_end ||
-			       (t && !strcmp(a, "--end-of-options")))) {
-			after = true;
-			if (dashdash)
-				*dashdash = true;
-			continue;
-		}
-		if (!after && !strcmp(a, "--"))
-			continue; /* an option's value (ga->legacy_opts_end) */
-		if (!after && a[0] == '-' && a[1]) {
-			if ((takes_value && git_word_in(a, takes_value)) ||
-			    (t && git_opt_takes_next(t, a)))
-				i++;
-			continue;
-		}
-		if (n < max)
-			out[n] = a;
-		n++;
-	}
-	return n;
-}
-
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max)
-{
-	return positionals_in(ga, ga->legacy_table, NULL, out, max, NULL);
-}
-
-/*
  * A form that writes a file wherever it is told (`archive -o`,
  * `format-patch -o`, `diff --output=<file>`, `mailinfo <msg> <patch>`;
  * git/outpaths.h) is not a read. Found by the invariant fuzzer: `archive
@@ -108,8 +61,7 @@ bool git_form_read_only(const struct git_argv *ga)
 		return true;
 	if (writes_file(ga))
 		return false; /* `stash show --output=<file>` too */
-	if (!rule_for(sub)->legacy)
-		return rule_reads(rule_for(sub), ga);
+	return rule_reads(rule_for(sub), ga);
 	switch (git_sub_class(sub)) {
 	case SC_READ:
 		return true;
@@ -133,8 +85,7 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	 * --index-output README.md` overwrote it with no snapshot) */
 	if (writes_file(ga))
 		return sub;
-	if (!rule_for(sub)->legacy)
-		return rule_snapshot(rule_for(sub), ga, quarantine);
+	return rule_snapshot(rule_for(sub), ga, quarantine);
 	return NULL;
 }
 

@@ -101,13 +101,4 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 /* Whether `s` is one of the NULL-terminated `list`. */
 bool git_word_in(const char *s, const char *const *list);
 
-/*
- * The positionals of ga's subcommand as its parse-options reads them
- * (after git_argv_split_shorts()): every token that is neither an option
- * nor the value git's option table (git/optable.h) says an option takes,
- * and every token after `--`/`--end-of-options`. With no table, every
- * token that is not an option. Stores at most `max`; returns how many.
- */
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);
-
 #endif

@@ -15,11 +15,6 @@
 #include <string.h>
 #include "git/optable.h"
 
-static bool has_words(const char *sub)
-{
-	return !strcmp(sub, "stash") || !strcmp(sub, "worktree");
-}
-
 static bool in_list(const char *s, const char *const *list)
 {
 	for (; *list; list++)
@@ -102,158 +97,10 @@ const struct git_opt *git_opt_resolve(const struct git_optable *t,
 	return found;
 }
 
-/* the tables the readers not moved to git/cmdline.c yet knew */
-static bool legacy(const char *cmd)
-{
-	static const char *const old[] = { "add",
-					   "am",
-					   "branch",
-					   "checkout",
-					   "checkout-index",
-					   "cherry-pick",
-					   "clean",
-					   "clone",
-					   "commit",
-					   "config",
-					   "fetch",
-					   "format-patch",
-					   "gc",
-					   "init",
-					   "merge",
-					   "mv",
-					   "prune",
-					   "pull",
-					   "push",
-					   "read-tree",
-					   "rebase",
-					   "reset",
-					   "restore",
-					   "revert",
-					   "rm",
-					   "switch",
-					   "symbolic-ref",
-					   "tag",
-					   "update-ref",
-					   "stash push",
-					   "stash save",
-					   "stash pop",
-					   "stash apply",
-					   "stash drop",
-					   "stash store",
-					   "stash branch",
-					   "worktree add",
-					   "worktree move",
-					   "worktree remove",
-					   "worktree lock",
-					   "worktree prune",
-					   NULL };
-
-	return in_list(cmd, old);
-}
-
-const struct git_optable *
-git_optable_find(const char *sub, const char *const *args, size_t nargs)
-{
-	char cmd[64];
-	const char *word = nargs ? args[0] : NULL;
-
-	if (!sub)
-		return NULL;
-	if (!strcmp(sub, "init-db")) /* git's other name for init */
-		sub = "init";
-	if (has_words(sub)) {
-		if (!strcmp(sub, "stash") && (!word || word[0] == '-'))
-			word = "push";
-		size_t ls = strlen(sub), lw = word ? strlen(word) : 0;
-		if (!word || ls + lw + 2 > sizeof(cmd))
-			return NULL;
-		memcpy(cmd, sub, ls);
-		cmd[ls] = ' ';
-		memcpy(cmd + ls + 1, word, lw + 1);
-		sub = cmd;
-	}
-	return legacy(sub) ? git_optable_named(sub) : NULL;
-}
-
-const struct git_opt *git_opt_long(const struct git_optable *t,
-				   const char *name, size_t len)
-{
-	for (size_t i = 0; i < t->nr; i++) {
-		const char *l = t->opts[i].lng;
-		if (l && strlen(l) == len && !strncmp(l, name, len))
-			return &t->opts[i];
-	}
-	return NULL;
-}
-
-bool git_opt_takes_next(const struct git_optable *t, const char *a)
-{
-	const struct git_opt *o = NULL;
-
-	if (a[0] != '-' || !a[1])
-		return false;
-	if (a[1] == '-' && !strchr(a, '='))
-		o = git_opt_long(t, a + 2, strlen(a + 2));
-	else if (a[1] != '-' && !a[2])
-		o = git_opt_short(t, a[1]);
-	return o && o->arg == OPT_ARG;
-}
-
 const struct git_opt *git_opt_short(const struct git_optable *t, char c)
 {
-	for (size_t i = 0; c && i < t->nr; i++)
+	for (size_t i = 0; c && t && i < t->nr; i++)
 		if (t->opts[i].shrt == c)
 			return &t->opts[i];
-	return NULL;
-}
-
-/* Whether the option token `a` (one option: split already) is known, and
- * whether it takes the next token as its value. */
-static bool known(const struct git_optable *t, const char *a, bool *next)
-{
-	const struct git_opt *o;
-
-	*next = false;
-	if (a[1] == '-') {
-		const char *name = a + 2, *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		if (len == 4 && !strncmp(name, "help", 4) && !eq)
-			return true;
-		o = git_opt_long(t, name, len);
-		*next = o && o->arg == OPT_ARG && !eq;
-		return o != NULL;
-	}
-	if (a[1] == 'h' && !a[2])
-		return true;
-	o = git_opt_short(t, a[1]);
-	*next = o && o->arg == OPT_ARG && !a[2];
-	/* a stuck remainder is a value only where one is taken */
-	return o && (!a[2] || o->arg != OPT_NOARG);
-}
-
-const char *git_option_unknown(const struct git_argv *ga)
-{
-	const struct git_optable *t = ga->legacy_table;
-	size_t i = t && has_words(ga->sub) && ga->nargs && ga->args[0][0] != '-'
-			   ? 1
-			   : 0;
-
-	/* format-patch hands what its own options leave to git's revision
-	 * and diff parser: its table says only which take a value */
-	if (!t || !strcmp(ga->sub, "format-patch"))
-		return NULL;
-	for (; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		bool next;
-
-		if (!strcmp(a, "--") || !strcmp(a, "--end-of-options"))
-			break;
-		if (a[0] != '-' || !a[1])
-			continue;
-		if (!known(t, a, &next))
-			return a;
-		if (next)
-			i++;
-	}
 	return NULL;
 }

@@ -91,28 +91,6 @@ const struct git_opt *git_opt_resolve(const struct git_optable *t,
 				      const char *name, size_t len,
 				      enum git_opt_match *m);
 
-/*
- * The table for ga's subcommand: `<sub>`, or for stash and worktree
- * `<sub> <word>` (a stash with no word, or an option first, is `stash
- * push`). NULL when the subcommand has none.
- */
-const struct git_optable *
-git_optable_find(const char *sub, const char *const *args, size_t nargs);
-
-const struct git_opt *git_opt_long(const struct git_optable *t,
-				   const char *name, size_t len);
 const struct git_opt *git_opt_short(const struct git_optable *t, char c);
-
-/* Whether the option token `a` (one option: split already) takes the next
- * token as its value: an OPT_ARG option, not stuck (`--opt=X`, `-bX`). */
-bool git_opt_takes_next(const struct git_optable *t, const char *a);
-
-/*
- * The first option of ga (read after git_argv_split_shorts()) that its
- * subcommand's table does not hold, before `--`/`--end-of-options`; NULL
- * when every option is known or the subcommand has no table. `-h` and
- * `--help` are always known.
- */
-const char *git_option_unknown(const struct git_argv *ga);
 
 #endif

@@ -262,8 +262,7 @@ static bool deny_unknown_option(struct verdict *v,
 	const struct git_argv *ga = in->ga;
 	const char *unknown;
 
-	unknown = rule_for(ga->sub)->legacy ? git_option_unknown(ga)
-					    : ga->unknown;
+	unknown = ga->unknown;
 	if (git_form_read_only(ga) || !unknown)
 		return false;
 	deny(v, "deny", DS_BLOCK,

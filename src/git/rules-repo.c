@@ -234,7 +234,7 @@ bool submodule_check(struct verdict *v, const struct policy_input *in_)
  * bound repository's own, which every checkout shares (invariant fuzzer:
  * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
  * no directory re-initialises the bound repository: the values of init's
- * options (`init --template x`) are no directory (git_positionals()). A
+ * options (`init --template x`) are no directory, as git's table says. A
  * directory that is named must be inside the worktree: it is an output
  * path (git/outpaths.c), and hold no repository the agent did not make
  * there: `init-db --shared .` at the worktree's top re-initialised the

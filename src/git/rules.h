@@ -66,9 +66,6 @@ struct rule {
 	/* it can stop in a conflict: the shim runs it as a child, then
 	 * explains how to resolve and continue (reference §3.10) */
 	bool conflicts;
-	/* the readers not moved to the table yet decide (git/classify.c,
-	 * git/policy.c) */
-	bool legacy;
 };
 
 /* The row of `sub`; a row of class SC_UNKNOWN for a subcommand git does
