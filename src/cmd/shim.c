@@ -92,7 +92,7 @@ static void prepare_env(const struct verdict *v, const struct shim_facts *f,
 	/* an agent's shell that keeps repository hooks off keeps the
 	 * session's on: they are agentic-git's (config-env.h) */
 	if (v->drop_env_hooks_off)
-		config_env_drop_hooks_off(&f->cfg_env);
+		config_env_drop_hooks_off(&ga->env_config);
 	/* git itself refuses abbreviated long options (`reset --har`) for
 	 * agents: the policy reasons about full spellings (PRODUCT.md §4),
 	 * the read-only allowlist too (`config --remove-s` or
@@ -172,9 +172,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		facts_caller_repo(ga, &o.git_dir, &o.work_tree);
 	/* what will really run: a routed clean keeps the session marker */
 	if (!strcmp(v->snapshot_slug, "clean")) {
-		o.clean_args = v->kind == V_ROUTE
-				       ? (const char *const *)v->args.v + v->sub_args_at
-				       : ga->args;
+		o.clean_args = (const char *const *)v->args.v + v->sub_args_at;
 		strvec_pushn(&configs, ga->configs, ga->nconfigs);
 		o.clean_configs = configs.v;
 	}

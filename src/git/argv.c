@@ -155,12 +155,16 @@ void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc)
 	ga->sub_idx = i;
 	if (i < argc) {
 		ga->sub = argv[i];
-		ga->args = argv + i + 1;
-		ga->nargs = argc - i - 1;
-		git_argv_split_shorts(ga);
-	} else {
-		ga->args = argv + argc;
+		git_cmdline_parse(ga);
 	}
+}
+
+void git_argv_read_env(struct git_argv *ga, const char *(*get)(const char *))
+{
+	if (ga->env_read)
+		config_env_release(&ga->env_config);
+	config_env_read(&ga->env_config, get);
+	ga->env_read = true;
 }
 
 void git_argv_release(struct git_argv *ga)
@@ -168,8 +172,125 @@ void git_argv_release(struct git_argv *ga)
 	free(ga->chdirs);
 	free(ga->configs);
 	free(ga->config_envs);
-	strvec_clear(&ga->split);
+	free(ga->opts);
+	free(ga->pos);
+	if (ga->env_read)
+		config_env_release(&ga->env_config);
 	memset(ga, 0, sizeof(*ga));
+}
+
+/* ---- the emitters: the words git gets (git/argv.h) ---- */
+
+static bool routed_drop(const char *a, bool *value_next)
+{
+	*value_next = !strcmp(a, "-C") || !strcmp(a, "--git-dir") ||
+		      !strcmp(a, "--work-tree");
+	return *value_next || starts_with(a, "--git-dir=") ||
+	       starts_with(a, "--work-tree=");
+}
+
+static void push_inserts(const struct git_emit *e, size_t word,
+			 struct strvec *out)
+{
+	for (size_t k = 0; k < e->nins; k++)
+		if (e->ins[k].word == word)
+			strvec_pushv(out, e->ins[k].words);
+}
+
+/*
+ * -C/--git-dir/--work-tree dropped when routed, everything else kept
+ * (reference §3.5). Every global that takes a separate value keeps that
+ * value with it, so a value spelled like a dropped option (`--namespace
+ * -C status checkout x`) cannot shift what git sees as the subcommand.
+ */
+void git_argv_emit(const struct git_argv *ga, const struct git_emit *e,
+		   struct strvec *out, size_t *sub_args_at, size_t *opts_end_at)
+{
+	size_t n = ga->sub ? ga->argc - ga->sub_idx - 1 : 0;
+	const char *const *w = ga->argv + ga->sub_idx + 1;
+	bool next;
+
+	for (size_t i = 0; i < ga->sub_idx; i++) {
+		const char *a = ga->argv[i];
+		if (e->routed && routed_drop(a, &next)) {
+			i += next;
+			continue;
+		}
+		strvec_push(out, a);
+		if (git_global_takes_value(a) && i + 1 < ga->sub_idx)
+			strvec_push(out, ga->argv[++i]);
+	}
+	*sub_args_at = out->nr + 1;
+	*opts_end_at = out->nr + 1 + n;
+	if (!ga->sub) {
+		strvec_pushn(out, ga->argv + ga->sub_idx,
+			     ga->argc - ga->sub_idx);
+		return;
+	}
+	strvec_push(out, ga->sub);
+	for (size_t j = 0; j < n; j++) {
+		push_inserts(e, j, out);
+		if (j == ga->opts_end)
+			*opts_end_at = out->nr;
+		strvec_push(out, w[j]);
+	}
+	push_inserts(e, n, out);
+	if (ga->opts_end >= n)
+		*opts_end_at = out->nr;
+}
+
+void git_argv_push_all(const struct git_argv *ga, struct strvec *out)
+{
+	strvec_pushn(out, ga->argv, ga->argc);
+}
+
+static bool dropped(const struct git_optuse *u, const char *const *drop)
+{
+	for (; *drop; drop++)
+		if (git_optuse_is(u, *drop))
+			return true;
+	return false;
+}
+
+/* One option as its own word(s): `-x`, `-xVALUE`, `--long[=v]`, `-x V`. */
+static void push_optuse(const struct git_optuse *u, const char *const *w,
+			struct strvec *out)
+{
+	const char *word = w[u->word];
+	bool sep = u->value && u->value == w[u->word + 1];
+
+	if (!(u->flags & GOPT_SHORT) || !u->def) {
+		strvec_push(out, word);
+	} else if (u->value && !sep) {
+		strvec_pushf(out, "-%c%s", u->spelled[0], u->value);
+	} else {
+		strvec_pushf(out, "-%c", u->spelled[0]);
+	}
+	if (sep)
+		strvec_push(out, u->value);
+}
+
+void git_argv_push_without(const struct git_argv *ga, const char *const *drop,
+			   struct strvec *out)
+{
+	size_t n = ga->sub ? ga->argc - ga->sub_idx - 1 : 0;
+	const char *const *w = ga->argv + ga->sub_idx + 1;
+	size_t k = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		bool opt = false, sep = false;
+
+		for (; k < ga->nopts && ga->opts[k].word == j; k++) {
+			const struct git_optuse *u = &ga->opts[k];
+			opt = true;
+			sep |= u->value && u->value == w[j + 1];
+			if (!dropped(u, drop))
+				push_optuse(u, w, out);
+		}
+		if (!opt)
+			strvec_push(out, w[j]);
+		j += sep;
+	}
 }
 
 const char *git_config_split(const char *kv, char *key, size_t keylen)

@@ -3,18 +3,34 @@
 #define AG_ARGV_H
 
 /**
- * git argv normalisation: pure, no I/O.
+ * One reading of a git command line (PRODUCT.md §2, "One reading of git's
+ * command line"): pure, no I/O.
  *
- * Splits a git command line (without argv[0]) into its global options and
- * the subcommand with its arguments, the way git's own handle_options()
- * does, so that `git -C x -c k=v --no-pager checkout -q main` is seen as
- * `checkout -q main` with a -C and a -c.
+ * git_argv_parse() reads a command line (without argv[0]) once, the way
+ * git reads it: the global options before the subcommand as git.c's
+ * handle_options() does (`git -C x -c k=v --no-pager checkout -q main` is
+ * `checkout -q main` with a -C and a -c), then the subcommand's own words
+ * as its parse-options does, against the option table generated from git
+ * itself (git/optable.h): its sub-verb (`stash drop`, `remote add`), every
+ * option under its canonical name with its value (`-u x`, `-ux`,
+ * `--set-upstream-to=x`, `--set-up x` are one option, "set-upstream-to",
+ * value "x"), the positionals as git splits them (an option's value is
+ * never one), and where `--` split them. The config the command line
+ * carries (-c, --config-env) is in it, and, once git_argv_read_env() has
+ * run, the config the environment carries (git/config-env.h).
  *
- * All pointers in struct git_argv point into the caller's argv (not owned)
- * except the arrays themselves, which git_argv_release() frees.
+ * Every rule reads this structure; nothing else reads the words of a
+ * command line (ci/static-check.sh checks it). The fields marked private
+ * are the words themselves, for the parser and its emitters
+ * (git_argv_push_*()) alone.
+ *
+ * All pointers point into the caller's argv (not owned) or into the
+ * option table (static), except the arrays themselves, which
+ * git_argv_release() frees.
  */
 #include "base/common.h"
 #include "base/strvec.h"
+#include "git/config-env.h"
 
 /*
  * Longer command lines are refused: above what the kernel passes to a
@@ -24,14 +40,62 @@
 #define GIT_ARGV_MAX (1 << 20)
 
 struct git_optable;
+struct git_opt;
+
+enum git_optuse_flags {
+	GOPT_NEG = 1 << 0,	 /* --no-<name> (or <name> of a "no-" option) */
+	GOPT_UNKNOWN = 1 << 1,	 /* not in the subcommand's table */
+	GOPT_AMBIGUOUS = 1 << 2, /* a prefix of several options: git refuses */
+	GOPT_ABBREV = 1 << 3,	 /* a unique prefix git expands */
+	GOPT_SHORT = 1 << 4,	 /* spelled as a short option (`-u`, `-qu`) */
+	GOPT_MISSING = 1 << 5,	 /* takes a value, and none follows */
+};
+
+/* One option of the subcommand, as its parse-options reads it. */
+struct git_optuse {
+	const struct git_opt *def; /* its table entry; NULL when unknown */
+	const char *spelled;	   /* where it is spelled: a word, or the
+				      letter inside a cluster (`-qu`: "u") */
+	size_t spelled_len;	   /* the name as spelled, without `--`,
+				      `-` or `=value` */
+	const char *value;	   /* stuck or the next word; NULL when none */
+	unsigned flags;		   /* enum git_optuse_flags */
+	size_t word;		   /* the word it is spelled in (its index
+				      among the subcommand's words) */
+};
 
 struct git_argv {
+	/* private to the parser (git/argv.c, git/cmdline.c): the words */
 	const char *const *argv; /* the whole command line, not owned */
 	size_t argc;
-	size_t sub_idx;		 /* index of the subcommand, == argc if none */
-	const char *sub;	 /* subcommand or NULL */
-	const char *const *args; /* arguments after the subcommand */
-	size_t nargs;
+	size_t sub_idx; /* index of the subcommand, == argc if none */
+
+	const char *sub; /* subcommand or NULL */
+	/* the sub-verb git reads (`stash drop`, `remote add`, `notes list`),
+	 * from git's own list of the subcommand's words; NULL when none.
+	 * verb_implied: not spelled, what git does without one (`git stash`,
+	 * `git stash -q`: push; `git reflog HEAD`: show) */
+	const char *verb;
+	bool verb_implied;
+	/* every option of the subcommand (and of its verb), in order */
+	struct git_optuse *opts;
+	size_t nopts;
+	/* the positionals as git splits them (the verb is none of them):
+	 * pos[0..pos_dd) before `--`, pos[pos_dd..npos) after it */
+	const char **pos;
+	size_t npos;
+	size_t pos_dd;	 /* npos when no `--` split them */
+	bool dashdash;	 /* a `--` split them */
+	bool pos_leads;	 /* the first word is a positional (the original's
+			    "first argument does not start with -") */
+	size_t opts_end; /* the word that ended the options (`--`,
+			    `--end-of-options`), or the number of words */
+	/* the first option the table does not know (or that abbreviates
+	 * several), as spelled; NULL when none or when the subcommand has no
+	 * table, or hands what it does not know to git's revision parser */
+	const char *unknown;
+	/* the subcommand's option table (git/optable.h), NULL when none */
+	const struct git_optable *table;
 
 	/* globals */
 	const char **chdirs; /* -C values in order */
@@ -47,29 +111,85 @@ struct git_argv {
 	const char *bad_global; /* first global git would not accept */
 	bool info_only;		/* --version/--help/--exec-path alone… */
 	bool too_long;
-	/* index in `args` of the `--` that ends the subcommand's options,
-	 * nargs when none: with the subcommand's option table, a `--` that
-	 * is an option's value does not (`reset --pathspec-from-file --
-	 * --hard` reads a file named `--` and resets hard) */
-	size_t opts_end;
-	/* the same for the first `--` or `--end-of-options`, whichever
-	 * comes first: where parse-options stops reading options */
-	size_t opts_stop;
-	/* the subcommand's option table (git/optable.h), NULL when none */
-	const struct git_optable *table;
-	/* owned: `args` with stuck and clustered short options split, when
-	 * any were (git/argv-shorts.c); `argv` is never changed */
-	struct strvec split;
+	/* config from the environment, once git_argv_read_env() has run */
+	struct config_env env_config;
+	bool env_read;
 };
 
 /*
- * Parses argv[0..argc). Never fails; check bad_global/too_long. `args` is
- * what the subcommand's parse-options reads: `checkout -qBX` gives
- * `-q -B X` (git_argv_split_shorts()).
+ * Parses argv[0..argc). Never fails; check bad_global/too_long, and
+ * `unknown` for an option git's table does not hold.
  */
 void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc);
-void git_argv_split_shorts(struct git_argv *ga);
 void git_argv_release(struct git_argv *ga);
+
+/*
+ * Reads the config git would take from the environment (`get` is getenv,
+ * or a test's own) into ga->env_config (git/config-env.h). The policy
+ * reads it only for agents: the operator's hot path does not pay for it.
+ */
+void git_argv_read_env(struct git_argv *ga, const char *(*get)(const char *));
+
+/* The subcommand's words are read by git/cmdline.c, from git_argv_parse(). */
+void git_cmdline_parse(struct git_argv *ga);
+
+/*
+ * Options, by canonical name: the table's long name without a "no-"
+ * (`--no-track` is "track", negated; commit's `-n` is "verify", negated),
+ * or "-x" for a short option without a long name (`branch -D`). For a
+ * subcommand without a table an option is known by its spelling alone
+ * ("init" for `--init`, "-i" for `-i`).
+ */
+bool git_optuse_is(const struct git_optuse *u, const char *name);
+/* The last use of `name`, negated or not; NULL when it is not given. */
+const struct git_optuse *git_opt_last(const struct git_argv *ga,
+				      const char *name);
+/* Whether `name` is given and its last use is not negated. */
+bool git_opt_on(const struct git_argv *ga, const char *name);
+/* Whether any name of the NULL-terminated `names` is on (git_opt_on()). */
+bool git_opt_any_on(const struct git_argv *ga, const char *const *names);
+/* How many times `name` is given since its last negation (`-ff`: 2). */
+size_t git_opt_count(const struct git_argv *ga, const char *name);
+/* The value of the last use of `name` that has one; NULL when none. */
+const char *git_opt_value(const struct git_argv *ga, const char *name);
+/* The i-th positional, or NULL. */
+const char *git_pos(const struct git_argv *ga, size_t i);
+/* The option's name as the user spelled it, for messages ("--set-up",
+ * "-u"): written into buf (at least 3 bytes), truncated to fit. */
+const char *git_optuse_spelling(const struct git_optuse *u, char *buf,
+				size_t len);
+
+/*
+ * The emitters: the words git will get, built from the parse (the only
+ * writers of a command line, beside the parser its only readers).
+ * Insertions go before a word of the subcommand (`word`, as in
+ * git_optuse.word; the number of words for after the last one).
+ */
+struct git_insert {
+	size_t word;
+	const char *const *words; /* NULL-terminated */
+};
+
+struct git_emit {
+	bool routed; /* drop -C, --git-dir, --work-tree and their values */
+	const struct git_insert *ins;
+	size_t nins;
+};
+
+/*
+ * Appends the command line to `out` as `e` says; *sub_args_at is the
+ * index in `out` of the subcommand's first word, *opts_end_at that of the
+ * word that ends its options (`--`, or its words' end).
+ */
+void git_argv_emit(const struct git_argv *ga, const struct git_emit *e,
+		   struct strvec *out, size_t *sub_args_at,
+		   size_t *opts_end_at);
+/* The subcommand's words, every option of `drop` (canonical names)
+ * left out, clusters split: clean's dry run without -n, -i, -q. */
+void git_argv_push_without(const struct git_argv *ga, const char *const *drop,
+			   struct strvec *out);
+/* The whole command line, as given (an audit record). */
+void git_argv_push_all(const struct git_argv *ga, struct strvec *out);
 
 /*
  * True when the global option `opt`, spelled exactly so (no `=`), takes the

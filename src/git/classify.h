@@ -78,8 +78,9 @@ struct co_analysis {
 };
 
 /*
- * Analyses checkout/switch. `facts[i]` describes ga->args[i] (may be NULL,
- * meaning "nothing known", which is treated fail-closed as a ref).
+ * Analyses checkout/switch (git/rules-tree.c). `facts[i]` describes
+ * ga->pos[i] (may be NULL, meaning "nothing known", which is treated
+ * fail-closed as a ref).
  */
 void git_checkout_analyse(const struct git_argv *ga, const unsigned *facts,
 			  struct co_analysis *out);
@@ -99,14 +100,5 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 
 /* Whether `s` is one of the NULL-terminated `list`. */
 bool git_word_in(const char *s, const char *const *list);
-
-/*
- * The positionals of ga's subcommand as its parse-options reads them
- * (after git_argv_split_shorts()): every token that is neither an option
- * nor the value git's option table (git/optable.h) says an option takes,
- * and every token after `--`/`--end-of-options`. With no table, every
- * token that is not an option. Stores at most `max`; returns how many.
- */
-size_t git_positionals(const struct git_argv *ga, const char **out, size_t max);
 
 #endif

@@ -1,161 +1,64 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/common.h"
 #include <string.h>
+#include "base/strvec.h"
+#include "git/argv.h"
 #include "git/clean-args.h"
 
-/* Long options of `git clean` and what we do with them. */
-/* clang-format off */
-static const struct {
-	const char *name;
-	unsigned flag;
-	bool keep;
-} long_opts[] = {
-	{ "--force", CLEAN_FORCE, true },
-	{ "--dry-run", CLEAN_DRY_RUN, false },
-	{ "--no-dry-run", 0, false },
-	{ "--quiet", 0, false },
-	{ "--interactive", CLEAN_INTERACTIVE, false },
-	{ "--no-quiet", 0, false },
-};
-/* clang-format on */
-
-static bool long_opt(const char *a, struct strvec *out, unsigned *flags)
+/* The CLEAN_* bits of clean's parse, as git's clean reads its options. */
+unsigned clean_flags_of(const struct git_argv *ga)
 {
-	if (!strcmp(a, "--no-dry-run"))
-		*flags &= ~(unsigned)CLEAN_DRY_RUN; /* the last one wins */
-	for (size_t i = 0; i < ARRAY_SIZE(long_opts); i++) {
-		if (!strcmp(a, long_opts[i].name)) {
-			*flags |= long_opts[i].flag;
-			if (long_opts[i].keep)
-				strvec_push(out, a);
-			return true;
-		}
-	}
-	return false;
+	unsigned f = 0;
+
+	if (git_opt_count(ga, "force"))
+		f |= CLEAN_FORCE; /* the last --no-force resets the count */
+	if (git_opt_on(ga, "dry-run"))
+		f |= CLEAN_DRY_RUN; /* the last of -n and --no-dry-run */
+	if (git_opt_on(ga, "interactive"))
+		f |= CLEAN_INTERACTIVE;
+	if (git_opt_on(ga, "-d"))
+		f |= CLEAN_DIRS;
+	if (git_opt_on(ga, "-x"))
+		f |= CLEAN_IGNORED;
+	if (git_opt_on(ga, "-X"))
+		f |= CLEAN_ONLY_IGNORED;
+	return f;
 }
 
-/* A -<cluster>; returns how many extra argv elements it consumed or -1. */
-static int cluster(const char *a, const char *next, struct strvec *out,
-		   unsigned *flags)
+/* Parses `clean <args>`: 0, or -1 when an option lacks its value (git
+ * refuses the command line itself). */
+static int parse_clean(const char *const *args, struct git_argv *ga,
+		       struct strvec *words)
 {
-	struct strbuf kept = STRBUF_INIT;
-	int used = 0;
-
-	strbuf_addch(&kept, '-');
-	for (const char *p = a + 1; *p; p++) {
-		switch (*p) {
-		case 'f':
-			*flags |= CLEAN_FORCE;
-			strbuf_addch(&kept, *p);
-			break;
-		case 'n':
-			*flags |= CLEAN_DRY_RUN;
-			break;
-		case 'i':
-			*flags |= CLEAN_INTERACTIVE;
-			break;
-		case 'q':
-			break;
-		case 'd':
-			*flags |= CLEAN_DIRS;
-			strbuf_addch(&kept, *p);
-			break;
-		case 'x':
-			*flags |= CLEAN_IGNORED;
-			strbuf_addch(&kept, *p);
-			break;
-		case 'X':
-			*flags |= CLEAN_ONLY_IGNORED;
-			strbuf_addch(&kept, *p);
-			break;
-		case 'e':
-			/* -e takes the rest of the cluster or the next arg */
-			if (kept.len > 1)
-				strvec_push(out, kept.buf);
-			strbuf_release(&kept);
-			if (p[1]) {
-				strvec_pushf(out, "-e%s", p + 1);
-				return 0;
-			}
-			if (!next)
-				return -1;
-			strvec_push(out, "-e");
-			strvec_push(out, next);
-			return 1;
-		default:
-			strbuf_addch(&kept, *p);
-		}
-	}
-	if (kept.len > 1)
-		strvec_push(out, kept.buf);
-	strbuf_release(&kept);
-	return used;
+	strvec_push(words, "clean");
+	for (size_t i = 0; args && args[i]; i++)
+		strvec_push(words, args[i]);
+	git_argv_parse(ga, (const char *const *)words->v, words->nr);
+	for (size_t i = 0; i < ga->nopts; i++)
+		if (ga->opts[i].flags & GOPT_MISSING)
+			return -1;
+	return 0;
 }
 
 int clean_dry_run_args(const char *const *args, struct strvec *out,
 		       unsigned *flags)
 {
+	/* -n and -i would change nothing but the output; --no-dry-run
+	 * would make the dry run delete: all dropped (-q too) */
+	static const char *const drop[] = { "dry-run", "interactive", "quiet",
+					    NULL };
+	struct strvec words = STRVEC_INIT;
+	struct git_argv ga;
+	int ret = parse_clean(args, &ga, &words);
+
 	*flags = 0;
-	for (size_t i = 0; args && args[i]; i++) {
-		const char *a = args[i];
-
-		if (!strcmp(a, "--") || !strcmp(a, "--end-of-options")) {
-			strvec_pushv(out, args + i);
-			break;
-		}
-		if (!strcmp(a, "--exclude")) {
-			if (!args[i + 1])
-				return -1;
-			strvec_push(out, a);
-			strvec_push(out, args[++i]);
-		} else if (starts_with(a, "--")) {
-			if (!long_opt(a, out, flags))
-				strvec_push(out, a);
-		} else if (a[0] == '-' && a[1]) {
-			int used = cluster(a, args[i + 1], out, flags);
-			if (used < 0)
-				return -1;
-			i += (size_t)used;
-		} else {
-			strvec_push(out, a);
-		}
+	if (!ret) {
+		*flags = clean_flags_of(&ga);
+		git_argv_push_without(&ga, drop, out);
 	}
-	return 0;
-}
-
-/* A -<cluster> whose -e takes the next token: the first 'e' ends it. */
-static bool cluster_takes_next(const char *a)
-{
-	const char *e = strchr(a + 1, 'e');
-
-	return e && !e[1];
-}
-
-size_t clean_options_end(const char *const *args, size_t nargs)
-{
-	for (size_t i = 0; i < nargs; i++) {
-		const char *a = args[i];
-
-		if (!strcmp(a, "--") || !strcmp(a, "--end-of-options"))
-			return i;
-		if (!strcmp(a, "--exclude") ||
-		    (a[0] == '-' && a[1] != '-' && cluster_takes_next(a)))
-			i++;
-	}
-	return nargs;
-}
-
-unsigned clean_flags(const char *const *args, size_t nargs)
-{
-	struct strvec opts = STRVEC_INIT, dry = STRVEC_INIT;
-	unsigned flags = 0;
-
-	strvec_pushn(&opts, args, nargs);
-	if (clean_dry_run_args(opts.v, &dry, &flags) < 0)
-		flags = 0; /* git refuses the command line itself */
-	strvec_clear(&opts);
-	strvec_clear(&dry);
-	return flags;
+	git_argv_release(&ga);
+	strvec_clear(&words);
+	return ret;
 }
 
 int unquote_c_path(const char *in, size_t len, struct strbuf *out)

@@ -73,12 +73,12 @@ static bool exec_path_is_real_gits(const char *p, const char *real_git)
 
 /* Config, programs and trace files git would take from the environment
  * (config-env.h). */
-static void gather_env_config(struct shim_facts *f)
+static void gather_env_config(struct shim_facts *f, struct git_argv *ga)
 {
 	const char *ep = getenv("GIT_EXEC_PATH");
 
-	config_env_read(&f->cfg_env, env_get);
-	f->env.cfg_env = &f->cfg_env;
+	git_argv_read_env(ga, env_get);
+	f->env.cfg_env = &ga->env_config;
 	f->env.exec_path_env = ep && *ep && !exec_path_is_real_gits(ep, f->real_git);
 	for (char **e = environ; e && *e && !f->env.trace_var; e++) {
 		const char *eq;
@@ -536,7 +536,7 @@ static void target_sibling(struct shim_facts *f)
 	index_sibling(f, f->eff_cwd);
 }
 
-void facts_gather(struct shim_facts *f, const struct git_argv *ga,
+void facts_gather(struct shim_facts *f, struct git_argv *ga,
 		  const char *real_git)
 {
 	const char *snap = ag_getenv(AGE_SNAPSHOTS);
@@ -562,7 +562,7 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 		return; /* operator path: nothing else is needed */
 	}
 	gather_bypass(&f->env);
-	gather_env_config(f);
+	gather_env_config(f, ga);
 	if (*f->env.home &&
 	    ag_policy_load(f->env.home, &f->prot, f->policy_err,
 			   sizeof(f->policy_err)) < 0)
@@ -597,9 +597,9 @@ void facts_gather(struct shim_facts *f, const struct git_argv *ga,
 		} else {
 			strbuf_addstr(&base, f->eff_cwd);
 		}
-		f->tok_facts = xcalloc(ga->nargs + 1, sizeof(unsigned));
-		for (size_t i = 0; i < ga->nargs; i++)
-			f->tok_facts[i] = token_facts(f, ga->args[i], base.buf);
+		f->tok_facts = xcalloc(ga->npos + 1, sizeof(unsigned));
+		for (size_t i = 0; i < ga->npos; i++)
+			f->tok_facts[i] = token_facts(f, ga->pos[i], base.buf);
 		f->repo.tok_facts = f->tok_facts;
 		strbuf_release(&base);
 	}
@@ -629,8 +629,6 @@ struct policy_input facts_input(const struct shim_facts *f,
 
 void facts_release(struct shim_facts *f)
 {
-	if (f->env.cfg_env)
-		config_env_release(&f->cfg_env);
 	ag_binding_release(&f->binding);
 	ag_protected_release(&f->prot);
 	if (f->have_target)

@@ -27,7 +27,6 @@ struct shim_facts {
 	bool policy_refused;
 	char policy_err[256];
 	/* owned storage behind the pointers above */
-	struct config_env cfg_env;
 	struct ag_binding binding;
 	enum ag_binding_state bstate;
 	struct repo_loc target, wt;
@@ -48,7 +47,7 @@ struct shim_facts {
 /* Parses depth and bypass; cheap, used before anything else. */
 unsigned facts_depth(void);
 
-void facts_gather(struct shim_facts *f, const struct git_argv *ga,
+void facts_gather(struct shim_facts *f, struct git_argv *ga,
 		  const char *real_git);
 struct policy_input facts_input(const struct shim_facts *f,
 				const struct git_argv *ga);

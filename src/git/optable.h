@@ -25,14 +25,23 @@ enum git_opt_arg {
 
 struct git_opt {
 	const char *lng; /* without the dashes, NULL for a short-only option */
-	char shrt;	 /* 0 when there is none */
+	char shrt;	 /* 0 when there is none; '#' for git's numeric option
+			    (-NUM: `archive -9`, `grep -3`) */
 	unsigned char arg; /* enum git_opt_arg */
 };
 
 struct git_optable {
 	const char *cmd; /* "checkout", or "stash push" for a sub-subcommand */
-	const struct git_opt *opts;
+	const struct git_opt *opts; /* NULL when it has none */
 	size_t nr;
+	/* the subcommand words git lists for it (`stash`: apply, clear,
+	 * drop…), NULL-terminated; NULL when it has none */
+	const char *const *verbs;
+	/* git expands unique prefixes of its long options; false for a
+	 * command that keeps what it does not know for a parser after it
+	 * (format-patch, log, diff's options, stash show …): there nothing
+	 * is expanded, and an unknown option is no error */
+	bool abbrev;
 };
 
 extern const struct git_optable git_optables[];
@@ -40,28 +49,48 @@ extern const char git_optable_version[]; /* the git it was read from */
 #define GIT_OPTABLE_VERSION git_optable_version
 extern const size_t git_optables_nr;
 
-/*
- * The table for ga's subcommand: `<sub>`, or for stash and worktree
- * `<sub> <word>` (a stash with no word, or an option first, is `stash
- * push`). NULL when the subcommand has none.
- */
-const struct git_optable *
-git_optable_find(const char *sub, const char *const *args, size_t nargs);
+/* The table named `cmd` ("branch", "stash push"); NULL when none. */
+const struct git_optable *git_optable_named(const char *cmd);
 
-const struct git_opt *git_opt_long(const struct git_optable *t,
-				   const char *name, size_t len);
+/*
+ * What a command reads after its own options, NULL when nothing: the
+ * commands that take diff options (log, show, diff-tree, format-patch,
+ * `stash show` …) read diff's table (git's revision.c and diff.c).
+ */
+const struct git_optable *git_optable_next(const char *cmd);
+
+/*
+ * A command that hands what its own table does not know to a parser after
+ * it (format-patch, log, show, cherry-pick …: git's table says it expands
+ * no abbreviation): an option the table does not hold is no error there
+ * (git_argv.unknown stays NULL).
+ */
+bool git_optable_partial(const struct git_optable *t);
+
+/*
+ * A command whose first positional ends its options (grep: `git grep x
+ * -O` searches `-O` as a revision or path; bundle create: what follows
+ * its file is rev-list's).
+ */
+bool git_optable_stops_at_positional(const char *cmd);
+
+enum git_opt_match {
+	OPTM_NONE,
+	OPTM_EXACT,
+	OPTM_ABBREV,	/* a unique prefix */
+	OPTM_AMBIGUOUS, /* a prefix of several: git refuses it */
+};
+
+/*
+ * The long option `name` (len bytes, without `--` or `=value`) as
+ * parse-options resolves it in `t`: the exact name, else (where the table
+ * says git expands prefixes) the one option it abbreviates. *m says
+ * which; NULL for none or an ambiguous prefix.
+ */
+const struct git_opt *git_opt_resolve(const struct git_optable *t,
+				      const char *name, size_t len,
+				      enum git_opt_match *m);
+
 const struct git_opt *git_opt_short(const struct git_optable *t, char c);
-
-/* Whether the option token `a` (one option: split already) takes the next
- * token as its value: an OPT_ARG option, not stuck (`--opt=X`, `-bX`). */
-bool git_opt_takes_next(const struct git_optable *t, const char *a);
-
-/*
- * The first option of ga (read after git_argv_split_shorts()) that its
- * subcommand's table does not hold, before `--`/`--end-of-options`; NULL
- * when every option is known or the subcommand has no table. `-h` and
- * `--help` are always known.
- */
-const char *git_option_unknown(const struct git_argv *ga);
 
 #endif

@@ -5,11 +5,13 @@
  * <the operator's README.md>`, `mailinfo - ~/.gitconfig`.
  *
  * Invariants:
- *  1. The scan is pure and fail-closed: an abbreviated long option counts
- *     as the option it abbreviates, a short cluster holding the letter
- *     counts from that letter on, and every positional of a command that
- *     writes its positionals is a path. A writing form whose value cannot
- *     be found is `bad`, never skipped.
+ *  1. The scan is pure and reads the one parse (git/argv.h): an output
+ *     option counts in every spelling git accepts (abbreviated, stuck,
+ *     clustered, its value the next word); where no table names a word,
+ *     or git would refuse it as ambiguous, a spelling that could
+ *     abbreviate an output option counts as it (fail-closed); every
+ *     positional of a command that writes its positionals is a path. A
+ *     writing form whose value cannot be found is `bad`, never skipped.
  *  2. A path is inside only when its resolved location is: the real path
  *     of the longest part that exists (every symlink followed, the last
  *     component's too), the rest appended without `..`; a dangling link is
@@ -30,8 +32,9 @@
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 
 struct long_out {
-	const char *full; /* the option's full name */
-	size_t min;	  /* shortest abbreviation counted */
+	const char *name; /* the option's canonical name */
+	size_t min;	  /* the shortest spelling counted where a table
+			     does not know it (fail-closed) */
 	enum out_kind kind;
 	const char *const *subs; /* NULL: every subcommand (diff options) */
 };
@@ -47,15 +50,15 @@ static const char *const apply[] = { "apply", NULL };
 static const struct long_out longs[] = {
 	/* every command that takes diff options (diff, log, show, stash
 	 * show, range-diff, rev-list…), archive, format-patch */
-	{ "--output", 3, OUT_FILE, NULL },
+	{ "output", 3, OUT_FILE, NULL },
 	/* format-patch, bugreport, diagnose */
-	{ "--output-directory", 10, OUT_DIR, NULL },
-	{ "--export-marks", 4, OUT_FILE, fast_export },
-	{ "--index-output", 4, OUT_FILE, read_tree },
-	{ "--object-dir", 4, OUT_DIR, obj_dir },
-	{ "--prefix", 4, OUT_PREFIX, co_index },
-	{ "--separate-git-dir", 4, OUT_DIR, init },
-	{ "--directory", 4, OUT_PREFIX, apply },
+	{ "output-directory", 10, OUT_DIR, NULL },
+	{ "export-marks", 4, OUT_FILE, fast_export },
+	{ "index-output", 4, OUT_FILE, read_tree },
+	{ "object-dir", 4, OUT_DIR, obj_dir },
+	{ "prefix", 4, OUT_PREFIX, co_index },
+	{ "separate-git-dir", 4, OUT_DIR, init },
+	{ "directory", 4, OUT_PREFIX, apply },
 };
 
 static void add(struct git_outs *o, const char *path, const char *opt,
@@ -72,34 +75,20 @@ static void add(struct git_outs *o, const char *path, const char *opt,
 	o->nr++;
 }
 
-/* `a`'s name (before any `=`) abbreviates `full` to at least `min`
- * characters; *val is the stuck value or NULL. */
-static bool abbreviates(const char *a, const char *full, size_t min,
-			const char **val)
+static bool sub_in(const struct git_argv *ga, const char *const *subs)
 {
-	const char *eq = strchr(a, '=');
-	size_t l = eq ? (size_t)(eq - a) : strlen(a);
-
-	if (l < min || strncmp(a, full, l))
-		return false;
-	*val = eq ? eq + 1 : NULL;
-	return true;
+	return !subs || git_word_in(ga->sub, subs);
 }
 
-/* The value of args[*i]: stuck, else the next argument (consumed). */
-static const char *value_of(const struct git_argv *ga, size_t *i,
-			    const char *stuck)
+/* An option no table names (or git refuses) that spells a prefix of
+ * `name`: counted as it (invariant 1). */
+static bool spells_prefix(const struct git_optuse *u, const char *name,
+			  size_t min)
 {
-	if (stuck)
-		return stuck;
-	if (*i + 1 < ga->nargs)
-		return ga->args[++*i];
-	return NULL;
-}
-
-static bool end_of_options(const char *a)
-{
-	return !strcmp(a, "--") || !strcmp(a, "--end-of-options");
+	return (u->flags & (GOPT_UNKNOWN | GOPT_AMBIGUOUS)) &&
+	       !(u->flags & GOPT_SHORT) && u->spelled_len >= min &&
+	       u->spelled_len <= strlen(name) &&
+	       !strncmp(u->spelled, name, u->spelled_len);
 }
 
 /* A suffix git appends to a name it makes: a `/` in it picks the directory. */
@@ -111,108 +100,75 @@ static void suffix_check(struct git_outs *o, const char *v, const char *opt)
 		      : "no value");
 }
 
-static bool scan_long(const struct git_argv *ga, size_t *i, struct git_outs *o)
+/* One option of the parse: an output path it names, if any. */
+static void scan_opt(const struct git_argv *ga, const struct git_optuse *u,
+		     struct git_outs *o)
 {
-	static const char *const sfx_cmds[] = { "bugreport", "diagnose", NULL };
-	const char *a = ga->args[*i], *stuck, *v;
+	static const char *const sfx_cmds[] = { "bugreport", "diagnose",
+						"format-patch", NULL };
+	static const char *const o_cmds[] = { "mailsplit", "index-pack", NULL };
 
+	if (u->flags & GOPT_NEG)
+		return; /* --no-output names no file */
 	for (size_t k = 0; k < ARRAY_SIZE(longs); k++) {
 		const struct long_out *l = &longs[k];
-		if ((l->subs && !git_word_in(ga->sub, l->subs)) ||
-		    !abbreviates(a, l->full, l->min, &stuck))
+		if (!sub_in(ga, l->subs) ||
+		    (!git_optuse_is(u, l->name) &&
+		     !spells_prefix(u, l->name, l->min)))
 			continue;
-		v = value_of(ga, i, stuck);
-		add(o, v, l->full, l->kind, v && *v ? NULL : "no value");
-		return true;
-	}
-	if (!strcmp(ga->sub, "apply") &&
-	    abbreviates(a, "--unsafe-paths", 5, &stuck)) {
-		add(o, NULL, "--unsafe-paths", OUT_FILE,
-		    "it lets a patch write outside the work tree");
-		return true;
-	}
-	if ((git_word_in(ga->sub, sfx_cmds) &&
-	     abbreviates(a, "--suffix", 3, &stuck)) ||
-	    (!strcmp(ga->sub, "format-patch") &&
-	     abbreviates(a, "--suffix", 5, &stuck))) {
-		suffix_check(o, value_of(ga, i, stuck), "--suffix");
-		return true;
-	}
-	return false;
-}
-
-/* -o (and bugreport's -s) anywhere in a short cluster: its value is the
- * rest of the cluster, else the next argument. */
-static void scan_short(const struct git_argv *ga, size_t *i, struct git_outs *o)
-{
-	static const char *const o_file[] = { "archive", "index-pack", NULL };
-	static const char *const o_dir[] = { "format-patch", "bugreport",
-					     "diagnose", NULL };
-	static const char *const s_cmds[] = { "bugreport", "diagnose", NULL };
-	const char *a = ga->args[*i];
-	const char *at;
-	size_t j = *i;
-
-	if (!strcmp(ga->sub, "mailsplit") && a[1] == 'o') {
-		/* mailsplit reads only the stuck form, -o<dir> */
-		add(o, a + 2, "-o", OUT_DIR, a[2] ? NULL : "no value");
+		add(o, u->value, l->name, l->kind,
+		    u->value && *u->value ? NULL : "no value");
 		return;
 	}
-	if (git_word_in(ga->sub, o_file) || git_word_in(ga->sub, o_dir)) {
-		at = strchr(a + 1, 'o');
-		if (at) {
-			const char *v = value_of(ga, &j, at[1] ? at + 1 : NULL);
-			add(o, v, "-o",
-			    git_word_in(ga->sub, o_dir) ? OUT_DIR : OUT_FILE,
-			    v && *v ? NULL : "no value");
-		}
+	if (!strcmp(ga->sub, "apply") &&
+	    (git_optuse_is(u, "unsafe-paths") ||
+	     spells_prefix(u, "unsafe-paths", 5))) {
+		add(o, NULL, "--unsafe-paths", OUT_FILE,
+		    "it lets a patch write outside the work tree");
+		return;
 	}
-	if (git_word_in(ga->sub, s_cmds) && (at = strchr(a + 1, 's'))) {
-		size_t k = *i;
-		suffix_check(o, value_of(ga, &k, at[1] ? at + 1 : NULL), "-s");
-		if (k > j)
-			j = k;
+	if (git_word_in(ga->sub, sfx_cmds) &&
+	    (git_optuse_is(u, "suffix") || spells_prefix(u, "suffix", 3))) {
+		suffix_check(o, u->value, "--suffix");
+		return;
 	}
-	*i = j;
+	/* commands git reads by hand: mailsplit's -o<dir> (stuck only), and
+	 * index-pack's -o <file> (its value is one of the positionals,
+	 * every one judged) */
+	if (git_word_in(ga->sub, o_cmds) && (u->flags & GOPT_SHORT) &&
+	    !u->def && starts_with(u->spelled, "-o")) {
+		bool mailsplit = !strcmp(ga->sub, "mailsplit");
+		if (u->spelled[2] || mailsplit)
+			add(o, u->spelled + 2, "-o",
+			    mailsplit ? OUT_DIR : OUT_FILE,
+			    u->spelled[2] ? NULL : "no value");
+	}
 }
 
 /* Commands whose positionals are written: every one is judged. */
 static void scan_positionals(const struct git_argv *ga, struct git_outs *o)
 {
-	static const char *const stdout_opts[] = { "-p", "--stdout", NULL };
 	enum out_kind kind = OUT_FILE;
-	bool opts = true, bundle = !strcmp(ga->sub, "bundle"), created = false;
+	const char *how = "<path>";
 
 	if (!strcmp(ga->sub, "pack-objects") || !strcmp(ga->sub, "index-pack"))
 		kind = OUT_PREFIX;
-	else if (strcmp(ga->sub, "mailinfo") && strcmp(ga->sub, "merge-file") &&
-		 !bundle)
+	else if (!strcmp(ga->sub, "bundle"))
+		how = "<file>";
+	else if (strcmp(ga->sub, "mailinfo") && strcmp(ga->sub, "merge-file"))
 		return;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		if (opts && end_of_options(a)) {
-			opts = false;
-			continue;
-		}
-		if (opts && a[0] == '-' && a[1]) {
-			/* these write to stdout instead */
-			if (git_word_in(a, stdout_opts) &&
-			    (!strcmp(ga->sub, "merge-file") ||
-			     !strcmp(ga->sub, "pack-objects")))
-				return;
-			if (!strcmp(a, "-o")) /* index-pack's, judged above */
-				i++;
-			continue;
-		}
-		if (bundle && !created) {
-			/* only `bundle create <file> <rev-list args>` writes */
-			if (strcmp(a, "create"))
-				return;
-			created = true;
-			continue;
-		}
-		add(o, a, bundle ? "<file>" : "<path>", kind, NULL);
-	}
+	/* these write to stdout instead */
+	if ((!strcmp(ga->sub, "merge-file") ||
+	     !strcmp(ga->sub, "pack-objects")) &&
+	    git_opt_on(ga, "stdout"))
+		return;
+	/* only `bundle create <file> <rev-list args>` writes; its revisions
+	 * are judged too (fail-closed) */
+	if (!strcmp(ga->sub, "bundle") &&
+	    (!ga->verb || strcmp(ga->verb, "create")))
+		return;
+	for (size_t i = 0; i < ga->npos; i++)
+		add(o, ga->pos[i], how, kind, NULL);
 }
 
 /*
@@ -226,51 +182,22 @@ static void scan_positionals(const struct git_argv *ga, struct git_outs *o)
 static void scan_new_repo(const struct git_argv *ga, struct git_outs *o)
 {
 	static const char *const inits[] = { "init", "init-db", NULL };
-	const char *pos[GIT_OUT_MAX];
 	bool clone = !strcmp(ga->sub, "clone");
-	size_t n, start, first = clone ? 1 : 0;
+	size_t start, first = clone ? 1 : 0;
 
 	if (!clone && !git_word_in(ga->sub, inits))
 		return;
-	n = git_positionals(ga, pos, ARRAY_SIZE(pos));
-	if (n > ARRAY_SIZE(pos)) {
+	if (ga->npos > GIT_OUT_MAX) {
 		o->overflow = true;
 		return;
 	}
 	start = o->nr;
-	if (n == first)
+	if (ga->npos == first)
 		add(o, ".", "<the working directory>", OUT_DIR, NULL);
-	for (size_t i = first; i < n; i++)
-		add(o, pos[i], "<directory>", OUT_DIR, NULL);
+	for (size_t i = first; i < ga->npos; i++)
+		add(o, ga->pos[i], "<directory>", OUT_DIR, NULL);
 	for (size_t i = start; !clone && i < o->nr; i++)
 		o->v[i].new_repo = true;
-}
-
-/*
- * format-patch writes its patches into the working directory unless the
- * last of --stdout/--no-stdout is --stdout (docs/fuzzing.md I21: an
- * unbound agent's format-patch wrote four files into the operator's
- * checkout). Counted even beside -o, which --no-output-directory undoes:
- * fail-closed, since a routed agent's working directory is its worktree.
- * An abbreviated --stdout is not one (agents' git refuses abbreviations
- * where a form writes).
- */
-static bool patches_here(const struct git_argv *ga)
-{
-	bool to_stdout = false;
-
-	if (strcmp(ga->sub, "format-patch"))
-		return false;
-	for (size_t i = 0; i < ga->opts_stop; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, "--stdout"))
-			to_stdout = true;
-		else if (!strcmp(a, "--no-stdout"))
-			to_stdout = false;
-		else if (ga->table && git_opt_takes_next(ga->table, a))
-			i++; /* `--subject-prefix --stdout`: a value */
-	}
-	return !to_stdout;
 }
 
 size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
@@ -293,25 +220,19 @@ size_t git_output_paths(const struct git_argv *ga, struct git_outs *out)
 	memset(out, 0, sizeof(*out));
 	if (!ga->sub)
 		return 0;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		/* where the options end (a `--` an option of the table takes
-		 * for its value does not end them); one an output option
-		 * took here for its value is skipped, and the scan goes on */
-		if (i == ga->opts_stop)
-			break;
-		if (a[0] != '-' || !a[1])
-			continue;
-		if (a[1] == '-')
-			scan_long(ga, &i, out);
-		else
-			scan_short(ga, &i, out);
-	}
+	for (size_t i = 0; i < ga->nopts; i++)
+		scan_opt(ga, &ga->opts[i], out);
 	scan_positionals(ga, out);
 	scan_new_repo(ga, out);
 	/* they write their report into the working directory unless -o
-	 * says otherwise (and --no-output-directory says so again) */
-	if (git_word_in(ga->sub, writes_here) || patches_here(ga))
+	 * says otherwise (and --no-output-directory says so again);
+	 * format-patch its patches, unless the last of --stdout and
+	 * --no-stdout is --stdout (docs/fuzzing.md I21: an unbound agent's
+	 * format-patch wrote four files into the operator's checkout),
+	 * counted beside -o too: fail-closed, since a routed agent's working
+	 * directory is its worktree */
+	if (git_word_in(ga->sub, writes_here) ||
+	    (!strcmp(ga->sub, "format-patch") && !git_opt_on(ga, "stdout")))
 		add(out, ".", "<the working directory>", OUT_DIR, NULL);
 	for (size_t i = 0; i < out->nr; i++)
 		out->v[i].from_top = git_word_in(ga->sub, from_top);

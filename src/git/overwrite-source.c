@@ -12,51 +12,11 @@
 #include "base/xalloc.h"
 #include "git/classify.h"
 
-/*
- * The positionals before `--` (without a `--`: the first `skip` ones)
- * into `before` (at most `max`; their count is returned), the others onto
- * `paths`. `vals`: options whose value is
- * the next token. `--source=X` style values are options, not positionals.
- */
-static size_t split_positionals(const struct git_argv *ga,
-				const char *const *vals, const char **before,
-				size_t max, size_t skip, struct strvec *paths)
-{
-	size_t n = 0;
-	bool after = false, dashdash = ga->opts_end < ga->nargs;
-
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		if (!after && i == ga->opts_end) {
-			after = true;
-			continue;
-		}
-		if (!after && a[0] == '-' && a[1]) {
-			if (git_word_in(a, vals))
-				i++;
-			continue;
-		}
-		if (after || (!dashdash && n >= skip)) {
-			strvec_push(paths, a);
-			continue;
-		}
-		if (n < max)
-			before[n] = a;
-		n++;
-	}
-	return n;
-}
-
 static const char *checkout_source(const struct git_argv *ga,
 				   const unsigned *facts, struct strvec *paths)
 {
-	static const char *const vals[] = {
-		"-b", "-B", "--orphan", "--conflict", "--pathspec-from-file",
-		NULL
-	};
 	struct co_analysis co;
-	const char *p[1] = { NULL };
-	size_t n;
+	size_t before;
 
 	git_checkout_analyse(ga, facts, &co);
 	/* a branch switch overwrites ignored files too (git's default
@@ -65,51 +25,22 @@ static const char *checkout_source(const struct git_argv *ga,
 		return co.target;
 	if (co.kind != CO_FILES)
 		return NULL;
-	/* `checkout <tree-ish> [--] <paths>`; with one token and no `--`
-	 * the paths come from the index, which holds no ignored file */
-	n = split_positionals(ga, vals, p, 1, 1, paths);
-	if (n == 1 && p[0] && paths->nr)
-		return p[0];
-	strvec_clear(paths);
-	return NULL;
-}
-
-/* The value of long option `name` (`name X` or `name=X`) before `--`;
- * the last one wins, as in git. */
-static const char *option_value(const struct git_argv *ga, const char *name)
-{
-	size_t len = strlen(name);
-	const char *v = NULL;
-
-	for (size_t i = 0; i < ga->opts_end; i++) {
-		const char *a = ga->args[i];
-		if (!strcmp(a, name) && i + 1 < ga->nargs)
-			v = ga->args[++i];
-		else if (!strncmp(a, name, len) && a[len] == '=')
-			v = a + len + 1;
-	}
-	return v;
+	/* `checkout <tree-ish> [--] <paths>`; with one positional and no
+	 * `--` the paths come from the index, which holds no ignored file */
+	before = ga->dashdash ? ga->pos_dd : ga->npos ? 1 : 0;
+	if (before != 1 || ga->npos < 2)
+		return NULL;
+	strvec_pushn(paths, ga->pos + 1, ga->npos - 1);
+	return ga->pos[0];
 }
 
 static const char *restore_source(const struct git_argv *ga,
 				  struct strvec *paths)
 {
-	static const char *const vals[] = { "-s", "--source",
-					    "--pathspec-from-file", NULL };
-	const char *src = NULL;
-	const char *unused[1];
+	const char *src = git_opt_value(ga, "source");
 
-	for (size_t i = 0; i < ga->opts_end; i++) {
-		const char *a = ga->args[i];
-		if ((!strcmp(a, "-s") || !strcmp(a, "--source")) &&
-		    i + 1 < ga->nargs)
-			src = ga->args[i + 1];
-		else if (!strncmp(a, "--source=", 9))
-			src = a + 9;
-	}
-	if (!src)
-		return NULL;
-	split_positionals(ga, vals, unused, 0, 0, paths);
+	if (src)
+		strvec_pushn(paths, ga->pos, ga->npos);
 	return src;
 }
 
@@ -147,9 +78,6 @@ static void push_revision(struct strvec *out, const char *a)
 void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 			   struct strvec *sources, struct strvec *paths)
 {
-	static const char *const no_vals[] = { NULL };
-	const char *p[1] = { NULL };
-	struct strvec none = STRVEC_INIT;
 	const char *one = NULL;
 
 	if (!ga->sub)
@@ -166,21 +94,15 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 		 * fuzz finding I28): a rebase's --onto too, revisions before
 		 * `--` or after it (they take no pathspec: `rebase -- other`
 		 * names other) */
-		const char *onto = option_value(ga, "--onto");
-		const char **revs = xcalloc(ga->nargs + 1, sizeof(*revs));
-		size_t n = git_positionals(ga, revs, ga->nargs);
+		const char *onto = git_opt_value(ga, "onto");
 
 		if (onto && !strcmp(ga->sub, "rebase"))
 			strvec_push(sources, onto);
-		/* n <= ga->nargs: every positional is one of the arguments */
-		for (size_t i = 0; i < n; i++)
-			push_revision(sources, revs[i]);
-		free(revs);
+		for (size_t i = 0; i < ga->npos; i++)
+			push_revision(sources, ga->pos[i]);
 	} else if (!strcmp(ga->sub, "reset")) {
 		/* `reset --hard [<commit>]`: its paths are no pathspec */
-		size_t n = split_positionals(ga, no_vals, p, 1, 1, &none);
-		strvec_clear(&none);
-		one = n && p[0] ? p[0] : "HEAD";
+		one = ga->pos_dd ? ga->pos[0] : "HEAD";
 	}
 	if (one)
 		strvec_push(sources, one);

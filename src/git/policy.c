@@ -26,13 +26,12 @@
 #include "base/common.h"
 #include <stdarg.h>
 #include <string.h>
-#include "git/clean-args.h"
 #include "git/classify.h"
 #include "git/optable.h"
 #include "git/outpaths.h"
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
-#include "git/pushspec.h"
+#include "git/rules.h"
 
 const char *verdict_kind_str(enum verdict_kind k)
 {
@@ -64,8 +63,10 @@ void verdict_release(struct verdict *v)
 	strbuf_release(&v->push_pins);
 }
 
-static AG_PRINTF(4, 5) void deny(struct verdict *v, const char *event,
-				 enum deny_style style, const char *fmt, ...)
+#define deny verdict_deny
+
+void verdict_deny(struct verdict *v, const char *event, enum deny_style style,
+		  const char *fmt, ...)
 {
 	va_list ap;
 	v->kind = V_DENY;
@@ -97,46 +98,23 @@ static AG_PRINTF(2, 3) void why(struct verdict *v, const char *fmt, ...)
 
 static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
 {
+	struct git_emit e = { .routed = false };
+
 	v->kind = V_PASS;
 	strvec_clear(&v->args);
-	strvec_pushn(&v->args, ga->argv, ga->argc);
-	v->sub_args_at = ga->sub_idx + 1;
+	git_argv_emit(ga, &e, &v->args, &v->sub_args_at, &v->opts_end_at);
 }
 
-/*
- * A routed `git clean` must not delete the session marker, and with it the
- * sibling boundary: it is ignored through info/exclude, so `clean -x`
- * would take it, and an agent's `.gitignore` can un-ignore it. A pattern
- * on the command line outranks every ignore file and -x keeps it:
- * `-e /<marker>`, or under -X (which deletes only ignored files)
- * `-e !/<marker>`. It goes after the agent's own options, since the last
- * matching pattern wins, and before its `--` or `--end-of-options`. Not a
- * pathspec: any pathspec makes clean delete untracked directories as with
- * -d, nested repositories under -ff (docs/fuzzing.md I17).
- */
-static void push_clean_args(struct strvec *out, const struct git_argv *ga)
-{
-	/* git's own tokens, not the policy's split ones (git/argv.h) */
-	const char *const *args = ga->argv + ga->sub_idx + 1;
-	size_t nargs = ga->argc - ga->sub_idx - 1;
-	size_t end = clean_options_end(args, nargs);
-
-	strvec_pushn(out, args, end);
-	strvec_push(out, "-e");
-	strvec_push(out, clean_flags(args, end) & CLEAN_ONLY_IGNORED
-				 ? "!/" SESSION_MARKER_NAME
-				 : "/" SESSION_MARKER_NAME);
-	strvec_pushn(out, args + end, nargs - end);
-}
-
-/* -C/--git-dir/--work-tree dropped, everything else kept (reference §3.5).
- * Every global that takes a separate value keeps that value with it, so a
- * value spelled like a dropped option (`--namespace -C status checkout x`)
- * cannot shift what git sees as the subcommand. */
+/* Runs git in the bound worktree at the same relative position: -C,
+ * --git-dir and --work-tree dropped (reference §3.5), the row's words
+ * added (clean's exclusion of the session marker). */
 static void route(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
 	const char *rel = in->repo->target_rel;
+	const struct rule *r = rule_for(ga->sub);
+	struct git_insert ins;
+	struct git_emit e = { .routed = true, .ins = &ins };
 
 	v->kind = V_ROUTE;
 	strbuf_reset(&v->route_dir);
@@ -148,36 +126,17 @@ static void route(struct verdict *v, const struct policy_input *in)
 	strvec_clear(&v->args);
 	strvec_push(&v->args, "-C");
 	strvec_push(&v->args, v->route_dir.buf);
-	for (size_t i = 0; i < ga->sub_idx; i++) {
-		const char *a = ga->argv[i];
-		if (!strcmp(a, "-C") || !strcmp(a, "--git-dir") ||
-		    !strcmp(a, "--work-tree")) {
-			i++;
-			continue;
-		}
-		if (starts_with(a, "--git-dir=") || starts_with(a, "--work-tree="))
-			continue;
-		strvec_push(&v->args, a);
-		if (git_global_takes_value(a) && i + 1 < ga->sub_idx)
-			strvec_push(&v->args, ga->argv[++i]);
-	}
-	v->sub_args_at = v->args.nr + 1;
-	if (ga->sub && !strcmp(ga->sub, "clean")) {
-		strvec_push(&v->args, ga->argv[ga->sub_idx]);
-		push_clean_args(&v->args, ga);
-	} else {
-		strvec_pushn(&v->args, ga->argv + ga->sub_idx,
-			     ga->argc - ga->sub_idx);
-	}
+	if (r->route_words && r->route_words(ga, &ins))
+		e.nins = 1;
+	git_argv_emit(ga, &e, &v->args, &v->sub_args_at, &v->opts_end_at);
 	v->scrub_repo_env = true;
 }
 
-static bool is_protected(const char *branch, void *ctx)
+bool policy_protected(const struct policy_input *in, const char *name)
 {
-	const struct policy_input *in = ctx;
 	if (in->policy_refused)
 		return true;
-	return ag_protected_match(in->protected, branch);
+	return ag_protected_match(in->protected, name);
 }
 
 static bool snapshots_for(const struct policy_input *in)
@@ -201,95 +160,6 @@ static void effects(struct verdict *v, const struct policy_input *in)
 
 /* ---- checks shared by every agent ---- */
 
-/*
- * kv: `key[=value]` (-c, --config-env) or a bare key; val_arg: the value
- * given as its own argument (`git config <key> <value>`), or NULL when
- * there is none or it is being removed. Only an inert value of a dangerous
- * key passes; a key too long to judge is denied (fail-closed).
- */
-static bool config_kv_denied(struct verdict *v, const char *kv,
-			     const char *val_arg, const char *how,
-			     bool read_only)
-{
-	char key[256];
-	const char *val = git_config_split(kv, key, sizeof(key));
-	size_t n = val ? (size_t)(val - 1 - kv) : strlen(kv);
-
-	if (n >= sizeof(key)) {
-		deny(v, "deny", DS_BLOCK,
-		     "%s is longer than %zu characters — too long to judge, refusing (fail-closed); use a shorter name",
-		     how, sizeof(key) - 1);
-		return true;
-	}
-	if (val_arg)	/* `git config a=b <value>`: not a key git takes */
-		val = val ? NULL : val_arg;
-	if (!git_config_key_dangerous(key) || git_config_value_inert(key, val) ||
-	    (read_only && git_config_value_disables(key, val)))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "%s '%s' can run code, redirect git or silence the audit hooks — agents may not set it (run the command without it; for a non-interactive editor use -c core.editor=true)",
-	     how, key);
-	return true;
-}
-
-/* --config-env=<key>=<envvar>: the value is the variable's content, which
- * the policy does not see; a dangerous key is denied whatever it is. */
-static bool config_env_denied(struct verdict *v, const char *arg,
-			      bool read_only)
-{
-	char key[512];
-	size_t n = strcspn(arg, "=");
-
-	if (n >= sizeof(key))
-		n = sizeof(key) - 1; /* still too long for config_kv_denied */
-	memcpy(key, arg, n);
-	key[n] = '\0';
-	return config_kv_denied(v, key, NULL, "--config-env", read_only);
-}
-
-/* The same rules for config carried in the environment (config-env.h). */
-static bool env_config_denied(struct verdict *v, const struct policy_env *e,
-			      bool read_only)
-{
-	const struct config_env *ce = e->cfg_env;
-
-	if (e->exec_path_env) {
-		deny(v, "deny", DS_BLOCK,
-		     "GIT_EXEC_PATH redirects which git programs run — not allowed for agents; unset it");
-		return true;
-	}
-	if (e->trace_var) {
-		/* GIT_TRACE=/home/op/.bashrc appends git's trace to any file */
-		int n = (int)strcspn(e->trace_var, "=");
-		deny(v, "deny", DS_BLOCK,
-		     "%.*s sends git's trace into a file ('%s'), which can be any file outside the repository — agents trace to stderr only: set %.*s=1, or unset it",
-		     n, e->trace_var, e->trace_var + n + 1, n, e->trace_var);
-		return true;
-	}
-	if (!ce)
-		return false;
-	if (ce->error) {
-		deny(v, "deny", DS_BLOCK, "%s — refusing to guess what git would read (fail-closed); unset it",
-		     ce->error);
-		return true;
-	}
-	for (size_t i = 0; i < ce->kv.nr; i++) {
-		if (config_env_hooks_off(ce, i)) {
-			v->drop_env_hooks_off = true; /* the shim drops it */
-			continue;
-		}
-		if (config_kv_denied(v, ce->kv.v[i], NULL, ce->from.v[i], read_only))
-			return true;
-	}
-	if (ce->file_var) {
-		deny(v, "deny", DS_BLOCK,
-		     "%s points git at a config file of its own, which the policy cannot judge — agents may not (unset it, or set it to /dev/null)",
-		     ce->file_var);
-		return true;
-	}
-	return false;
-}
-
 static bool agent_common_denies(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -307,13 +177,7 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		     "--exec-path redirects which git programs run — not allowed for agents; run git without it");
 		return true;
 	}
-	for (size_t i = 0; i < ga->nconfigs; i++)
-		if (config_kv_denied(v, ga->configs[i], NULL, "-c", read_only))
-			return true;
-	for (size_t i = 0; i < ga->nconfig_envs; i++)
-		if (config_env_denied(v, ga->config_envs[i], read_only))
-			return true;
-	if (env_config_denied(v, in->env, read_only))
+	if (config_carried_denied(v, in, read_only))
 		return true;
 	if (in->repo->sibling_agent) {
 		deny(v, "deny_cross_agent_sibling", DS_SIBLING,
@@ -336,20 +200,12 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		     ga->sub);
 		return true;
 	}
-	if (ga->sub && !strcmp(ga->sub, "clean") &&
-	    (clean_flags(ga->args, ga->nargs) & CLEAN_INTERACTIVE)) {
-		deny(v, "deny", DS_BLOCK,
-		     "git clean -i waits for a person to choose what to delete — not allowed for agents; list what would go with git clean -n, then delete with git clean -f <paths>");
+	if (ga->sub && rule_for(ga->sub)->deny_any &&
+	    rule_for(ga->sub)->deny_any(v, in))
 		return true;
-	}
 	if (cls == SC_HELPER && in->env->depth == 0) {
 		deny(v, "deny", DS_BLOCK,
 		     "direct submodule--helper invocation is not allowed — submodule operations must go through `git submodule`");
-		return true;
-	}
-	if (cls == SC_WORKTREE && !git_form_read_only(ga)) {
-		deny(v, "deny", DS_BLOCK,
-		     "worktree lifecycle is session-managed — use `agentic-git run` (or your orchestrator's worktree tool), not raw `git worktree`");
 		return true;
 	}
 	return false;
@@ -357,545 +213,9 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 
 /* ---- bound-agent checks on the bound repository ---- */
 
-static bool deny_branch_move(struct verdict *v, const struct policy_input *in,
-			     const struct co_analysis *co)
-{
-	const char *a = in->bind->branch;
-	const char *t = co->target ? co->target : "";
-	const char *prot = is_protected(t, (void *)in) && *t ? " (a protected branch)" : "";
-
-	switch (co->kind) {
-	case CO_NONE:
-	case CO_FILES:
-		return false;
-	case CO_BRANCH:
-		if (a && !strcmp(t, a))
-			return false;
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot switch to '%s'%s. To look at it without switching: git log %s / git show %s:<path> / git diff %s; to restore files from it: git checkout %s -- <path>",
-		     a ? a : "<none>", t, prot, t, t, t, t);
-		return true;
-	case CO_CREATE:
-		if (a && !strcmp(t, a))
-			return false;
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot create and switch to '%s'%s. Stay on '%s'; to create a branch without switching: git branch %s",
-		     a ? a : "<none>", t, prot, a ? a : "<none>", t);
-		return true;
-	case CO_DETACH:
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot detach HEAD%s%s. Inspect commits with git show/git log; restore files with git checkout <rev> -- <path>",
-		     a ? a : "<none>", *t ? " at " : "", t);
-		return true;
-	case CO_PREVIOUS:
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — assigned to '%s', cannot switch to the previous branch",
-		     a ? a : "<none>");
-		return true;
-	}
-	return false;
-}
-
-static size_t pos_with(const struct git_argv *ga, const char *const *vals,
-		       const char **p, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		bool takes = false;
-		if (a[0] == '-' && a[1]) {
-			for (const char *const *x = vals; x && *x; x++)
-				takes |= !strcmp(a, *x);
-			i += takes;
-			continue;
-		}
-		if (n < max)
-			p[n] = a;
-		n++;
-	}
-	return n;
-}
-
-static bool arg_present(const struct git_argv *ga, const char *const *names)
-{
-	for (size_t i = 0; i < ga->nargs; i++)
-		for (const char *const *n = names; *n; n++)
-			if (!strcmp(ga->args[i], *n))
-				return true;
-	return false;
-}
-
-static bool check_branch(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const vals[] = { "--contains", "--no-contains",
-		"--merged", "--no-merged", "--points-at", "--sort", "--format",
-		"-u", NULL };
-	static const char *const del[] = { "-d", "-D", "--delete", NULL };
-	static const char *const mv[] = { "-m", "-M", "--move", NULL };
-	static const char *const cp[] = { "-c", "-C", "--copy", NULL };
-	const char *p[3] = { NULL, NULL, NULL };
-	const char *a = in->bind->branch;
-	size_t n;
-
-	if (git_form_read_only(in->ga))
-		return false;
-	n = pos_with(in->ga, vals, p, 3);
-	if (arg_present(in->ga, mv)) {
-		const char *old = n >= 2 ? p[0] : a;
-		const char *new = n >= 2 ? p[1] : p[0];
-		if (!old || (a && !strcmp(old, a))) {
-			deny(v, "deny", DS_BLOCK,
-			     "renaming your assigned branch '%s' would break your session's binding — keep its name",
-			     a ? a : "<none>");
-			return true;
-		}
-		if ((old && is_protected(old, (void *)in)) ||
-		    (new && is_protected(new, (void *)in))) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — renaming '%s' to '%s' is denied",
-			     old ? old : "", new ? new : "");
-			return true;
-		}
-		return false;
-	}
-	for (size_t i = 0; i < n && i < 3; i++) {
-		if (is_protected(p[i], (void *)in) &&
-		    (i == 0 || arg_present(in->ga, del) || arg_present(in->ga, cp))) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — creating, moving or deleting the branch '%s' is denied",
-			     p[i]);
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool is_snapshot_ref(const char *r)
-{
-	return starts_with(r, "refs/agentic-git/") || strstr(r, "agentic-git/");
-}
-
-static bool check_update_ref(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const vals[] = { "-m", NULL };
-	static const char *const nd[] = { "--no-deref", NULL };
-	static const char *const d[] = { "-d", NULL };
-	static const char *const stdin_[] = { "--stdin", NULL };
-	const char *p[1] = { NULL };
-	const char *a = in->bind->branch, *ref, *b;
-
-	if (arg_present(in->ga, stdin_)) {
-		deny(v, "deny", DS_BLOCK,
-		     "update-ref --stdin cannot be checked ref by ref — run one `git update-ref <ref> <new>` per ref");
-		return true;
-	}
-	if (!pos_with(in->ga, vals, p, 1))
-		return false; /* git prints its usage */
-	ref = p[0];
-	if (!strcmp(ref, "refs/stash") && arg_present(in->ga, d)) {
-		/* deleting the ref drops every entry with its reflog, unsnapshotted */
-		deny(v, "deny", DS_BLOCK,
-		     "update-ref -d refs/stash would drop every stash entry — use `git stash drop` or `git stash clear` (both are snapshotted)");
-		return true;
-	}
-	if (is_snapshot_ref(ref)) {
-		deny(v, "deny", DS_BLOCK,
-		     "'%s' is in the refs/agentic-git/ snapshot namespace, which agents cannot change — the safety net stays out of reach",
-		     ref);
-		return true;
-	}
-	if (!strcmp(ref, "HEAD")) {
-		if (arg_present(in->ga, nd) || arg_present(in->ga, d)) {
-			deny(v, "deny", DS_BLOCK,
-			     "cross-branch — assigned to '%s', cannot detach or delete HEAD",
-			     a ? a : "<none>");
-			return true;
-		}
-		return false;
-	}
-	if (!starts_with(ref, "refs/")) {
-		deny(v, "deny", DS_BLOCK,
-		     "update-ref of '%s' is not allowed — name a full ref (refs/heads/%s for your branch)",
-		     ref, a ? a : "<branch>");
-		return true;
-	}
-	if (skip_prefix(ref, "refs/heads/", &b)) {
-		if (is_protected(b, (void *)in)) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — update-ref of '%s' is denied", ref);
-			return true;
-		}
-		if (!a || strcmp(b, a)) {
-			deny(v, "deny", DS_BLOCK,
-			     "cross-branch — assigned to '%s', update-ref may only move refs/heads/%s, not '%s'",
-			     a ? a : "<none>", a ? a : "<none>", ref);
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool check_symbolic_ref(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const vals[] = { "-m", NULL };
-	static const char *const d[] = { "-d", "--delete", NULL };
-	const char *p[2] = { NULL, NULL };
-	const char *a = in->bind->branch;
-	size_t n;
-
-	if (git_form_read_only(in->ga))
-		return false;
-	n = pos_with(in->ga, vals, p, 2);
-	if (!n)
-		return false;
-	if (is_snapshot_ref(p[0]) || (n > 1 && is_snapshot_ref(p[1]))) {
-		deny(v, "deny", DS_BLOCK,
-		     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
-		return true;
-	}
-	if (starts_with(p[0], "main-worktree/") ||
-	    starts_with(p[0], "worktrees/")) {
-		/* another checkout's HEAD: git 2.39 writes a symref without a
-		 * ref transaction, so the hook never sees this (invariant fuzzer) */
-		deny(v, "deny", DS_BLOCK,
-		     "'%s' belongs to another checkout — an agent may only point its own HEAD, at refs/heads/%s",
-		     p[0], a ? a : "<none>");
-		return true;
-	}
-	if (!strcmp(p[0], "HEAD")) {
-		const char *b;
-		if (arg_present(in->ga, d) || n < 2 ||
-		    !skip_prefix(p[1], "refs/heads/", &b) || !a || strcmp(b, a)) {
-			deny(v, "deny", DS_BLOCK,
-			     "cross-branch — assigned to '%s', HEAD may only point at refs/heads/%s",
-			     a ? a : "<none>", a ? a : "<none>");
-			return true;
-		}
-		return false;
-	}
-	/* any other name: git 2.39 writes a symref with no ref transaction,
-	 * so the lock never sees a tag, a remote-tracking ref or refs/stash
-	 * replaced by one (invariant fuzzer, seed 32: `symbolic-ref
-	 * refs/tags/v1 HEAD` moved the tag) */
-	deny(v, "deny", DS_BLOCK,
-	     "making '%s' a symbolic ref is not allowed: git writes it past the ref lock — an agent may only point its own HEAD, at refs/heads/%s (for a remote's HEAD: git remote set-head)",
-	     p[0], a ? a : "<none>");
-	return true;
-}
-
-static bool check_fetch(struct verdict *v, const struct policy_input *in)
-{
-	/* the shallow file is the common dir's: every checkout would lose
-	 * its history past the cut (invariant fuzzer) */
-	static const char *const shallow[] = { "--depth", "--deepen",
-					       "--shallow-since",
-					       "--shallow-exclude", NULL };
-	const char *p[64];
-	size_t n = git_positionals(in->ga, p, 64);
-
-	for (size_t i = 0; i < in->ga->opts_end; i++) {
-		const char *a = in->ga->args[i], *rest;
-		for (const char *const *o = shallow; *o; o++) {
-			if (!skip_prefix(a, *o, &rest) ||
-			    (*rest && *rest != '='))
-				continue;
-			deny(v, "deny", DS_BLOCK,
-			     "git %s %s would make the repository shallow for every checkout of it — fetch the full history (git %s origin)",
-			     in->ga->sub, *o, in->ga->sub);
-			return true;
-		}
-	}
-
-	for (size_t i = 1; i < n && i < 64; i++) {
-		const char *s = p[i][0] == '+' ? p[i] + 1 : p[i];
-		const char *dst = strchr(s, ':'), *b;
-		if (!dst || !*++dst)
-			continue;
-		if (is_snapshot_ref(dst) || is_snapshot_ref(s)) {
-			deny(v, "deny", DS_BLOCK,
-			     "the refs/agentic-git/ snapshot namespace cannot be changed by agents");
-			return true;
-		}
-		b = dst;
-		if (!skip_prefix(dst, "refs/heads/", &b) && starts_with(dst, "refs/"))
-			continue;
-		if (strchr(b, '*') || is_protected(b, (void *)in)) {
-			deny(v, "deny_protected_ref", DS_BLOCK,
-			     "protected ref — git %s into local branch '%s' is denied; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
-			     in->ga->sub, b);
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool arg_with_prefix(const struct git_argv *ga, const char *prefix)
-{
-	for (size_t i = 0; i < ga->opts_end; i++)
-		if (starts_with(ga->args[i], prefix))
-			return true;
-	return false;
-}
-
-/* Persisting config is an allowlist (git_config_key_persistable()). */
-static bool config_not_persistable(struct verdict *v, const char *kv)
-{
-	char key[256];
-
-	git_config_split(kv, key, sizeof(key));
-	if (git_config_key_persistable(key))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "agents may persist only everyday repository options with git config (user.name/email, branch.<b>.remote/merge/rebase, line-ending and file-mode options, pull/merge/rebase/diff/status/log/color options, advice.*); '%s' is not one — pass it for one command with -c instead, or ask the operator",
-	     key);
-	return true;
-}
-
-static bool check_config(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const scope[] = { "--global", "--system", "--file",
-		"-f", "--blob", NULL };
-	static const char *const vals[] = { "-f", "--file", "--blob", "--type",
-		"--default", "--comment", NULL };
-	static const char *const nsub[] = { "set", "unset", "rename-section",
-		"remove-section", "edit", NULL };
-	static const char *const unset[] = { "--unset", "--unset-all",
-		"unset", NULL };
-	const char *p[3] = { NULL, NULL, NULL };
-	size_t n, k = 0;
-	const char *key, *val;
-
-	if (git_form_read_only(in->ga))
-		return false;
-	if (arg_present(in->ga, scope) || arg_with_prefix(in->ga, "--file=") ||
-	    arg_with_prefix(in->ga, "--blob=")) {
-		deny(v, "deny", DS_BLOCK,
-		     "writing --global, --system or --file configuration is not allowed for agents — set repository options with git config --worktree <key> <value>");
-		return true;
-	}
-	for (size_t i = 0; i < in->ga->nargs; i++) {
-		const char *a = in->ga->args[i];
-		if (!strcmp(a, "-e") || !strcmp(a, "--edit") ||
-		    !strcmp(a, "edit") || !strcmp(a, "--rename-section") ||
-		    !strcmp(a, "rename-section")) {
-			deny(v, "deny", DS_BLOCK,
-			     "git config %s can write any key — set keys one at a time with git config <key> <value>",
-			     a);
-			return true;
-		}
-	}
-	n = pos_with(in->ga, vals, p, 3);
-	for (const char *const *s = nsub; n >= 2 && *s; s++)
-		if (!strcmp(p[0], *s))
-			k = 1;
-	key = k < n ? p[k] : NULL;
-	/* `<key> <value>` (or `set <key> <value>`): an inert value of a
-	 * dangerous key may be persisted, as with -c; removing one may not */
-	val = k + 1 < n && k + 1 < ARRAY_SIZE(p) && !arg_present(in->ga, unset) ?
-		      p[k + 1] : NULL;
-	if (!key)
-		return false;
-	if (config_kv_denied(v, key, val, "the config key", false))
-		return true;
-	return config_not_persistable(v, key);
-}
-
-/* The subcommand's first positional when it is one of `words`, or NULL. */
-static const char *first_positional_in(const struct git_argv *ga,
-				       const char *const *words)
-{
-	const char *p[1];
-
-	if (!git_positionals(ga, p, 1))
-		return NULL;
-	for (; *words; words++)
-		if (!strcmp(p[0], *words))
-			return p[0];
-	return NULL;
-}
-
-/* Whether an option of `ga` is `name`, alone or with `=value`. */
-static bool arg_spelled(const struct git_argv *ga, const char *name)
-{
-	size_t l = strlen(name);
-
-	for (size_t i = 0; i < ga->opts_end; i++)
-		if (!strncmp(ga->args[i], name, l) &&
-		    (!ga->args[i][l] || ga->args[i][l] == '='))
-			return true;
-	return false;
-}
-
-/*
- * git init and clone. --separate-git-dir puts a git dir wherever it is
- * told: into the operator's checkout, or, with no directory, it moves the
- * bound repository's own, which every checkout shares (invariant fuzzer:
- * `init-db --separate-git-dir @{-1}` broke every checkout). And init with
- * no directory re-initialises the bound repository: the values of init's
- * options (`init --template x`) are no directory (git_positionals()). A
- * directory that is named must be inside the worktree: it is an output
- * path (git/outpaths.c), and hold no repository the agent did not make
- * there: `init-db --shared .` at the worktree's top re-initialised the
- * bound repository and wrote core.sharedRepository into its config
- * (docs/fuzzing.md I22; the facts judge it, reinit_dir).
- */
-static bool deny_init_bound(struct verdict *v, const struct policy_input *in)
-{
-	const struct git_argv *ga = in->ga;
-	const char *dir;
-
-	if (arg_spelled(ga, "--separate-git-dir")) {
-		deny(v, "deny", DS_BLOCK,
-		     "git %s --separate-git-dir puts a git dir wherever it is told (with no directory it moves the bound repository's own, which every checkout shares) — not allowed for agents; create new repositories inside your worktree without it: git init <dir>",
-		     ga->sub);
-		return true;
-	}
-	if (!strcmp(ga->sub, "clone") || git_positionals(ga, &dir, 1))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "re-initialising the bound repository is not allowed (git init copies templates and hooks into it) — create new repositories inside your worktree: git init <dir>");
-	return true;
-}
-
-/*
- * init and init-db, whatever the target: the directory named holds no
- * repository the agent did not make there (docs/fuzzing.md I22: `init-db
- * --shared .` at the worktree's top rewrote the bound repository's
- * config); and, where the shim does not route the command, no git dir or
- * work tree is named: git init resolves GIT_DIR from inside its
- * <directory>, not from where it runs (review of d5ccd4a: `GIT_DIR=r git
- * init d`, with d/r a link to the shared repository, re-initialised it).
- */
-static bool deny_init_target(struct verdict *v, const struct policy_input *in)
-{
-	static const char *const inits[] = { "init", "init-db", NULL };
-	const struct git_argv *ga = in->ga;
-
-	if (!ga->sub || !git_word_in(ga->sub, inits))
-		return false;
-	if (in->repo->reinit_dir) {
-		deny(v, "deny", DS_BLOCK,
-		     "git %s '%s' would re-initialise the repository that is there, which is not one you made inside your worktree (at your worktree's top it is the bound repository every checkout shares: git init rewrites its config and copies templates and hooks into it) — create a new repository in a new directory: git init <dir>",
-		     ga->sub, in->repo->reinit_dir);
-		return true;
-	}
-	if (in->repo->target != TGT_SAME &&
-	    (ga->git_dir || ga->work_tree || in->env->env_repo_override)) {
-		deny(v, "deny", DS_BLOCK,
-		     "git %s with GIT_DIR, GIT_WORK_TREE, --git-dir or --work-tree makes or re-initialises the repository they name, resolved from inside its directory — unset them and name a new directory inside your worktree: git init <dir>",
-		     ga->sub);
-		return true;
-	}
-	return false;
-}
-
-/*
- * git submodule add, init, sync, set-url, deinit and update --init write
- * (or remove) submodule.<name>.url and .active in the repository's config,
- * which every checkout of it shares: where the operator's submodules are
- * fetched from, as remote.*.url is for the repository (invariant fuzzer:
- * `submodule add <url> <name>` persisted both keys).
- */
-static bool deny_submodule_config(struct verdict *v, const struct git_argv *ga)
-{
-	static const char *const config_w[] = { "add",	   "init",   "sync",
-						"set-url", "deinit", NULL };
-	static const char *const update_w[] = { "update", NULL };
-	static const char *const init[] = { "--init", "-i", NULL };
-	const char *w;
-
-	if (strcmp(ga->sub, "submodule"))
-		return false;
-	if (!(w = first_positional_in(ga, config_w)) &&
-	    !((w = first_positional_in(ga, update_w)) && arg_present(ga, init)))
-		return false;
-	deny(v, "deny", DS_BLOCK,
-	     "git submodule %s%s writes submodule.<name>.url into the repository's config, which the operator's checkout shares — agents may not change where submodules come from; git submodule update (without --init) works on the submodules already set up, ask the operator to add or initialise others",
-	     w, strcmp(w, "update") ? "" : " --init");
-	return true;
-}
-
 static bool check_bound_sub(struct verdict *v, const struct policy_input *in)
 {
-	const struct git_argv *ga = in->ga;
-	const char *sub = ga->sub;
-	struct co_analysis co;
-	static const char *const reflog_w[] = { "expire", "delete", NULL };
-	static const char *const remote_w[] = { "add", "rename", "remove",
-		"rm", "set-url", NULL };
-	/* these write the operator's global config and schedule jobs */
-	static const char *const global_w[] = { "register", "unregister",
-		"start", "stop", NULL };
-	static const char *const tag_w[] = { "-d", "--delete", "-f", "--force", NULL };
-	static const char *const stash_w[] = { "branch", NULL };
-	const char *w;
-
-	if (!sub)
-		return false;
-	switch (git_sub_class(sub)) {
-	case SC_UNKNOWN:
-		if (in->repo->sub_is_external) {
-			deny(v, "deny", DS_BLOCK,
-			     "'git %s' is an external command (git-%s): the git it runs itself never meets this guard — not allowed for agents; use git's own commands, or ask the operator",
-			     sub, sub);
-			return true;
-		}
-		deny(v, "deny", DS_BLOCK,
-		     "'%s' is not a git command; aliases are not expanded for agents — run the git command it stands for",
-		     sub);
-		return true;
-	case SC_CHECKOUT:
-		git_checkout_analyse(ga, in->repo->tok_facts, &co);
-		return deny_branch_move(v, in, &co);
-	case SC_CREATE:
-		return deny_init_bound(v, in);
-	default:
-		break;
-	}
-	if (!strcmp(sub, "branch"))
-		return check_branch(v, in);
-	if (!strcmp(sub, "update-ref"))
-		return check_update_ref(v, in);
-	if (!strcmp(sub, "symbolic-ref"))
-		return check_symbolic_ref(v, in);
-	if (!strcmp(sub, "fetch") || !strcmp(sub, "pull"))
-		return check_fetch(v, in);
-	if (!strcmp(sub, "config"))
-		return check_config(v, in);
-	if (!strcmp(sub, "tag") && arg_present(ga, tag_w)) {
-		deny(v, "deny", DS_BLOCK,
-		     "deleting or moving existing tags is not allowed for agents — tags are shared by every worktree; create a new tag instead");
-		return true;
-	}
-	if (!strcmp(sub, "remote") && (w = first_positional_in(ga, remote_w))) {
-		deny(v, "deny", DS_BLOCK,
-		     "git remote %s rewrites where the repository fetches from and pushes to (remote.*.url) — agents may not change remotes; push to an existing remote",
-		     w);
-		return true;
-	}
-	if (deny_submodule_config(v, ga))
-		return true;
-	if (!strcmp(sub, "maintenance") && (w = first_positional_in(ga, global_w))) {
-		deny(v, "deny", DS_BLOCK,
-		     "git maintenance %s writes the operator's global config (and schedules jobs) — not allowed for agents; git maintenance run works in the repository",
-		     w);
-		return true;
-	}
-	if (!strcmp(sub, "reflog") && (w = first_positional_in(ga, reflog_w))) {
-		deny(v, "deny", DS_BLOCK,
-		     "git reflog %s destroys the recovery history of every branch — not allowed for agents",
-		     w);
-		return true;
-	}
-	/* stash branch <name> creates a branch and switches to it (invariant
-	 * fuzzer) */
-	if (!strcmp(sub, "stash") && first_positional_in(ga, stash_w)) {
-		deny(v, "deny", DS_BLOCK,
-		     "cross-branch — git stash branch switches to a new branch; you are assigned to '%s': git stash pop applies the entry here",
-		     in->bind->branch ? in->bind->branch : "<none>");
-		return true;
-	}
-	return false;
+	return in->ga->sub && rule_check(rule_for(in->ga->sub), v, in);
 }
 
 void verdict_insert_args(struct verdict *v, size_t at, const char *const *words)
@@ -912,42 +232,23 @@ void verdict_insert_args(struct verdict *v, size_t at, const char *const *words)
 	v->args = args;
 	if (at < v->sub_args_at)
 		v->sub_args_at += n;
+	if (at <= v->opts_end_at)
+		v->opts_end_at += n;
 }
 
-/*
- * An agent's `git clean` deletes only in the form the snapshot guards
- * (`clean -f…`): whatever clean.requireForce says, git runs it with the
- * default, so `clean -dx` under requireForce=false is refused by git
- * itself instead of deleting ignored files unsnapshotted.
- */
-static void require_force(struct verdict *v, const struct git_argv *ga)
+/* The config the row says an agent's command runs with (`-c <kv>`
+ * before the subcommand). */
+static void run_config(struct verdict *v, const struct git_argv *ga)
 {
-	static const char *const ok[] = { "-f", "--force", "-n", "--dry-run",
-		"-i", "--interactive", NULL };
-	static const char *const cfg[] = { "-c", "clean.requireForce=true",
-					   NULL };
+	const char *kv = ga->sub ? (rule_for(ga->sub)->run_config
+					    ? rule_for(ga->sub)->run_config(ga)
+					    : NULL)
+				 : NULL;
+	const char *const cfg[] = { "-c", kv, NULL };
 
-	if (!ga->sub || strcmp(ga->sub, "clean") || arg_present(ga, ok) ||
-	    !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
+	if (!kv || !v->sub_args_at || v->sub_args_at - 1 >= v->args.nr)
 		return;
 	verdict_insert_args(v, v->sub_args_at - 1, cfg);
-}
-
-static void decide_push(struct verdict *v, const struct policy_input *in)
-{
-	struct push_spec ps;
-	struct strbuf r = STRBUF_INIT;
-	const char *ev;
-
-	push_spec_parse(in->ga, &ps);
-	ev = push_spec_check(&ps, in->bind->branch, in->repo->wt_branch,
-			     is_protected, (void *)in, &r);
-	if (ev)
-		deny(v, ev, DS_BLOCK, "%s", r.buf);
-	else
-		v->push_guards = true;
-	strbuf_release(&r);
-	push_spec_release(&ps);
 }
 
 /*
@@ -961,7 +262,8 @@ static bool deny_unknown_option(struct verdict *v,
 	const struct git_argv *ga = in->ga;
 	const char *unknown;
 
-	if (git_form_read_only(ga) || !(unknown = git_option_unknown(ga)))
+	unknown = ga->unknown;
+	if (git_form_read_only(ga) || !unknown)
 		return false;
 	deny(v, "deny", DS_BLOCK,
 	     "'git %s': option '%s' is not one this guard knows (git %s's own options are, spelled out in full) — use an option `git %s -h` lists, or ask the operator",
@@ -974,16 +276,13 @@ static void decide_bound_same(struct verdict *v, const struct policy_input *in)
 	if (check_bound_sub(v, in))
 		return;
 	route(v, in);
-	require_force(v, in->ga);
-	if (in->ga->sub && !strcmp(in->ga->sub, "push")) {
-		decide_push(v, in);
-		if (v->kind == V_DENY)
-			return;
-	}
+	run_config(v, in->ga);
 	if (deny_unknown_option(v, in))
 		return;
 	effects(v, in);
 	v->conflict_wrap = git_conflict_capable(in->ga->sub);
+	/* what git really pushes is judged next, by git's own dry run */
+	v->push_guards = git_sub_class(in->ga->sub) == SC_PUSH;
 	why_is(v, "bound to '");
 	strbuf_addstr(&v->why, in->bind->branch ? in->bind->branch : "");
 	strbuf_addstr(&v->why, "': routed into the worktree");
@@ -1095,7 +394,9 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		deny(v, "deny", DS_BLOCK, "bound but no worktree path");
 		return;
 	}
-	if (deny_output_path(v, in) || deny_init_target(v, in) ||
+	if (deny_output_path(v, in) ||
+	    (rule_for(ga->sub)->deny_bound &&
+	     rule_for(ga->sub)->deny_bound(v, in)) ||
 	    (in->repo->target != TGT_SAME && deny_work_tree_apart(v, in, ro)))
 		return;
 	switch (in->repo->target) {
@@ -1133,7 +434,7 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 		if (deny_unknown_option(v, in))
 			return;
 		pass_verbatim(v, ga);
-		require_force(v, ga);
+		run_config(v, ga);
 		effects(v, in);
 		why_is(v, "another repository: passes through");
 		return;
@@ -1146,16 +447,16 @@ static void decide_bound(struct verdict *v, const struct policy_input *in)
 static bool canonical_bypass_deny(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
-	const char *p[1] = { NULL };
 	bool hit = false;
 
 	if (!*in->env->agent || in->env->allow_canonical_mutate ||
 	    !in->repo->canonical_rooted || !ga->sub)
 		return false;
 	if (!strcmp(ga->sub, "worktree"))
-		hit = git_positionals(ga, p, 1) && !strcmp(p[0], "add");
-	else if (!strcmp(ga->sub, "checkout") || !strcmp(ga->sub, "switch"))
-		hit = ga->nargs && ga->args[0][0] && ga->args[0][0] != '-';
+		hit = ga->verb && !strcmp(ga->verb, "add");
+	else if (git_sub_class(ga->sub) == SC_CHECKOUT)
+		/* the original's: its first argument is not an option */
+		hit = ga->pos_leads && *ga->pos[0];
 	if (!hit)
 		return false;
 	deny(v, "", DS_CANONICAL, "bypass-%s in a canonical-rooted repo", ga->sub);

@@ -66,7 +66,7 @@ struct policy_repo {
 	const char *sibling_path;
 	bool canonical_rooted;	  /* target is a main checkout with origin */
 	const char *wt_branch;	  /* branch checked out in the worktree */
-	const unsigned *tok_facts; /* per ga->args[i]: enum tok_fact bits */
+	const unsigned *tok_facts; /* per ga->pos[i]: enum tok_fact bits */
 	bool sub_is_external;	  /* git-<sub> is an installed program */
 	/* output paths (git/outpaths.h), judged by the facts for a bound
 	 * agent: outs_judged says they were; out_bad is the first one not
@@ -108,6 +108,8 @@ struct verdict {
 	struct strbuf route_dir; /* V_ROUTE: run git here */
 	struct strvec args;	 /* V_PASS/V_ROUTE: git's argv after argv[0] */
 	size_t sub_args_at;	 /* args.v[sub_args_at…]: the subcommand's own */
+	size_t opts_end_at;	 /* args.v[opts_end_at]: the word that ends
+				    its options (`--`), or args.nr */
 	bool scrub_repo_env;	 /* unset GIT_DIR & co before exec */
 	/* V_DENY */
 	const char *event;
@@ -127,6 +129,13 @@ struct verdict {
 };
 
 void verdict_init(struct verdict *v);
+/* Makes `v` a deny with this event, style and reason. */
+AG_PRINTF(4, 5)
+void verdict_deny(struct verdict *v, const char *event, enum deny_style style,
+		  const char *fmt, ...);
+/* Whether the branch `name` (without refs/heads/) is protected for this
+ * input (every branch when policy.toml was refused). */
+bool policy_protected(const struct policy_input *in, const char *name);
 void verdict_release(struct verdict *v);
 void policy_decide(const struct policy_input *in, struct verdict *v);
 /* Inserts `words` (NULL-terminated) into v->args at index `at`; the

@@ -87,7 +87,7 @@ static int dry_run(const struct push_guard_in *in, struct strbuf *out,
 
 	while (in->args[nargs])
 		nargs++;
-	at = in->sub_args_at + in->ps->dashdash;
+	at = in->opts_end_at;
 	if (at > nargs)
 		at = nargs;
 	fd = trace_fd_open(&tenv);
@@ -286,8 +286,7 @@ const char *push_guards_run(const struct push_guard_in *in, struct strbuf *why)
 
 static bool protected_ref(const char *branch, void *ctx)
 {
-	const struct policy_input *in = ctx;
-	return in->policy_refused || ag_protected_match(in->protected, branch);
+	return policy_protected(ctx, branch);
 }
 
 void push_guards_verdict(const char *real_git, const struct policy_input *in,
@@ -299,6 +298,7 @@ void push_guards_verdict(const char *real_git, const struct policy_input *in,
 				   .dir = v->route_dir.buf,
 				   .args = v->args.v,
 				   .sub_args_at = v->sub_args_at,
+				   .opts_end_at = v->opts_end_at,
 				   .ps = &ps,
 				   .assigned = in->bind->branch,
 				   .is_protected = protected_ref,

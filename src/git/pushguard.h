@@ -15,7 +15,8 @@
  * Anything that cannot be read or run denies (fail-closed).
  *
  * `args` is the routed argv after `git` (NULL-terminated, borrowed), the
- * push's own arguments from `args[sub_args_at]`, `ps` their parse.
+ * push's own arguments from `args[sub_args_at]`, its options ending at
+ * `args[opts_end_at]` (the verdict's), `ps` their parse.
  * Returns NULL when the push may run; otherwise the event name, with the
  * reason in `why`.
  */
@@ -28,6 +29,7 @@ struct push_guard_in {
 	const char *dir; /* where the routed push runs */
 	const char *const *args;
 	size_t sub_args_at;
+	size_t opts_end_at; /* args[opts_end_at]: where push's options end */
 	const struct push_spec *ps;
 	const char *assigned; /* the bound branch */
 	bool (*is_protected)(const char *branch, void *ctx);

@@ -89,13 +89,9 @@ int push_pin_apply(struct verdict *v, const char *real_git, const char *home,
 	dir = pin_hooks(real_git, v->route_dir.buf, home, agentic_git, err);
 	if (!dir)
 		goto out;
-	/* --verify after the agent's options: before its `--`, else last */
-	end = v->args.nr;
-	for (size_t i = v->sub_args_at; i < v->args.nr; i++)
-		if (!strcmp(v->args.v[i], "--")) {
-			end = i;
-			break;
-		}
+	/* --verify after the agent's options: before the word that ends
+	 * them (a `--` that is an option's value ends nothing), else last */
+	end = v->opts_end_at < v->args.nr ? v->opts_end_at : v->args.nr;
 	verdict_insert_args(v, end, verify);
 	strbuf_addf(&cfg, "core.hooksPath=%s", dir);
 	hp[1] = cfg.buf;

@@ -3,10 +3,11 @@
  * Push refspec guards (reference §3.9, with the holes of §9 closed).
  *
  * Invariants:
- *  1. Options that take a value (-o, --push-option, --receive-pack, --exec,
- *     --repo) never count as refspecs or remotes.
- *  2. Bulk pushes (--all, --branches, --mirror, --prune, any unambiguous
- *     prefix) are denied: they move refs that are not the agent's.
+ *  1. The remote and the refspecs are push's positionals as git splits
+ *     them (git/argv.h): an option's value (-o, --push-option,
+ *     --receive-pack, --exec, --repo) is never one.
+ *  2. Bulk pushes (--all, --mirror, --prune, in any spelling git accepts)
+ *     are denied: they move refs that are not the agent's.
  *  3. Every destination must be the assigned branch or a tag; anything under
  *     refs/agentic-git/ or containing "agentic-git/" is the snapshot
  *     namespace and is denied.
@@ -21,89 +22,87 @@
 #include "base/xalloc.h"
 #include "git/pushspec.h"
 
-static const char *const bulk_words[] = { "all", "branches", "mirror",
-					  "prune", NULL };
-
-/* `--<non-empty prefix of word>` for a bulk word (git accepts prefixes). */
-static const char *bulk_word(const char *a)
+/* The option as the agent spelled it, for the message (owned by ps). */
+static const char *spelled_as(struct strbuf *sb, const struct git_optuse *u)
 {
-	size_t n;
-	if (strncmp(a, "--", 2) || !a[2])
-		return NULL;
-	a += 2;
-	n = strcspn(a, "=");
-	if (a[n])
-		return NULL;
-	for (const char *const *w = bulk_words; *w; w++)
-		if (n <= strlen(*w) && !strncmp(a, *w, n) &&
-		    (n >= 2 || strcmp(*w, "prune")))
-			return *w;
+	char buf[64];
+
+	git_optuse_spelling(u, buf, sizeof(buf));
+	strbuf_reset(sb);
+	strbuf_addstr(sb, buf);
+	return sb->buf;
+}
+
+static const char *spelled(struct strbuf *sb, const struct git_argv *ga,
+			   const char *name)
+{
+	return spelled_as(sb, git_opt_last(ga, name));
+}
+
+/*
+ * An option git 2.39 would refuse that a later git may take for a bulk
+ * push: a prefix of several options (`--a`: --all or --atomic) or of
+ * --branches (git 2.46's --all): fail-closed, counted as the bulk push
+ * it may be.
+ */
+static const char *bulk_unknown(struct push_spec *ps, const struct git_argv *ga)
+{
+	static const char *const words[] = { "all", "branches", "mirror",
+					     "prune", NULL };
+
+	for (size_t i = 0; i < ga->nopts; i++) {
+		const struct git_optuse *u = &ga->opts[i];
+		size_t n = u->spelled_len;
+
+		if (!(u->flags & (GOPT_UNKNOWN | GOPT_AMBIGUOUS)) ||
+		    (u->flags & GOPT_SHORT) || !n)
+			continue;
+		for (const char *const *w = words; *w; w++)
+			if (n <= strlen(*w) && !strncmp(*w, u->spelled, n) &&
+			    (n >= 2 || strcmp(*w, "prune")))
+				return spelled_as(&ps->bulk_spelled, u);
+	}
 	return NULL;
 }
 
 void push_spec_parse(const struct git_argv *ga, struct push_spec *ps)
 {
-	static const char *const takes_value[] = { "-o", "--push-option",
-		"--receive-pack", "--exec", "--repo", NULL };
-	bool after = false;
+	static const char *const bulk[] = { "all", "mirror", "prune", NULL };
+	static const char *const prog[] = { "receive-pack", "exec", NULL };
 
 	memset(ps, 0, sizeof(*ps));
-	ps->dashdash = ga->nargs;
-	for (size_t i = 0; i < ga->nargs; i++) {
-		const char *a = ga->args[i];
-		bool skip = false;
-
-		if (!after && !strcmp(a, "--")) {
-			after = true;
-			ps->dashdash = i;
-			continue;
-		}
-		if (!after && a[0] == '-' && a[1]) {
-			if (starts_with(a, "--receive-pack") ||
-			    starts_with(a, "--exec"))
-				ps->remote_prog = a;
-			for (const char *const *t = takes_value; *t; t++)
-				skip |= !strcmp(a, *t);
-			if (skip) {
-				i++;
-				continue;
-			}
-			if (starts_with(a, "-o") || starts_with(a, "--push-option=") ||
-			    starts_with(a, "--receive-pack=") ||
-			    starts_with(a, "--exec=") || starts_with(a, "--repo="))
-				continue;
-			if (bulk_word(a)) {
-				ps->bulk_flag = a;
-			} else if (!strcmp(a, "-d") ||
-				   (starts_with(a, "--del") &&
-				    starts_with("--delete", a))) {
-				ps->delete_flag = true;
-			} else if (starts_with(a, "--force-with-lease") ||
-				   !strcmp(a, "--force-if-includes")) {
-				ps->lease = true;
-			} else if (!strcmp(a, "--force") ||
-				   (a[1] != '-' && strchr(a + 1, 'f'))) {
-				ps->bare_force = true;
-			} else if (!strcmp(a, "--tags")) {
-				ps->tags = true;
-			}
-			continue;
-		}
-		if (!ps->remote) {
-			ps->remote = a;
-			continue;
-		}
-		ps->refspecs = xrealloc(ps->refspecs,
-					st_mult(ps->nrefspecs + 1, sizeof(char *)));
-		ps->refspecs[ps->nrefspecs++] = a;
-		if (a[0] == '+')
-			ps->bare_force = true;
+	strbuf_init(&ps->bulk_spelled, 0);
+	strbuf_init(&ps->prog_spelled, 0);
+	/* invariant 2: --all, --mirror, --prune in any spelling */
+	for (const char *const *b = bulk; *b && !ps->bulk_flag; b++)
+		if (git_opt_on(ga, *b))
+			ps->bulk_flag = spelled(&ps->bulk_spelled, ga, *b);
+	if (!ps->bulk_flag)
+		ps->bulk_flag = bulk_unknown(ps, ga);
+	for (const char *const *p = prog; *p && !ps->remote_prog; p++)
+		if (git_opt_on(ga, *p))
+			ps->remote_prog = spelled(&ps->prog_spelled, ga, *p);
+	ps->delete_flag = git_opt_on(ga, "delete");
+	ps->lease = git_opt_on(ga, "force-with-lease") ||
+		    git_opt_on(ga, "force-if-includes");
+	ps->bare_force = git_opt_on(ga, "force");
+	ps->tags = git_opt_on(ga, "tags");
+	/* <repository> <refspec>… as git splits them: an option's value
+	 * (-o x, --repo x, --receive-pack x) is never one (invariant 1) */
+	ps->remote = git_pos(ga, 0);
+	if (ga->npos > 1) {
+		ps->refspecs = ga->pos + 1;
+		ps->nrefspecs = ga->npos - 1;
 	}
+	for (size_t i = 0; i < ps->nrefspecs; i++)
+		if (ps->refspecs[i][0] == '+')
+			ps->bare_force = true;
 }
 
 void push_spec_release(struct push_spec *ps)
 {
-	free(ps->refspecs);
+	strbuf_release(&ps->bulk_spelled);
+	strbuf_release(&ps->prog_spelled);
 	memset(ps, 0, sizeof(*ps));
 }
 

@@ -8,20 +8,21 @@
  * follow.
  */
 #include "base/common.h"
+#include "base/strbuf.h"
 #include "git/argv.h"
 
 struct push_spec {
-	const char *remote;	/* first positional or NULL */
-	const char **refspecs;	/* the rest, as given (owned array) */
+	const char *remote;	     /* first positional or NULL */
+	const char *const *refspecs; /* the rest, as given (the parse's) */
 	size_t nrefspecs;
-	const char *bulk_flag;	/* --all/--mirror/--branches/--prune… */
+	const char *bulk_flag; /* --all/--mirror/--prune, as spelled */
 	bool delete_flag;
-	bool bare_force;	/* --force, -f, a +refspec */
-	bool lease;		/* --force-with-lease / --force-if-includes */
+	bool bare_force; /* --force, -f, a +refspec */
+	bool lease;	 /* --force-with-lease / --force-if-includes */
 	bool tags;
-	const char *remote_prog; /* --receive-pack/--exec given */
-	size_t dashdash;	 /* index of the end-of-options `--` in the
-				   args, or their count when none */
+	const char *remote_prog; /* --receive-pack/--exec, as spelled */
+	struct strbuf bulk_spelled, prog_spelled; /* owned: what the two
+						     above point at */
 };
 
 void push_spec_parse(const struct git_argv *ga, struct push_spec *ps);

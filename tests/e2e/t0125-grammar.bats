@@ -39,14 +39,22 @@ unchanged() {
 			return 1
 		}
 	done
-	# the policy knows git's options by their full names (git/optable.h)
+	# an abbreviation reads as the option it abbreviates (issue 36: one
+	# reading, one verdict): snapshotted like --hard; git itself refuses
+	# it for agents, so nothing runs unsnapshotted either way
+	echo "precious" >>README.md
 	run agit reset --har
-	assert_output --partial "option '--har' is not one this guard knows"
+	assert_failure
+	assert_output --partial "disallowed abbreviated or ambiguous option 'har'"
+	[ "$(tail -1 README.md)" = precious ]
+	[ -n "$("$REAL_GIT" for-each-ref 'refs/agentic-git/snapshots/ag1/*-reset')" ]
+	# a word that abbreviates none of reset's options is unknown: denied
+	run agit reset --hardest
+	assert_output --partial "option '--hardest' is not one this guard knows"
 	# the full spellings still work (and are snapshotted)
 	run agit reset -q --hard
 	assert_success
 	[ "$(tail -1 README.md)" = hello ]
-	[ -n "$("$REAL_GIT" for-each-ref 'refs/agentic-git/snapshots/ag1/*-reset')" ]
 }
 
 @test "abbreviated ref-moving options are refused, nothing moves" {

@@ -23,7 +23,6 @@
 #include "agentic-git/core.h"
 #include "base/strbuf.h"
 #include "git/argv.h"
-#include "git/clean-args.h"
 #include "git/classify.h"
 #include "git/policy.h"
 #include "git/pushspec.h"
@@ -44,7 +43,6 @@ static void exercise_parts(const struct git_argv *ga, const unsigned *facts,
 	bool q = false;
 	const char *slug = git_destructive_slug(ga, &q);
 	struct co_analysis co = { CO_NONE, NULL, false };
-	const char *pos[8];
 	char key[256];
 
 	(void)git_form_read_only(ga);
@@ -54,7 +52,8 @@ static void exercise_parts(const struct git_argv *ga, const unsigned *facts,
 		FUZZ_CHECK(co.kind != CO_BRANCH || co.target,
 			   "branch move without a target");
 	}
-	FUZZ_CHECK(git_positionals(ga, pos, 8) <= ga->nargs, "positionals");
+	FUZZ_CHECK(ga->npos + ga->nopts <= ga->argc && ga->pos_dd <= ga->npos,
+		   "positionals");
 	for (size_t i = 0; i < ga->nconfigs; i++) {
 		const char *val = git_config_split(ga->configs[i], key, sizeof(key));
 		(void)git_config_key_dangerous(key);
@@ -66,7 +65,7 @@ static void exercise_parts(const struct git_argv *ga, const unsigned *facts,
 
 		push_spec_parse(ga, &ps);
 		(void)push_spec_check(&ps, "feat/one", cur, prot_cb, (void *)prot, &why);
-		FUZZ_CHECK(ps.dashdash <= ga->nargs, "push end of options");
+		FUZZ_CHECK(ps.nrefspecs <= ga->npos, "push refspecs");
 		strbuf_release(&why);
 		push_spec_release(&ps);
 	}
@@ -127,7 +126,7 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 			 * policy's split ones */
 			const char *const *r = v->args.v + sub_at + 1;
 			const char *const *a = ga->argv + ga->sub_idx + 1;
-			size_t n = own - 1, end = clean_options_end(a, n);
+			size_t n = own - 1, end = ga->opts_end;
 			FUZZ_CHECK(ga->sub && !strcmp(ga->sub, "clean") &&
 					   extra == 2 &&
 					   !strcmp(r[end], "-e") &&
@@ -160,8 +159,10 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		/* git must see the subcommand and arguments the policy judged */
 		git_argv_parse(&rg, v->args.v + 2, v->args.nr - 2);
 		FUZZ_CHECK((!rg.sub && !ga->sub) ||
-				   (rg.sub && ga->sub && !strcmp(rg.sub, ga->sub) &&
-				    rg.nargs == ga->nargs + extra),
+				   (rg.sub && ga->sub &&
+				    !strcmp(rg.sub, ga->sub) &&
+				    rg.argc - rg.sub_idx ==
+					    ga->argc - ga->sub_idx + extra),
 			   "route changes the subcommand from '%s' to '%s'",
 			   ga->sub ? ga->sub : "", rg.sub ? rg.sub : "");
 		git_argv_release(&rg);

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <cmocka.h>
+#include "git/argv.h"
 #include "git/clean-args.h"
 
 static void expect(const char *const *in, const char *joined, unsigned flags)
@@ -37,23 +38,29 @@ static void test_dry_run_args(void **state)
 			      NULL };
 	const char *a11[] = { "-fi", NULL };
 
-	/* -f stays: given twice, clean deletes nested repositories too */
-	expect(a1, "-fdx", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
+	/* -f stays: given twice, clean deletes nested repositories too;
+	 * clusters are split as git splits them */
+	expect(a1, "-f -d -x", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
 	expect(a2, "-f -d -X -- sub dir -f",
 	       CLEAN_FORCE | CLEAN_DIRS | CLEAN_ONLY_IGNORED);
 	expect(a3, "--force -e *.keep --exclude x --exclude=y", CLEAN_FORCE);
-	expect(a4, "-fx -e*.o path", CLEAN_FORCE | CLEAN_IGNORED);
+	expect(a4, "-f -x -e*.o path", CLEAN_FORCE | CLEAN_IGNORED);
 	expect(a5, "-f", CLEAN_FORCE | CLEAN_DRY_RUN | CLEAN_INTERACTIVE);
 	/* -e takes "-x" as its pattern: not the ignored flag */
-	expect(a6, "-df -e -x", CLEAN_FORCE | CLEAN_DIRS);
-	expect(a7, "-ffd --force", CLEAN_FORCE | CLEAN_DIRS);
+	expect(a6, "-d -f -e -x", CLEAN_FORCE | CLEAN_DIRS);
+	expect(a7, "-f -f -d --force", CLEAN_FORCE | CLEAN_DIRS);
 	/* --no-dry-run would make the dry run delete: dropped */
-	expect(a8, "-ffdx", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
+	expect(a8, "-f -f -d -x", CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED);
 	expect(a9, "", CLEAN_DRY_RUN);
 	/* after --end-of-options every word is a path, kept as it is */
-	expect(a10, "-fx --end-of-options -nkeys.log -X",
+	expect(a10, "-f -x --end-of-options -nkeys.log -X",
 	       CLEAN_FORCE | CLEAN_IGNORED);
 	expect(a11, "-f", CLEAN_FORCE | CLEAN_INTERACTIVE);
+	/* the last --no-force resets -f: clean deletes nothing */
+	{
+		const char *a12[] = { "-f", "--no-force", "-d", NULL };
+		expect(a12, "-f --no-force -d", CLEAN_DIRS);
+	}
 }
 
 static void test_dry_run_missing_value(void **state)
@@ -74,35 +81,38 @@ static void test_dry_run_missing_value(void **state)
 static void test_options_end(void **state)
 {
 	static const struct {
-		const char *args[6];
+		const char *args[7];
 		size_t end;
 		unsigned flags; /* of the options before it */
 	} rows[] = {
-		{ { "-f", "--", "-x" }, 1, CLEAN_FORCE },
-		{ { "-e", "--", "-fdx" },
+		{ { "clean", "-f", "--", "-x" }, 1, CLEAN_FORCE },
+		{ { "clean", "-e", "--", "-fdx" },
 		  3,
 		  CLEAN_FORCE | CLEAN_DIRS | CLEAN_IGNORED },
-		{ { "-fe", "--", "--" }, 2, CLEAN_FORCE },
-		{ { "--exclude", "--end-of-options", "-X", "--" },
+		{ { "clean", "-fe", "--", "--" }, 2, CLEAN_FORCE },
+		{ { "clean", "--exclude", "--end-of-options", "-X", "--" },
 		  3,
 		  CLEAN_ONLY_IGNORED },
-		{ { "-fx", "--end-of-options", "-n" },
+		{ { "clean", "-fx", "--end-of-options", "-n" },
 		  1,
 		  CLEAN_FORCE | CLEAN_IGNORED },
-		{ { "-e--", "--" }, 1, 0 },
-		{ { "-f" }, 1, CLEAN_FORCE },
+		{ { "clean", "-e--", "--" }, 1, 0 },
+		{ { "clean", "-f" }, 1, CLEAN_FORCE },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct git_argv ga;
 		size_t n = 0;
-		while (n < 6 && rows[i].args[n])
+
+		while (n < 7 && rows[i].args[n])
 			n++;
-		size_t end = clean_options_end(rows[i].args, n);
-		if (end != rows[i].end)
+		git_argv_parse(&ga, rows[i].args, n);
+		if (ga.opts_end != rows[i].end)
 			fail_msg("row %zu: options end at %zu, want %zu", i,
-				 end, rows[i].end);
-		assert_int_equal(clean_flags(rows[i].args, end), rows[i].flags);
+				 ga.opts_end, rows[i].end);
+		assert_int_equal(clean_flags_of(&ga), rows[i].flags);
+		git_argv_release(&ga);
 	}
 }
 

@@ -47,7 +47,7 @@ static void test_argv_globals(void **state)
 
 	git_argv_parse(&ga, v, n);
 	assert_string_equal(ga.sub, "checkout");
-	assert_int_equal(ga.nargs, 2);
+	assert_int_equal(ga.nopts + ga.npos, 2);
 	assert_int_equal(ga.nchdirs, 1);
 	assert_string_equal(ga.chdirs[0], "/x");
 	assert_int_equal(ga.nconfigs, 1);
@@ -260,8 +260,8 @@ static void test_checkout_analysis(void **state)
 		const char *target;
 	} rows[] = {
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
-		{ "checkout -q main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
-		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, CO_BRANCH, "main" },
+		{ "checkout -q main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
+		{ "checkout -f main", TOK_LOCAL_BRANCH, 0, CO_BRANCH, "main" },
 		{ "checkout -b x", 0, 0, CO_CREATE, "x" },
 		{ "checkout -B x main", 0, 0, CO_CREATE, "x" },
 		{ "checkout --orphan x", 0, 0, CO_CREATE, "x" },
@@ -308,7 +308,7 @@ static void test_checkout_analysis(void **state)
 		/* a `--` that is an option's value: the options go on */
 		{ "switch --conflict -- -c x", 0, 0, CO_CREATE, "x" },
 		{ "checkout --conflict -- --detach", 0, 0, CO_DETACH, NULL },
-		{ "checkout --conflict -- main", 0, TOK_LOCAL_BRANCH, CO_BRANCH,
+		{ "checkout --conflict -- main", TOK_LOCAL_BRANCH, 0, CO_BRANCH,
 		  "main" },
 	};
 	const char *v[MAXW];
@@ -341,7 +341,7 @@ static void test_overwrite_source(void **state)
 		  ".env a" },
 		{ "checkout -- .env", 0, 0, "", "" },
 		{ "checkout .env", TOK_PATH, 0, "", "" },
-		{ "checkout -f main", 0, TOK_LOCAL_BRANCH, "main", "" },
+		{ "checkout -f main", TOK_LOCAL_BRANCH, 0, "main", "" },
 		{ "checkout main", TOK_LOCAL_BRANCH, 0, "main", "" },
 		{ "checkout -b x main", 0, 0, "", "" },
 		{ "restore --source=other .env", 0, 0, "other", ".env" },
@@ -384,7 +384,6 @@ static void test_overwrite_source(void **state)
 		struct strbuf srcs = STRBUF_INIT;
 
 		git_argv_parse(&ga, v, split(rows[i].cmd, v, buf, sizeof(buf)));
-		git_argv_split_shorts(&ga);
 		git_overwrite_sources(&ga, facts, &src, &paths);
 		for (size_t j = 0; j < src.nr; j++)
 			strbuf_addf(&srcs, "%s%s", j ? " " : "", src.v[j]);
@@ -490,7 +489,7 @@ struct row {
 	const char *cmd;
 	enum verdict_kind want;
 	const char *event; /* for denies */
-	unsigned f0, f1;   /* token facts for args[0], args[1] */
+	unsigned f0, f1;   /* token facts for pos[0], pos[1] */
 };
 
 static void run_row(const struct row *r, struct ag_protected *prot)
@@ -598,8 +597,8 @@ static void test_policy_table(void **state)
 		/* fence */
 		{ BOUND, TGT_SAME, "checkout main", V_DENY, "deny",
 		  TOK_LOCAL_BRANCH, 0 },
-		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny", 0,
-		  TOK_LOCAL_BRANCH },
+		{ BOUND, TGT_SAME, "checkout -q main", V_DENY, "deny",
+		  TOK_LOCAL_BRANCH, 0 },
 		{ BOUND, TGT_SAME, "checkout -b x", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "switch --no-track feat/a", V_DENY, "deny",
 		  0, 0 },
@@ -638,6 +637,27 @@ static void test_policy_table(void **state)
 		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*",
 		  V_DENY, "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin", V_ROUTE, NULL, 0, 0 },
+		/* destinations as git expands them, --refmap's too (issue 36) */
+		{ BOUND, TGT_SAME, "fetch . feat/a:heads/main", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "pull . feat/a:main", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME,
+		  "fetch origin x --refmap=refs/heads/*:refs/heads/*", V_DENY,
+		  "deny_protected_ref", 0, 0 },
+		{ BOUND, TGT_SAME, "fetch --stdin origin", V_DENY, "deny", 0,
+		  0 },
+		{ UNBOUND, TGT_SAME, "fetch --stdin origin", V_DENY, "deny", 0,
+		  0 },
+		{ UNBOUND, TGT_SAME, "fetch origin main:remotes/o/main", V_PASS,
+		  NULL, 0, 0 },
+		{ UNBOUND, TGT_SAME, "fetch origin main:heads/x", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME,
+		  "fetch --prune . refs/tags/n*:refs/agentic-git*", V_DENY,
+		  "deny", 0, 0 },
+		{ BOUND, TGT_SAME, "fetch origin x:feat/b", V_ROUTE, NULL, 0,
+		  0 },
 		{ BOUND, TGT_SAME, "tag -d v1", V_DENY, "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "reflog expire --all", V_DENY, "deny", 0,
 		  0 },
@@ -1008,7 +1028,10 @@ static void test_output_paths(void **state)
 		{ "archive --o /a HEAD", "/a" },
 		{ "archive -o", "!" },
 		{ "diff --output=/a", "/a" },
-		{ "diff --out /a", "/a" },
+		/* a prefix of several options: git refuses it, and its value
+		 * cannot be told from its next word (fail-closed) */
+		{ "diff --out /a", "!" },
+		{ "diff --outp=/a", "/a" },
 		{ "log --output /a", "/a" },
 		{ "show --output=", "!" },
 		{ "stash show --output=/a", "/a" },
@@ -1026,7 +1049,9 @@ static void test_output_paths(void **state)
 		{ "format-patch --stdout -1", "" },
 		{ "format-patch --stdout --no-stdout -1", "." },
 		{ "format-patch --no-stdout --stdout -1", "" },
-		{ "format-patch --stdo -1", "." }, /* abbreviations: refused */
+		/* format-patch expands no abbreviation (git's table says so:
+		 * it hands what it does not know to the revision parser) */
+		{ "format-patch --stdo -1", "." },
 		{ "format-patch -- --stdout", "." },
 		/* a `--` or `--end-of-options` that is a value ends nothing */
 		{ "read-tree --exclude-per-directory -- --index-output=/i HEAD",
