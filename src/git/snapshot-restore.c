@@ -180,7 +180,8 @@ int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
 				    .dir = o->dir,
 				    .agent = o->agent,
 				    .home = o->home,
-				    .slug = "restore" };
+				    .slug = "restore",
+				    .always = o->head };
 	struct strbuf serr = STRBUF_INIT;
 	int ret = 0;
 
@@ -268,6 +269,59 @@ static void log_restored(const struct restore_opts *o, const char *top,
 	event_release(&ev);
 }
 
+/* The tip of o->snap and, with o->head, what --head may do with it. */
+static int plan_tip(const struct restore_opts *o, const struct restore_loc *l,
+		    struct snapshot_tip *t, enum tip_plan *plan,
+		    struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	*plan = TIP_NOTHING;
+	if (snapshot_tip_read(o->real_git, l->gitdir.buf, l->top.buf, o->snap,
+			      t, err) < 0)
+		return -1;
+	if (o->head && (*plan = snapshot_tip_plan(t, &why)) == TIP_REFUSED) {
+		strbuf_addf(err, "--head refused: %s; nothing was changed",
+			    why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	return 0;
+}
+
+int snapshot_restore_head_check(const struct restore_opts *o,
+				struct strbuf *err)
+{
+	struct restore_loc l = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct snapshot_tip t = SNAPSHOT_TIP_INIT;
+	enum tip_plan plan;
+	int ret = locate_repo(o, &l, err);
+
+	if (!ret)
+		ret = plan_tip(o, &l, &t, &plan, err);
+	snapshot_tip_release(&t);
+	strbuf_release(&l.top);
+	strbuf_release(&l.gitdir);
+	strbuf_release(&l.prefix);
+	return ret;
+}
+
+static void log_tip(const struct restore_opts *o, const char *top,
+		    const struct snapshot_tip *t)
+{
+	struct event ev = EVENT_INIT("ref_update", o->agent, "restore");
+
+	/* our own move of a branch: no hook of the session saw it */
+	event_add_str(&ev, "ref", t->ref);
+	event_add_str(&ev, "old", *t->now ? t->now : NULL);
+	event_add_str(&ev, "new", t->want);
+	event_add_str(&ev, "worktree", top);
+	event_add_str(&ev, "snapshot", o->snap->ref);
+	event_write(o->home, &ev);
+	event_release(&ev);
+}
+
 int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 		     struct strbuf *err)
 {
@@ -277,19 +331,28 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 	struct restore_loc l = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf paths = STRBUF_INIT;
 	struct strvec stashes = STRVEC_INIT;
+	enum tip_plan plan;
 	size_t n = 0;
 	int ret = -1;
 
-	if (locate_repo(o, &l, err) || changed_paths(o, &l, &paths, &n, err))
+	if (locate_repo(o, &l, err) || changed_paths(o, &l, &paths, &n, err) ||
+	    plan_tip(o, &l, &r->tip, &plan, err))
 		goto out;
 	missing_stashes(o, &l, &stashes);
-	if (!n && !stashes.nr &&
+	if (!n && !stashes.nr && plan == TIP_NOTHING &&
 	    !quarantine_pending(own_quarantine(o), l.top.buf)) {
 		ret = 0;
 		goto out;
 	}
 	if (!o->saved && snapshot_restore_save(o, &r->pre_ref, err))
 		goto out;
+	if (plan != TIP_NOTHING) {
+		if (snapshot_tip_move(o->real_git, l.gitdir.buf, l.top.buf,
+				      &r->tip, plan, err) < 0)
+			goto out;
+		r->tip_moved = true;
+		log_tip(o, l.top.buf, &r->tip);
+	}
 	put_back_extras(o, &l, &stashes, r);
 	if (n) {
 		if (git_paths(o, &l, &paths, co, err) < 0) {
@@ -315,4 +378,5 @@ out:
 void restore_result_release(struct restore_result *r)
 {
 	strbuf_release(&r->pre_ref);
+	snapshot_tip_release(&r->tip);
 }

@@ -25,6 +25,7 @@
 #include "git/gitcmd.h"
 #include "git/loose-ref.h"
 #include "git/quarantine.h"
+#include "git/repo.h"
 #include "git/snapshot-name.h"
 #include "git/snapshot-int.h"
 #include "git/snapshot.h"
@@ -367,6 +368,8 @@ static int save_commit(struct snap *s)
 	m.head = s->head.len ? xstrdup(s->head.buf) : NULL;
 	m.index = s->icommit.len ? xstrdup(s->icommit.buf) : NULL;
 	m.quarantine = s->qdir.len ? xstrdup(s->qdir.buf) : NULL;
+	/* restore covers the tip: the branch HEAD was on (git/snapshot-tip.h) */
+	m.branch = repo_head_ref(s->gitdir.buf);
 	strvec_pushv(&m.stashes, s->stashes.v);
 	snapshot_meta_render(&m, &msg);
 	if (s->head.len)
@@ -531,7 +534,7 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	if (check_opts(o, s.who, err) || snap_capture(&s) ||
 	    snap_add_overwritten(&s) || plan_extras(&s))
 		goto out;
-	if (nothing_to_lose(&s)) {
+	if (nothing_to_lose(&s) && !o->always) {
 		ret = 0;
 		goto out;
 	}
