@@ -244,11 +244,23 @@ static void put_back_extras(const struct restore_opts *o,
 	if (q && quarantine_restore(q, l->top.buf, &r->quarantined, &r->kept,
 				    &qerr) < 0)
 		warning("quarantine: %s", qerr.buf);
-	strbuf_addf(&msg, "agentic-git: restored from %s", o->snap->ref);
 	for (size_t i = 0; i < stashes->nr; i++) {
-		const char *const store[] = { "stash", "store",	      "-m",
-					      msg.buf, stashes->v[i], NULL };
-		if (loc_run(o, l, NULL, NULL, store, NULL, false) == 0)
+		const char *const subject[] = { "show",	       "-s",
+						"--format=%s", stashes->v[i],
+						"--",	       NULL };
+		/* under its own message: git stash writes the entry's
+		 * reflog message as the stash commit's subject */
+		strbuf_reset(&msg);
+		if (loc_run(o, l, &msg, NULL, subject, NULL, false) != 0 ||
+		    !msg.len)
+			strbuf_addf(&msg, "agentic-git: restored from %s",
+				    o->snap->ref);
+		gitcmd_chomp(&msg);
+		if (loc_run(o, l, NULL, NULL,
+			    (const char *const[]){ "stash", "store", "-m",
+						   msg.buf, stashes->v[i],
+						   NULL },
+			    NULL, false) == 0)
 			r->stashes++;
 	}
 	strbuf_release(&qerr);

@@ -133,3 +133,17 @@ as_operator() {
 	assert_equal "$("$REAL_GIT" rev-parse HEAD)" "$("$REAL_GIT" rev-parse feat/b)"
 }
 
+@test "a dropped stash comes back under its own message" {
+	echo "stash me" >>README.md
+	agit stash push -q -m "my precious work"
+	echo "stash me too" >>README.md
+	agit stash push -q
+	local before
+	before=$("$REAL_GIT" stash list --format=%gs)
+	agit stash clear
+	[ -z "$("$REAL_GIT" stash list)" ]
+	run as_operator "$AG_BIN" snapshots restore --repo "$WT" "$(newest_ref stash)"
+	assert_success
+	assert_equal "$("$REAL_GIT" stash list --format=%gs)" "$before"
+	"$REAL_GIT" stash list | grep -q "On feat/a: my precious work"
+}
