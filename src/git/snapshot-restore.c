@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "base/die.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
@@ -203,8 +204,19 @@ int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
  * <agent> and <id> the ref's own, whatever home it was taken in. The
  * commit message that names it is anyone's to write, and a restore moves
  * what it holds into the work tree: a directory of other files (someone's
- * ~/.ssh) is never taken for one.
+ * ~/.ssh) is never taken for one. A cage writes its own quarantine
+ * (git/quarantine.h QUARANTINE_ENV): the directory and its parent, what
+ * an agent could have replaced, are taken only as directories of ours,
+ * never through a symbolic link.
  */
+static bool our_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
 static const char *own_quarantine(const struct restore_opts *o)
 {
 	const char *q = o->snap->meta.quarantine, *ref = o->snap->ref;
@@ -222,6 +234,11 @@ static const char *own_quarantine(const struct restore_opts *o)
 			*dot = '\0';
 		ok = ends_with(real, want);
 		free(want);
+	}
+	if (ok) {
+		char *up = path_dirname(q);
+		ok = our_dir(q) && our_dir(up);
+		free(up);
 	}
 	free(real);
 	return ok ? q : NULL;

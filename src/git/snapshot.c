@@ -387,7 +387,7 @@ static int save_commit(struct snap *s)
 /* Claims the quarantine directory, named after the ref about to exist. */
 static int claim_quarantine(struct snap *s)
 {
-	struct strbuf id = STRBUF_INIT;
+	struct strbuf id = STRBUF_INIT, root = STRBUF_INIT;
 	int ret;
 
 	time_compact_utc(s->now, &id);
@@ -395,8 +395,12 @@ static int claim_quarantine(struct snap *s)
 		    snapshot_next_seq(s->refs.v, s->refs.nr, s->who,
 				      id.buf),
 		    s->o->slug);
-	ret = quarantine_claim(s->o->home, s->who, id.buf, &s->qdir, s->err);
+	ret = quarantine_root(s->o->home, &root, s->err);
+	if (!ret)
+		ret = quarantine_claim(root.buf, s->who, id.buf, &s->qdir,
+				       s->err);
 	strbuf_release(&id);
+	strbuf_release(&root);
 	return ret;
 }
 
