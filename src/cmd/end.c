@@ -33,6 +33,7 @@
 #include "git/quarantine.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
+#include "git/stash-map.h"
 
 static const char end_usage[] =
 	"usage: agentic-git end --agent NAME [--force]\n"
@@ -91,6 +92,8 @@ static int take_snapshot(struct end_ctx *c)
 		.slug = "end",
 		.clean_args = fdx,
 		.quarantine_ignored = true,
+		/* the session's stash goes with its worktree: kept */
+		.stash_ref = STASH_SESSION_REF,
 	};
 	int rc = snapshot_take(&o, &c->snap, &err);
 

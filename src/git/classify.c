@@ -457,7 +457,10 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	static const char *const wtree[] = { "--worktree", "-W", NULL };
 	static const char *const sw[] = { "-f", "--force", "--discard-changes",
 		NULL };
-	static const char *const stash_d[] = { "drop", "clear", NULL };
+	/* pop and apply write the work tree and the index: over an ignored
+	 * or untracked file, over work git does not see as conflicting */
+	static const char *const stash_d[] = { "drop", "clear", "pop", "apply",
+					       NULL };
 	static const char *const upd[] = { "-u", "--reset", NULL };
 	const char *sub = ga->sub;
 

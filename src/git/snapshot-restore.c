@@ -14,6 +14,7 @@
 #include "git/quarantine.h"
 #include "git/snapshot-restore.h"
 #include "git/snapshot.h"
+#include "git/stash-map.h"
 
 /*
  * Where a restore works: the work tree's top and git dir, and the caller's
@@ -137,14 +138,18 @@ static int git_paths(const struct restore_opts *o, const struct restore_loc *l,
 static void missing_stashes(const struct restore_opts *o,
 			    const struct restore_loc *l, struct strvec *missing)
 {
-	static const char *const log[] = { "log",	 "-g", "--format=%H",
-					   "refs/stash", "--", NULL };
+	static const char *const refs[] = { "refs/stash", STASH_SESSION_REF };
 	const struct strvec *saved = &o->snap->meta.stashes;
 	struct strbuf out = STRBUF_INIT;
 
 	if (!saved->nr)
 		return;
-	loc_run(o, l, &out, NULL, log, NULL, false);
+	/* in the shared stash or a session's own (git/stash-map.h) */
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++)
+		loc_run(o, l, &out, NULL,
+			(const char *const[]){ "log", "-g", "--format=%H",
+					       refs[i], "--", NULL },
+			NULL, false);
 	for (size_t i = saved->nr; i-- > 0;)
 		if (!strstr(out.buf, saved->v[i]))
 			strvec_push(missing, saved->v[i]);
@@ -273,10 +278,19 @@ static void put_back_extras(const struct restore_opts *o,
 			strbuf_addf(&msg, "agentic-git: restored from %s",
 				    o->snap->ref);
 		gitcmd_chomp(&msg);
+		/* an agent's restore: into its session's own stash */
 		if (loc_run(o, l, NULL, NULL,
-			    (const char *const[]){ "stash", "store", "-m",
-						   msg.buf, stashes->v[i],
-						   NULL },
+			    o->agent && *o->agent
+				    ? (const char *const[]){ "update-ref",
+							     "--create-reflog",
+							     "-m", msg.buf,
+							     STASH_SESSION_REF,
+							     stashes->v[i],
+							     NULL }
+				    : (const char *const[]){ "stash", "store",
+							     "-m", msg.buf,
+							     stashes->v[i],
+							     NULL },
 			    NULL, false) == 0)
 			r->stashes++;
 	}

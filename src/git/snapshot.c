@@ -87,8 +87,11 @@ static int snap_run(struct snap *s, struct strbuf *out, struct strbuf *gerr,
 /* The stash entries, newest first, before `stash drop/clear`. */
 static void read_stashes(struct snap *s)
 {
-	static const char *const log[] = { "log", "-g", "--format=%H",
-					   "refs/stash", "--", NULL };
+	const char *const log[] = {
+		"log",	       "-g",
+		"--format=%H", s->o->stash_ref ? s->o->stash_ref : "refs/stash",
+		"--",	       NULL
+	};
 	struct strbuf out = STRBUF_INIT;
 	char *p;
 
@@ -469,7 +472,7 @@ static int plan_extras(struct snap *s)
 {
 	const struct snapshot_opts *o = s->o;
 
-	if (!strcmp(o->slug, "stash"))
+	if (!strcmp(o->slug, "stash") || o->stash_ref)
 		read_stashes(s);
 	/* `end --force` passes clean_args too: worktree removal is a clean -fdx */
 	if (strcmp(o->slug, "clean") && !o->clean_args)

@@ -68,6 +68,9 @@ struct snapshot_opts {
 	/* take it even when there is nothing to lose: a restore that
 	 * moves the branch (--head) records where it was, for its undo */
 	bool always;
+	/* the stash whose entries a stash drop/clear (and `end`) keeps as
+	 * parents: a session's own (git/stash-map.h), NULL for refs/stash */
+	const char *stash_ref;
 };
 
 /*

@@ -139,9 +139,10 @@ as_operator() {
 	echo "stash me too" >>README.md
 	agit stash push -q
 	local before
-	before=$("$REAL_GIT" stash list --format=%gs)
+	before=$(agit stash list --format=%gs)
+	[ -n "$before" ]
 	agit stash clear
-	[ -z "$("$REAL_GIT" stash list)" ]
+	[ -z "$(agit stash list)" ]
 	run as_operator "$AG_BIN" snapshots restore --repo "$WT" "$(newest_ref stash)"
 	assert_success
 	assert_equal "$("$REAL_GIT" stash list --format=%gs)" "$before"
