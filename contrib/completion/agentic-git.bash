@@ -10,7 +10,7 @@ _agentic_git() {
 		return
 	fi
 	case "$cmd" in
-	snapshots) COMPREPLY=($(compgen -W "list show diff restore prune --repo --yes --staged --json --older-than --agent --all" -- "$cur")) ;;
+	snapshots) COMPREPLY=($(compgen -W "list show diff restore prune --repo --yes --staged --json --older-than --agent --all --since --any-worktree --head" -- "$cur")) ;;
 	agents) COMPREPLY=($(compgen -W "list show check exec --config --json" -- "$cur")) ;;
 	sandbox) COMPREPLY=($(compgen -W "probe run --json --policy --backend --workspace --ro --cache --env" -- "$cur")) ;;
 	hook) COMPREPLY=($(compgen -W "prepare-commit-msg reference-transaction" -- "$cur")) ;;

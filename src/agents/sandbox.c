@@ -149,7 +149,7 @@ static void add_bind(struct sandbox_bind *v, size_t *nr, const char *path,
 size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 			     struct sandbox_bind **out)
 {
-	size_t max = rq->extra_ro_nr + rq->ro_binds_nr + 4, nr = 0;
+	size_t max = rq->extra_ro_nr + rq->ro_binds_nr + 5, nr = 0;
 	struct sandbox_bind *v = xcalloc(max, sizeof(*v));
 
 	for (size_t i = 0; i < rq->extra_ro_nr; i++)
@@ -160,6 +160,8 @@ size_t sandbox_collect_binds(const struct sandbox_request *rq, bool with_tmp,
 		add_bind(v, &nr, rq->self_exe, BIND_RO);
 	if (rq->cache_dir)
 		add_bind(v, &nr, rq->cache_dir, BIND_RW);
+	if (rq->quarantine_dir)
+		add_bind(v, &nr, rq->quarantine_dir, BIND_RW);
 	if (with_tmp && rq->tmp_dir)
 		add_bind(v, &nr, rq->tmp_dir, BIND_RW);
 	if (with_tmp && rq->private_home)
@@ -272,6 +274,14 @@ static int check_request(const struct sandbox_request *rq,
 			      path_inside(rq->home, rq->cache_dir, &rel)))
 		return refuse(plan, true, "cache dir '%s' would expose the home directory",
 			      rq->cache_dir), -1;
+	if (rq->quarantine_dir &&
+	    (!sandbox_path_ok(rq->quarantine_dir) ||
+	     !strcmp(rq->quarantine_dir, "/") ||
+	     path_inside(rq->home, rq->quarantine_dir, &rel)))
+		return refuse(plan, true,
+			      "quarantine dir '%s' must be an absolute, normalised path that does not contain $HOME",
+			      rq->quarantine_dir),
+		       -1;
 	if (rq->tmp_dir && !sandbox_path_ok(rq->tmp_dir))
 		return refuse(plan, true, "tmp dir '%s' must be an absolute, normalised path",
 			      rq->tmp_dir), -1;

@@ -38,8 +38,9 @@
  *     other than what it says.
  *  4. The workspace MUST NOT be "/", $HOME, or a parent of $HOME (that would
  *     bind the operator's home read-write).
- *  5. Nothing outside the workspace, the cache dir and the private tmp dir is
- *     writable; ro binds are mounted read-only; $HOME and /tmp are empty.
+ *  5. Nothing outside the workspace, the cache dir, the session's own
+ *     quarantine and the private tmp dir is writable; ro binds are
+ *     mounted read-only; $HOME and /tmp are empty.
  *  6. bwrap is the pinned binary from the probe, never a PATH lookup.
  *  7. The command's argv[0] MUST be absolute (resolved by the caller).
  *  8. fs+api (bwrap only): the cage gets a network namespace of its own
@@ -114,6 +115,9 @@ struct sandbox_request {
 	const char *workspace;	/* read-write, the child's cwd (required) */
 	const char *home;	/* $HOME, hidden (required unless policy none) */
 	const char *cache_dir;	/* per-agent writable cache, or NULL */
+	/* the session's own quarantine, writable (git/quarantine.h
+	 * QUARANTINE_ENV names it in env), or NULL */
+	const char *quarantine_dir;
 	const char *tmp_dir;	/* Landlock: private TMPDIR, or NULL */
 	const char *private_home; /* Landlock: HOME inside, or NULL */
 	const char *self_exe;	/* agentic-git, for the Landlock helper */

@@ -24,6 +24,7 @@
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "fleet/workspace.h"
+#include "git/ended-branches.h"
 #include "git/gitcmd.h"
 #include "fleet/session.h"
 #include "fleet/session-lock.h"
@@ -32,6 +33,7 @@
 #include "git/quarantine.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
+#include "git/stash-map.h"
 
 static const char end_usage[] =
 	"usage: agentic-git end --agent NAME [--force]\n"
@@ -90,6 +92,8 @@ static int take_snapshot(struct end_ctx *c)
 		.slug = "end",
 		.clean_args = fdx,
 		.quarantine_ignored = true,
+		/* the session's stash goes with its worktree: kept */
+		.stash_ref = STASH_SESSION_REF,
 	};
 	int rc = snapshot_take(&o, &c->snap, &err);
 
@@ -146,6 +150,36 @@ static int remove_private(struct end_ctx *c, const char *from)
 		return 1;
 	prune_parents(c->home, si->worktree);
 	return 0;
+}
+
+/*
+ * Branches outlive sessions: the branch stays protected from other
+ * agents' sessions after this one ends (git/ended-branches.h).
+ */
+static void keep_branch(const struct end_ctx *c)
+{
+	const struct session_info *si = &c->si;
+	const char *from = si->source_repo && is_dir(si->source_repo)
+				   ? si->source_repo
+				   : si->worktree;
+	struct strbuf out = STRBUF_INIT;
+	char *common = NULL;
+
+	if (!si->branch || !from ||
+	    gitcmd_capture(c->git, from, &out, NULL, "rev-parse",
+			   "--path-format=absolute", "--git-common-dir",
+			   NULL) != 0)
+		goto out;
+	gitcmd_chomp(&out);
+	common = real_path(out.buf);
+	if (common &&
+	    ended_branch_record(c->home, si->agent, common, si->branch) == 0)
+		goto out;
+	warning("end: cannot record '%s' as an ended session's branch (%s): other agents are not kept from it",
+		si->branch, strerror(errno));
+out:
+	free(common);
+	strbuf_release(&out);
 }
 
 static int remove_session(struct end_ctx *c)
@@ -345,6 +379,7 @@ static int end_session(struct end_ctx *c, bool force)
 		if (take_snapshot(c) < 0)
 			return 1;
 	}
+	keep_branch(c);
 	if (remove_session(c))
 		return 1;
 	report(c, force);

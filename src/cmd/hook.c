@@ -35,7 +35,10 @@
 #include "base/fileio.h"
 #include "base/path.h"
 #include "cmd/cmd.h"
+#include "git/ended-branches.h"
 #include "git/pushpin.h"
+#include "git/realgit.h"
+#include "git/reftx-keep.h"
 #include "git/reftx.h"
 #include "git/repo-probe.h"
 #include "git/repo.h"
@@ -76,8 +79,12 @@ static void add_trailers(const char *file, const struct ag_binding *b,
 	strbuf_release(&out);
 }
 
-/* The git subcommand of our parent (git runs the hook), or "". */
-static void parent_subcommand(struct strbuf *out)
+/*
+ * The git subcommand of our parent (git runs the hook), or "", and
+ * whether its command line may amend (an argument starting `--am`: git
+ * takes a unique prefix of --amend).
+ */
+static void parent_subcommand(struct strbuf *out, bool *amend)
 {
 	static const char *const with_value[] = { "-C", "-c", "--git-dir",
 						  "--work-tree", "--namespace",
@@ -86,18 +93,24 @@ static void parent_subcommand(struct strbuf *out)
 	const char *p, *end;
 	bool skip_next = false, first = true;
 
+	if (amend)
+		*amend = true; /* unknown: as if */
 	strbuf_addf(&path, "/proc/%ld/cmdline", (long)getppid());
 	if (read_file_bounded(path.buf, 65536, 0, &cmdline) < 0)
 		goto out;
+	if (amend)
+		*amend = false;
 	for (p = cmdline.buf, end = cmdline.buf + cmdline.len; p < end;
 	     p += strlen(p) + 1) {
-		if (first || skip_next) {
+		if (amend && starts_with(p, "--am"))
+			*amend = true;
+		if (first || skip_next || out->len) {
 			first = skip_next = false;
 			continue;
 		}
 		if (*p != '-') {
 			strbuf_add(out, p, strnlen(p, 64));
-			break;
+			continue;
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(with_value); i++)
 			if (!strcmp(p, with_value[i]))
@@ -108,13 +121,16 @@ out:
 	strbuf_release(&cmdline);
 }
 
-static void journal_line(const char *line, const char *agent,
-			 const char *sub, const char *worktree,
-			 const char *home)
+/* One committed "<old> <new> <ref>" line; the old id (and the tip kept)
+ * `prepared` read where git gave none (git/reftx-keep.h). */
+static void journal_line(const char *line, const char *agent, const char *sub,
+			 const char *worktree, const char *home,
+			 struct reftx_known *known)
 {
 	char old[128], new[128];
-	const char *sp1 = strchr(line, ' '), *sp2;
+	const char *sp1 = strchr(line, ' '), *sp2, *was, *kept;
 	struct event ev = EVENT_INIT("ref_update", agent, sub);
+	bool skip = false;
 
 	if (!sp1 || !(sp2 = strchr(sp1 + 1, ' ')) ||
 	    (size_t)(sp1 - line) >= sizeof(old) ||
@@ -122,10 +138,16 @@ static void journal_line(const char *line, const char *agent,
 		return;
 	snprintf(old, sizeof(old), "%.*s", (int)(sp1 - line), line);
 	snprintf(new, sizeof(new), "%.*s", (int)(sp2 - sp1 - 1), sp1 + 1);
+	if (!reftx_known_old(known, old, new, sp2 + 1, &was, &kept, &skip))
+		was = old, kept = "";
+	if (skip)
+		return;
 	event_add_str(&ev, "ref", sp2 + 1);
-	event_add_str(&ev, "old", old);
+	event_add_str(&ev, "old", was);
 	event_add_str(&ev, "new", new);
 	event_add_str(&ev, "worktree", worktree);
+	if (*kept)
+		event_add_str(&ev, "kept", kept);
 	event_write(home, &ev); /* best effort: never blocks the update */
 	event_release(&ev);
 }
@@ -255,6 +277,32 @@ static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
 }
 
 /*
+ * Branches outlive sessions: keeps the tips this transaction drops and
+ * the old ids git did not give (git/reftx-keep.h), for the session
+ * whose worktree this is, bypassed or not (the net is not bypassed).
+ */
+static void keep_dropped(const char *home, const struct repo_loc *loc,
+			 const char *agent, const struct strvec *lines)
+{
+	struct strbuf sub = STRBUF_INIT;
+	struct reftx_keep k = { .loc = loc, .agent = agent, .home = home };
+	bool amend;
+	char *git;
+
+	/* a commit that does not amend only adds a child to the tip */
+	parent_subcommand(&sub, &amend);
+	k.grows_only = !strcmp(sub.buf, "commit") && !amend;
+	strbuf_release(&sub);
+	if (!loc->top || !agent || !*agent || !reftx_keep_wanted(&k, lines))
+		return;
+	git = realgit_locate(home);
+	k.real_git = git;
+	if (git)
+		reftx_keep_prepared(&k, lines);
+	free(git);
+}
+
+/*
  * The `prepared` state: refuse what git/reftx.h refuses, for the session
  * whose worktree this is. Returns 0, or 1 after printing the reason;
  * reads every line either way.
@@ -262,11 +310,14 @@ static bool judge_line(const struct reftx_ctx *c, const struct repo_loc *loc,
 static int judge_prepared(const char *home)
 {
 	struct ag_binding own = { 0 };
-	struct strvec others = STRVEC_INIT;
+	struct strvec others = STRVEC_INIT, ended = STRVEC_INIT,
+		      lines = STRVEC_INIT;
 	struct ag_protected prot;
 	struct repo_loc loc = { 0 };
 	struct strbuf why = STRBUF_INIT;
-	struct reftx_ctx c = { .protected = &prot, .others = &others };
+	struct reftx_ctx c = { .protected = &prot,
+			       .others = &others,
+			       .ended = &ended };
 	const char *wt = getenv("GIT_WORK_TREE");
 	char *line = NULL, err[256];
 	enum session_found f = SESSION_NONE;
@@ -292,8 +343,14 @@ static int judge_prepared(const char *home)
 		c.agent = own.agent ? own.agent : "";
 		c.branch = own.branch;
 		c.policy_refused = ag_policy_load(home, &prot, err, sizeof(err)) < 0;
+		if (ended_branches_read(home, loc.commondir, &ended, NULL) < 0)
+			c.policy_refused = true; /* fail-closed */
 	}
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (f == SESSION_FOUND && n <= HOOK_LINE_MAX)
+			strvec_push(&lines, line);
 		if (!on || rc || judge_line(&c, have_loc ? &loc : NULL, line, n, &why))
 			continue;
 		fprintf(stderr,
@@ -301,11 +358,15 @@ static int judge_prepared(const char *home)
 			c.agent, why.buf, own.branch ? own.branch : "?");
 		rc = 1;
 	}
+	if (!rc && f == SESSION_FOUND)
+		keep_dropped(home, &loc, own.agent, &lines);
 	free(line);
 	if (have_loc)
 		repo_loc_release(&loc);
 	strbuf_release(&why);
 	strvec_clear(&others);
+	strvec_clear(&ended);
+	strvec_clear(&lines);
 	ag_protected_release(&prot);
 	ag_binding_release(&own);
 	return rc;
@@ -373,6 +434,8 @@ static int reference_transaction(int argc, const char **argv,
 	bool journal = argc >= 2 && !strcmp(argv[1], "committed") && *home;
 	struct ag_binding own = { 0 };
 	struct strbuf sub = STRBUF_INIT;
+	struct reftx_known known;
+	struct repo_loc loc = { 0 };
 	char cwd[4096];
 	char *line = NULL;
 	size_t cap = 0;
@@ -390,16 +453,22 @@ static int reference_transaction(int argc, const char **argv,
 	if (!wt || !*wt)
 		wt = getcwd(cwd, sizeof(cwd)) ? cwd : "";
 	if (journal)
-		parent_subcommand(&sub);
+		parent_subcommand(&sub, NULL);
+	reftx_known_load(&known,
+			 journal && repo_discover(wt, &loc) == REPO_FOUND
+				 ? loc.gitdir
+				 : NULL);
 	/* always drain stdin, so git never sees a broken pipe */
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		if (!journal || n > HOOK_LINE_MAX)
 			continue;
 		if (n && line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		journal_line(line, agent, sub.buf, wt, home);
+		journal_line(line, agent, sub.buf, wt, home, &known);
 	}
 	free(line);
+	reftx_known_release(&known);
+	repo_loc_release(&loc);
 	strbuf_release(&sub);
 	ag_binding_release(&own);
 	return 0;

@@ -24,6 +24,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/denymsg.h"
+#include "cmd/shim-stash.h"
 #include "git/argv.h"
 #include "git/classify.h"
 #include "git/config-env.h"
@@ -35,6 +36,7 @@
 #include "git/pushspec.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
+#include "git/stash-map.h"
 
 /*
  * Eight levels: legitimate nesting (git runs a hook or an alias whose
@@ -163,6 +165,8 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	o.dir = v->kind == V_ROUTE ? v->route_dir.buf : f->eff_cwd;
 	if (!o.dir)
 		return 0;
+	if (shim_stash_wanted(v, f))
+		o.stash_ref = STASH_SESSION_REF;
 	git_overwrite_sources(ga, f->tok_facts, &sources, &paths);
 	o.overwrite_from = sources.nr ? sources.v : NULL;
 	o.overwrite_paths = paths.v;
@@ -300,6 +304,10 @@ int cmd_shim(int argc, const char **argv)
 	if (v.snapshot_slug && take_snapshot(&ga, &f, &v) < 0)
 		return AG_EXIT_DENY;
 	prepare_env(&v, &f, &ga);
+	if (shim_stash_wanted(&v, &f)) {
+		status = shim_stash_run(&v, &ga, &f);
+		goto out;
+	}
 	if (v.conflict_wrap && v.kind == V_ROUTE) {
 		status = run_with_conflict_guidance(real_git, &v, &f);
 		goto out;

@@ -120,6 +120,47 @@ static int resolve_default(struct snap_cli *c, struct snapshot_list *l,
 	return 0;
 }
 
+/*
+ * Restore covers the tip: where the snapshot's branch is now against
+ * where it was, and the one command that puts it back.
+ */
+static void print_tip(const struct snap_cli *c, const struct snapshot_info *s,
+		      const struct restore_result *r)
+{
+	const struct snapshot_tip *t = &r->tip;
+	const char *b = snapshot_tip_short(t->ref);
+	struct strbuf cmd = STRBUF_INIT, rest = STRBUF_INIT;
+
+	if (r->tip_moved) {
+		printf("  branch '%s' is back at %s (it was at %s)\n", b,
+		       t->want, *t->now ? t->now : "nothing: deleted");
+		return;
+	}
+	if (!snapshot_tip_moved(t))
+		return;
+	strbuf_addf(&rest, "--head %s", s->ref);
+	snapshots_hint_cmd(&cmd, "restore", c->top.buf, rest.buf);
+	if (*t->now)
+		printf("  the branch '%s' is at %s now; the snapshot was taken at %s. To put it back there too:\n      %s\n",
+		       b, t->now, t->want, cmd.buf);
+	else
+		printf("  the branch '%s' no longer exists; it was at %s. To put it back:\n      %s\n",
+		       b, t->want, cmd.buf);
+	strbuf_release(&cmd);
+	strbuf_release(&rest);
+}
+
+/* The undo of a restore: with --head when the branch moved. */
+static void hint_undo(struct strbuf *undo, const struct snap_cli *c,
+		      const char *pre_ref, bool head)
+{
+	struct strbuf rest = STRBUF_INIT;
+
+	strbuf_addf(&rest, "%s%s", head ? "--head " : "", pre_ref);
+	snapshots_hint_cmd(undo, "restore", c->top.buf, rest.buf);
+	strbuf_release(&rest);
+}
+
 static void print_restored(const struct snap_cli *c,
 			   const struct snapshot_info *s,
 			   const struct restore_result *r)
@@ -141,9 +182,10 @@ static void print_restored(const struct snap_cli *c,
 		       r->stashes, r->stashes == 1 ? "y" : "ies");
 	if (r->unstage_failed)
 		warning("snapshots restore: could not unstage the restored paths; they are staged");
+	print_tip(c, s, r);
 	if (r->pre_ref.len) {
 		struct strbuf undo = STRBUF_INIT;
-		snapshots_hint_cmd(&undo, "restore", c->top.buf, r->pre_ref.buf);
+		hint_undo(&undo, c, r->pre_ref.buf, r->tip_moved);
 		printf("  ↩ your pre-restore state was saved — undo with:\n"
 		       "      %s\n", undo.buf);
 		strbuf_release(&undo);
@@ -172,16 +214,21 @@ static struct restore_opts restore_opts_of(const struct snap_cli *c,
 					   const struct snapshot_info *s)
 {
 	struct restore_opts o = {
-		.real_git = c->git, .dir = c->repo,
+		.real_git = c->git,
+		.dir = c->repo,
 		.agent = c->caller_is_agent ? c->caller_who : "",
-		.home = c->home, .snap = s, .staged = c->staged,
+		.home = c->home,
+		.snap = s,
+		.staged = c->staged,
+		.head = c->head,
 	};
 	return o;
 }
 
-/* `saved`: the current state was saved for the whole batch already. */
+/* `saved`: the current state was saved for the whole batch already;
+ * `head`: put the snapshot's branch back too (--head). */
 static int restore_one(struct snap_cli *c, const struct snapshot_info *s,
-		       bool saved)
+		       bool saved, bool head)
 {
 	struct restore_result r = RESTORE_RESULT_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -189,15 +236,17 @@ static int restore_one(struct snap_cli *c, const struct snapshot_info *s,
 	int ret;
 
 	o.saved = saved;
+	o.head = head;
 
 	if ((ret = check_worktree(c, s)))
 		return ret;
 	if (snapshot_restore(&o, &r, &err) < 0) {
 		error("snapshots restore: %s", err.buf);
 		ret = 1;
-	} else if (!r.paths && !r.quarantined && !r.stashes) {
+	} else if (!r.paths && !r.quarantined && !r.stashes && !r.tip_moved) {
 		printf("Working tree already matches %s — nothing to restore.\n",
 		       s->ref);
+		print_tip(c, s, &r);
 	} else {
 		print_restored(c, s, &r);
 	}
@@ -216,15 +265,26 @@ static int restore_window(struct snap_cli *c, const struct snapshot_list *l,
 {
 	struct strbuf pre = STRBUF_INIT, err = STRBUF_INIT, undo = STRBUF_INIT;
 	struct restore_opts o;
-	size_t n = 0;
+	size_t n = 0, oldest = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < l->nr; i++)
-		n += l->v[i].when >= cutoff;
+		if (l->v[i].when >= cutoff) {
+			n++;
+			oldest = i;
+		}
 	if (!n) {
 		printf("No snapshot taken in this work tree within %s.\n",
 		       c->since);
 		return 0;
+	}
+	/* --head: the branch goes where the oldest step found it, and a
+	 * refusal comes before the first step */
+	o = restore_opts_of(c, &l->v[oldest]);
+	if (c->head && snapshot_restore_head_check(&o, &err) < 0) {
+		error("snapshots restore: %s", err.buf);
+		strbuf_release(&err);
+		return 1;
 	}
 	o = restore_opts_of(c, &l->v[0]);
 	if (snapshot_restore_save(&o, &pre, &err) < 0) {
@@ -233,9 +293,10 @@ static int restore_window(struct snap_cli *c, const struct snapshot_list *l,
 	}
 	for (size_t i = 0; i < l->nr && !ret; i++)
 		if (l->v[i].when >= cutoff)
-			ret = restore_one(c, &l->v[i], true);
+			ret = restore_one(c, &l->v[i], true,
+					  c->head && i == oldest);
 	if (!ret && pre.len) {
-		snapshots_hint_cmd(&undo, "restore", c->top.buf, pre.buf);
+		hint_undo(&undo, c, pre.buf, c->head);
 		printf("↩ the state before this restore was saved — undo all of it with:\n"
 		       "      %s\n", undo.buf);
 	} else if (!ret) {
@@ -291,7 +352,7 @@ int snapshots_restore(struct snap_cli *c)
 		return restore_since(c);
 	ret = c->ref ? resolve_explicit(c, &l) : resolve_default(c, &l, &pick);
 	if (!ret)
-		ret = restore_one(c, &l.v[pick], false);
+		ret = restore_one(c, &l.v[pick], false, c->head);
 	snapshot_list_release(&l);
 	return ret;
 }
@@ -326,6 +387,11 @@ static void show_meta(const struct snapshot_info *s)
 	printf("agent       %s\n", s->name.agent);
 	printf("worktree    %s\n", m->worktree ? m->worktree : "(unknown)");
 	printf("head        %s\n", m->head ? m->head : "(unborn)");
+	if (m->branch)
+		printf("branch      %s\n", m->branch);
+	if (m->kept)
+		printf("kept        %s at %s (its tip only: no files; restore --head puts it back)\n",
+		       m->kept, m->head ? m->head : "?");
 	if (m->index)
 		printf("staged      %s (the index, where it differed)\n",
 		       m->index);
@@ -356,8 +422,10 @@ int snapshots_show(struct snap_cli *c)
 						    : "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
 				       s->commit, NULL };
 		show_meta(s);
-		printf("\nchanges saved (against HEAD at the time):\n");
-		ret = run_git_out(c, args);
+		if (!s->meta.kept) {
+			printf("\nchanges saved (against HEAD at the time):\n");
+			ret = run_git_out(c, args);
+		}
 		if (s->meta.quarantine &&
 		    !quarantine_list(s->meta.quarantine, &q) && q.nr) {
 			printf("\nquarantined (moved out of the way of `clean`):\n");

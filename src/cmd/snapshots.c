@@ -29,11 +29,14 @@ static const char usage_text[] =
 	"  show    <ref> [--repo P]\n"
 	"  diff    <ref> [--repo P]\n"
 	"  restore [<ref>] [--repo P] [--agent A] [--yes|-y] [--staged]\n"
-	"          [--any-worktree]\n"
+	"          [--any-worktree] [--head]\n"
 	"  restore --since <N>m|<N>h|<N>d [--repo P] [--agent A] [--staged]\n"
+	"          [--head]\n"
 	"          every snapshot taken in this work tree in that window,\n"
 	"          newest first, so the oldest state wins (undoes a burst of\n"
 	"          destructive commands in one go)\n"
+	"          --head also puts the branch back on the commit the\n"
+	"          snapshot recorded (the oldest one's, with --since)\n"
 	"  prune   [--older-than <N>d] [--repo P] [--agent A]\n\n"
 	"Who sees what: the operator (AGENTIC_GIT_AGENT unset) uses the\n"
 	"snapshots taken in the work tree at --repo (default .), whichever agent\n"
@@ -295,6 +298,7 @@ static const struct argspec specs[] = {
 	SNAP_OPT("staged", 0, ARG_FLAG, staged, S_RESTORE),
 	SNAP_OPT("since", 0, ARG_VALUE, since, S_RESTORE),
 	SNAP_OPT("any-worktree", 0, ARG_FLAG, any_worktree, S_RESTORE),
+	SNAP_OPT("head", 0, ARG_FLAG, head, S_RESTORE),
 	ARGSPEC_END,
 };
 

@@ -305,6 +305,23 @@ void agent_sandbox_redacted_argv(const struct agent_sandbox *as,
 	}
 }
 
+/* The cage's quarantine, when nothing went there (rmdir: only empty
+ * directories, never through a link); a launch made once more (dispatch's
+ * second run) finds it until the sandbox is released. */
+static void drop_empty_quarantine(const struct agent_sandbox *as)
+{
+	char *up, *agent_dir;
+
+	if (!as->quarantine || rmdir(as->quarantine))
+		return;
+	up = path_dirname(as->quarantine);
+	agent_dir = path_dirname(up);
+	if (!rmdir(up))
+		rmdir(agent_dir);
+	free(up);
+	free(agent_dir);
+}
+
 void agent_sandbox_release(struct agent_sandbox *as)
 {
 	sandbox_plan_release(&as->plan);
@@ -318,6 +335,9 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	free(as->cache);
 	free(as->tmp);
 	free(as->private_home);
+	drop_empty_quarantine(as);
+	free(as->quarantine);
+	as->quarantine = NULL;
 	free(as->home);
 	free(as->agent);
 	free(as->spool);
@@ -350,16 +370,36 @@ void agent_sandbox_release(struct agent_sandbox *as)
 bool agent_env_dropped(const char *e)
 {
 	static const char *const drop[] = {
-		"PATH", "SSH_AUTH_SOCK", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH",
-		"GIT_SSH_COMMAND", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN",
-		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "AGENTIC_GIT_BYPASS",
-		"AGENTIC_GIT_BYPASS_AGENT", "AGENTIC_GIT_BYPASS_UNTIL",
-		"AGEND_GIT_BYPASS", "AGEND_GIT_BYPASS_AGENT",
-		"AGEND_GIT_BYPASS_UNTIL", "AGENTIC_GIT_AGENT", "AGEND_INSTANCE_NAME",
-		"AGENTIC_GIT_HOME", "AGEND_HOME", "AGENTIC_GIT_SNAPSHOTS",
+		"PATH",
+		"SSH_AUTH_SOCK",
+		"SSH_ASKPASS",
+		"GIT_ASKPASS",
+		"GIT_SSH",
+		"GIT_SSH_COMMAND",
+		"GH_TOKEN",
+		"GITHUB_TOKEN",
+		"GITLAB_TOKEN",
+		"GIT_DIR",
+		"GIT_WORK_TREE",
+		"GIT_INDEX_FILE",
+		"GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_CONFIG_PARAMETERS",
+		"GIT_CONFIG_COUNT",
+		"AGENTIC_GIT_BYPASS",
+		"AGENTIC_GIT_BYPASS_AGENT",
+		"AGENTIC_GIT_BYPASS_UNTIL",
+		"AGEND_GIT_BYPASS",
+		"AGEND_GIT_BYPASS_AGENT",
+		"AGEND_GIT_BYPASS_UNTIL",
+		"AGENTIC_GIT_AGENT",
+		"AGEND_INSTANCE_NAME",
+		"AGENTIC_GIT_HOME",
+		"AGEND_HOME",
+		"AGENTIC_GIT_SNAPSHOTS",
 		"AGENTIC_GIT_POOL_JOB",
+		"AGENTIC_GIT_QUARANTINE",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(drop); i++) {
 		size_t n = strlen(drop[i]);

@@ -106,7 +106,9 @@ struct agent_sandbox {
 	struct strvec argv, env, extra_ro, ro_binds;
 	enum sandbox_fallback fallback;
 	char *workspace, *cache, *tmp, *private_home, *home, *agent;
-	char *user_home; /* the canonical $HOME (sandbox-build.h) */
+	char *quarantine; /* the session's own, bound writable (git/quarantine.h
+			     QUARANTINE_ENV), or NULL */
+	char *user_home;  /* the canonical $HOME (sandbox-build.h) */
 	char *spool; /* the in-sandbox shim's event spool (fleet/spool.h) */
 	char *config_dir; /* invariant 8, or NULL */
 	char *net_dir, *proxy_sock, *net_stats, *allow_hint; /* invariant 9 */

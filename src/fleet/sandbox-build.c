@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "agents/sandbox-probe.h"
 #include "base/fileio.h"
@@ -12,7 +13,10 @@
 #include "base/xalloc.h"
 #include "fleet/sandbox-build.h"
 #include "fleet/workspace.h"
+#include "agentic-git/core.h"
+#include "base/timefmt.h"
 #include "git/hooks.h"
+#include "git/quarantine.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -183,6 +187,7 @@ void sandbox_build_request(struct agent_sandbox *as)
 	rq->workspace = as->workspace;
 	rq->home = as->user_home;
 	rq->cache_dir = as->cache;
+	rq->quarantine_dir = as->quarantine;
 	rq->tmp_dir = as->tmp;
 	rq->private_home = as->private_home;
 	rq->self_exe = self_exe();
@@ -237,6 +242,28 @@ static int net_paths(const struct sandbox_build_spec *s,
 	return 0;
 }
 
+/*
+ * Invariant 5: the session's own quarantine, a fresh directory of the
+ * home per launch, named in the cage's environment.
+ */
+static void cage_quarantine(const struct sandbox_build_spec *s,
+			    struct agent_sandbox *as)
+{
+	struct strbuf stamp = STRBUF_INIT;
+	const char *why;
+
+	if (s->guard != SANDBOX_GUARD_SESSION || s->policy == SANDBOX_NONE ||
+	    !s->state || !*s->state || !s->agent ||
+	    !ag_agent_name_valid(s->agent, &why))
+		return;
+	time_compact_utc(time(NULL), &stamp);
+	as->quarantine = xstrfmt("%s/quarantine/%s/%s" QUARANTINE_CAGE_MARK
+				 "%ld/quarantine",
+				 s->state, s->agent, stamp.buf, (long)getpid());
+	strvec_setenv(&as->env, QUARANTINE_ENV, as->quarantine);
+	strbuf_release(&stamp);
+}
+
 int sandbox_build(const struct sandbox_build_spec *s, struct agent_sandbox *as,
 		  struct strbuf *err)
 {
@@ -259,6 +286,7 @@ int sandbox_build(const struct sandbox_build_spec *s, struct agent_sandbox *as,
 	}
 	strvec_pushn(&as->argv, s->argv, s->argc);
 	strvec_pushn(&as->env, s->env, s->env_nr);
+	cage_quarantine(s, as);
 	strvec_pushn(&as->ro_binds, s->ro_binds, s->ro_binds_nr);
 	if (s->toolchain && s->policy != SANDBOX_NONE)
 		toolchain_binds(s, &as->ro_binds);
@@ -294,7 +322,7 @@ enum sandbox_verdict sandbox_build_plan(const struct sandbox_request *rq,
 int sandbox_build_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 {
 	const char *dirs[] = { as->cache, as->tmp, as->private_home,
-			       as->config_dir };
+			       as->config_dir, as->quarantine };
 
 	if (as->net_dir && mkdir_p(as->net_dir, 0700) < 0) {
 		strbuf_addf(err, "cannot create the proxy directory '%s': %s",

@@ -30,6 +30,11 @@
  *  4. The plan is the probe's (cached, sandbox-probe.h) through
  *     sandbox_plan(); only sandbox_fallback() turns a refusal into an
  *     unsandboxed run (agents/sandbox.h invariant 1).
+ *  5. A guarded session's cage gets its own quarantine, writable: a
+ *     fresh <state>/quarantine/<agent>/<stamp>-cage-<pid>/quarantine per
+ *     launch (git/quarantine.h), named in the cage's environment, so what
+ *     a `clean -x` inside moves out of the way outlives the cage, and the
+ *     cage sees no other session's quarantine.
  *
  * Ownership: a spec's pointers are borrowed for the call; the struct
  * agent_sandbox owns its copies, the request points into them.

@@ -107,6 +107,7 @@ void session_child_env(const struct session *s, const char *const *environ_,
 			drop = true;
 		}
 		drop = drop || is_var(*e, "AGENTIC_GIT_HOME") ||
+		       is_var(*e, "AGENTIC_GIT_QUARANTINE") ||
 		       is_var(*e, "AGENTIC_GIT_AGENT") ||
 		       is_var(*e, "AGENTIC_GIT_REAL_GIT");
 		if (!drop)

@@ -459,13 +459,38 @@ void quarantine_plan_release(struct quarantine_plan *qp)
 	strvec_clear(&qp->listed);
 }
 
-int quarantine_claim(const char *home, const char *who, const char *id,
+int quarantine_root(const char *home, struct strbuf *out, struct strbuf *err)
+{
+	const char *env = getenv(QUARANTINE_ENV);
+
+	if (env && *env) {
+		if (*env != '/' || !ends_with(env, "/quarantine") ||
+		    strstr(env, "/../") || strstr(env, "/./")) {
+			strbuf_addf(
+				err,
+				"%s='%s' is not an absolute path ending in /quarantine",
+				QUARANTINE_ENV, env);
+			return -1;
+		}
+		strbuf_addstr(out, env);
+		return 0;
+	}
+	if (!home || !*home) {
+		strbuf_addstr(err,
+			      "no quarantine: AGENTIC_GIT_HOME is not set");
+		return -1;
+	}
+	strbuf_addf(out, "%s/quarantine", home);
+	return 0;
+}
+
+int quarantine_claim(const char *root, const char *who, const char *id,
 		     struct strbuf *qdir, struct strbuf *err)
 {
 	struct strbuf parent = STRBUF_INIT;
 	int ret = -1;
 
-	strbuf_addf(&parent, "%s/quarantine/%s", home, who);
+	strbuf_addf(&parent, "%s/%s", root, who);
 	if (mkdir_p(parent.buf, 0700) < 0) {
 		strbuf_addf(err, "cannot create '%s': %s", parent.buf,
 			    strerror(errno));

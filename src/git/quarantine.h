@@ -61,9 +61,31 @@ int quarantine_plan_clean(const char *real_git, const char *gitdir,
 bool quarantine_plan_empty(const struct quarantine_plan *qp);
 void quarantine_plan_release(struct quarantine_plan *qp);
 
-/* Creates <home>/quarantine/<who>/<id>[.N] (mode 0700) into `qdir`. */
-int quarantine_claim(const char *home, const char *who, const char *id,
+/*
+ * Creates <root>/<who>/<id>[.N] (mode 0700) into `qdir`: `root` is
+ * <home>/quarantine, or in a cage the session's own one bound in
+ * (quarantine_root()).
+ */
+int quarantine_claim(const char *root, const char *who, const char *id,
 		     struct strbuf *qdir, struct strbuf *err);
+
+/*
+ * The quarantine survives the cage (PRODUCT.md §5): a sandboxed launch
+ * binds a directory of the home, `<home>/quarantine/<agent>/<stamp>-cage-
+ * <pid>/quarantine`, read-write into the cage and names it in
+ * QUARANTINE_ENV; a snapshot taken inside puts its quarantine there, on
+ * storage that outlives the cage and that no other session writes.
+ */
+#define QUARANTINE_ENV "AGENTIC_GIT_QUARANTINE"
+#define QUARANTINE_CAGE_MARK "-cage-"
+
+/*
+ * The quarantine root into `out`: QUARANTINE_ENV when set, else
+ * <home>/quarantine. -1 (err set) when QUARANTINE_ENV is not an absolute
+ * path ending in "/quarantine" (restore recognises a quarantine by that
+ * shape), or neither is known.
+ */
+int quarantine_root(const char *home, struct strbuf *out, struct strbuf *err);
 /* Moves the plan's paths under qdir, copies its ignore files there and
  * records its directories. */
 int quarantine_execute(const char *top, const char *qdir,

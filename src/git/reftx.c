@@ -22,7 +22,7 @@ static bool in_list(const struct strvec *v, const char *s)
 	return false;
 }
 
-static bool judge_branch(const struct reftx_ctx *c, const char *b,
+static bool judge_branch(const struct reftx_ctx *c, bool exists, const char *b,
 			 struct strbuf *why)
 {
 	if (c->branch && !strcmp(b, c->branch))
@@ -34,6 +34,13 @@ static bool judge_branch(const struct reftx_ctx *c, const char *b,
 	}
 	if (in_list(c->others, b)) {
 		strbuf_addf(why, "'%s' is another agent's branch", b);
+		return false;
+	}
+	if (exists && in_list(c->ended, b)) {
+		strbuf_addf(
+			why,
+			"'%s' is the branch of an ended session: it is kept until the operator deletes it",
+			b);
 		return false;
 	}
 	return true;
@@ -52,7 +59,7 @@ bool reftx_judge(const struct reftx_ctx *c, bool exists, const char *new_oid,
 		return false;
 	}
 	if (skip_prefix(ref, "refs/heads/", &rest))
-		return judge_branch(c, rest, why);
+		return judge_branch(c, exists, rest, why);
 	if (skip_prefix(ref, "refs/agentic-git/snapshots/", &rest)) {
 		size_t n = strlen(c->agent);
 		if (create && !strncmp(rest, c->agent, n) && rest[n] == '/')

@@ -13,6 +13,8 @@
  *    branches and new tags, refs/stash and refs/notes: allowed;
  *  - a protected branch (`protected`, or every branch but its own when
  *    `policy_refused`), another agent's branch (`others`): refused;
+ *  - the branch an ended session left (`ended`, git/ended-branches.h),
+ *    while it exists: refused (branches outlive sessions);
  *  - anything under refs/agentic-git/ except creating a ref of its own
  *    under refs/agentic-git/snapshots/<agent>/ (the safety net grows,
  *    never moves or shrinks): refused;
@@ -35,6 +37,7 @@ struct reftx_ctx {
 	const struct ag_protected *protected;
 	bool policy_refused;
 	const struct strvec *others; /* other sessions' branches */
+	const struct strvec *ended;  /* ended sessions' branches */
 };
 
 bool reftx_judge(const struct reftx_ctx *c, bool exists, const char *new_oid,

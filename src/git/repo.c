@@ -86,6 +86,22 @@ static char *resolve_commondir(const char *gitdir, const char *rel)
 	}
 }
 
+char *repo_head_ref(const char *gitdir)
+{
+	struct strbuf sb = STRBUF_INIT, p = STRBUF_INIT;
+	const char *ref;
+	char *out = NULL;
+
+	strbuf_addpath(&p, gitdir, "HEAD");
+	if (!read_small(p.buf, &sb) && skip_prefix(sb.buf, "ref: ", &ref) &&
+	    starts_with(ref, "refs/heads/") &&
+	    strcmp(ref, "refs/heads/.invalid"))
+		out = xstrdup(ref);
+	strbuf_release(&sb);
+	strbuf_release(&p);
+	return out;
+}
+
 /* gitdir is canonical; fills commondir and head_branch. */
 static enum repo_found fill_from_gitdir(struct repo_loc *r)
 {

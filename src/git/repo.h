@@ -76,6 +76,12 @@ char *marker_agent_above_canonical(const char *start, char **dir);
  * of that work tree's .git file); NULL for any other git dir. Owned.
  */
 char *repo_worktree_of_admin(const char *gitdir);
+/*
+ * The branch HEAD names in git dir `gitdir` (its HEAD file), as a full
+ * refs/heads/ name; NULL when detached, unreadable or reftable's
+ * placeholder. Owned.
+ */
+char *repo_head_ref(const char *gitdir);
 
 /* Whether git takes `dir` itself for a git dir (git's is_git_directory():
  * a valid HEAD, and a commondir, or objects and refs): a bare repository,

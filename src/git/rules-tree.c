@@ -279,10 +279,13 @@ bool stash_reads(const struct git_argv *ga)
 	return verb_in(ga, reads);
 }
 
-/* drop and clear lose entries; the rest keep them */
+/* drop and clear lose entries; pop and apply write the work tree and the
+ * index, over an ignored or untracked file, over work git does not see as
+ * conflicting; the rest keep them */
 bool stash_safe(const struct git_argv *ga)
 {
-	static const char *const drops[] = { "drop", "clear", NULL };
+	static const char *const drops[] = { "drop", "clear", "pop", "apply",
+					     NULL };
 
 	return !verb_in(ga, drops);
 }

@@ -184,6 +184,8 @@ void snapshot_meta_render(const struct snapshot_meta *m, struct strbuf *out)
 	add_line(out, "Head", m->head);
 	add_line(out, "Index", m->index);
 	add_line(out, "Quarantine", m->quarantine);
+	add_line(out, "Branch", m->branch);
+	add_line(out, "Kept", m->kept);
 	for (size_t i = 0; i < m->stashes.nr; i++)
 		add_line(out, "Stash", m->stashes.v[i]);
 }
@@ -206,10 +208,11 @@ static char *unescape(const char *s, size_t n)
 static void set_field(struct snapshot_meta *m, const char *key, size_t klen,
 		      char *val)
 {
-	static const char *const keys[] = { "Op", "Agent", "Worktree",
-					    "Head", "Index", "Quarantine" };
-	char **slots[] = { &m->op, &m->agent, &m->worktree,
-			   &m->head, &m->index, &m->quarantine };
+	static const char *const keys[] = { "Op",     "Agent", "Worktree",
+					    "Head",   "Index", "Quarantine",
+					    "Branch", "Kept" };
+	char **slots[] = { &m->op,    &m->agent,      &m->worktree, &m->head,
+			   &m->index, &m->quarantine, &m->branch,   &m->kept };
 
 	if (klen == 5 && !strncmp(key, "Stash", 5)) {
 		strvec_push(&m->stashes, val);
@@ -253,6 +256,8 @@ void snapshot_meta_release(struct snapshot_meta *m)
 	free(m->head);
 	free(m->index);
 	free(m->quarantine);
+	free(m->branch);
+	free(m->kept);
 	strvec_clear(&m->stashes);
 	memset(m, 0, sizeof(*m));
 	strvec_init(&m->stashes);

@@ -69,6 +69,12 @@ struct snapshot_meta {
 	char *head;	  /* HEAD commit at snapshot time, or NULL (unborn) */
 	char *index;	  /* commit holding the staged tree, when it differed */
 	char *quarantine; /* absolute quarantine directory, or NULL */
+	/* the branch HEAD was on (refs/heads/…), NULL when detached or
+	 * not recorded (snapshots before it was) */
+	char *branch;
+	/* a tip-only snapshot (git/reftx-keep.h): the ref whose dropped
+	 * tip `head` it keeps; it holds no files (the empty tree) */
+	char *kept;
 	struct strvec stashes; /* stash commits, newest first */
 };
 #define SNAPSHOT_META_INIT { .stashes = STRVEC_INIT }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "base/die.h"
 #include "base/eventlog.h"
 #include "base/fileio.h"
@@ -13,6 +14,7 @@
 #include "git/quarantine.h"
 #include "git/snapshot-restore.h"
 #include "git/snapshot.h"
+#include "git/stash-map.h"
 
 /*
  * Where a restore works: the work tree's top and git dir, and the caller's
@@ -136,14 +138,18 @@ static int git_paths(const struct restore_opts *o, const struct restore_loc *l,
 static void missing_stashes(const struct restore_opts *o,
 			    const struct restore_loc *l, struct strvec *missing)
 {
-	static const char *const log[] = { "log",	 "-g", "--format=%H",
-					   "refs/stash", "--", NULL };
+	static const char *const refs[] = { "refs/stash", STASH_SESSION_REF };
 	const struct strvec *saved = &o->snap->meta.stashes;
 	struct strbuf out = STRBUF_INIT;
 
 	if (!saved->nr)
 		return;
-	loc_run(o, l, &out, NULL, log, NULL, false);
+	/* in the shared stash or a session's own (git/stash-map.h) */
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++)
+		loc_run(o, l, &out, NULL,
+			(const char *const[]){ "log", "-g", "--format=%H",
+					       refs[i], "--", NULL },
+			NULL, false);
 	for (size_t i = saved->nr; i-- > 0;)
 		if (!strstr(out.buf, saved->v[i]))
 			strvec_push(missing, saved->v[i]);
@@ -180,7 +186,8 @@ int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
 				    .dir = o->dir,
 				    .agent = o->agent,
 				    .home = o->home,
-				    .slug = "restore" };
+				    .slug = "restore",
+				    .always = o->head };
 	struct strbuf serr = STRBUF_INIT;
 	int ret = 0;
 
@@ -202,8 +209,19 @@ int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
  * <agent> and <id> the ref's own, whatever home it was taken in. The
  * commit message that names it is anyone's to write, and a restore moves
  * what it holds into the work tree: a directory of other files (someone's
- * ~/.ssh) is never taken for one.
+ * ~/.ssh) is never taken for one. A cage writes its own quarantine
+ * (git/quarantine.h QUARANTINE_ENV): the directory and its parent, what
+ * an agent could have replaced, are taken only as directories of ours,
+ * never through a symbolic link.
  */
+static bool our_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
 static const char *own_quarantine(const struct restore_opts *o)
 {
 	const char *q = o->snap->meta.quarantine, *ref = o->snap->ref;
@@ -221,6 +239,11 @@ static const char *own_quarantine(const struct restore_opts *o)
 			*dot = '\0';
 		ok = ends_with(real, want);
 		free(want);
+	}
+	if (ok) {
+		char *up = path_dirname(q);
+		ok = our_dir(q) && our_dir(up);
+		free(up);
 	}
 	free(real);
 	return ok ? q : NULL;
@@ -243,11 +266,32 @@ static void put_back_extras(const struct restore_opts *o,
 	if (q && quarantine_restore(q, l->top.buf, &r->quarantined, &r->kept,
 				    &qerr) < 0)
 		warning("quarantine: %s", qerr.buf);
-	strbuf_addf(&msg, "agentic-git: restored from %s", o->snap->ref);
 	for (size_t i = 0; i < stashes->nr; i++) {
-		const char *const store[] = { "stash", "store",	      "-m",
-					      msg.buf, stashes->v[i], NULL };
-		if (loc_run(o, l, NULL, NULL, store, NULL, false) == 0)
+		const char *const subject[] = { "show",	       "-s",
+						"--format=%s", stashes->v[i],
+						"--",	       NULL };
+		/* under its own message: git stash writes the entry's
+		 * reflog message as the stash commit's subject */
+		strbuf_reset(&msg);
+		if (loc_run(o, l, &msg, NULL, subject, NULL, false) != 0 ||
+		    !msg.len)
+			strbuf_addf(&msg, "agentic-git: restored from %s",
+				    o->snap->ref);
+		gitcmd_chomp(&msg);
+		/* an agent's restore: into its session's own stash */
+		if (loc_run(o, l, NULL, NULL,
+			    o->agent && *o->agent
+				    ? (const char *const[]){ "update-ref",
+							     "--create-reflog",
+							     "-m", msg.buf,
+							     STASH_SESSION_REF,
+							     stashes->v[i],
+							     NULL }
+				    : (const char *const[]){ "stash", "store",
+							     "-m", msg.buf,
+							     stashes->v[i],
+							     NULL },
+			    NULL, false) == 0)
 			r->stashes++;
 	}
 	strbuf_release(&qerr);
@@ -268,6 +312,59 @@ static void log_restored(const struct restore_opts *o, const char *top,
 	event_release(&ev);
 }
 
+/* The tip of o->snap and, with o->head, what --head may do with it. */
+static int plan_tip(const struct restore_opts *o, const struct restore_loc *l,
+		    struct snapshot_tip *t, enum tip_plan *plan,
+		    struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	*plan = TIP_NOTHING;
+	if (snapshot_tip_read(o->real_git, l->gitdir.buf, l->top.buf, o->snap,
+			      t, err) < 0)
+		return -1;
+	if (o->head && (*plan = snapshot_tip_plan(t, &why)) == TIP_REFUSED) {
+		strbuf_addf(err, "--head refused: %s; nothing was changed",
+			    why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	return 0;
+}
+
+int snapshot_restore_head_check(const struct restore_opts *o,
+				struct strbuf *err)
+{
+	struct restore_loc l = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct snapshot_tip t = SNAPSHOT_TIP_INIT;
+	enum tip_plan plan;
+	int ret = locate_repo(o, &l, err);
+
+	if (!ret)
+		ret = plan_tip(o, &l, &t, &plan, err);
+	snapshot_tip_release(&t);
+	strbuf_release(&l.top);
+	strbuf_release(&l.gitdir);
+	strbuf_release(&l.prefix);
+	return ret;
+}
+
+static void log_tip(const struct restore_opts *o, const char *top,
+		    const struct snapshot_tip *t)
+{
+	struct event ev = EVENT_INIT("ref_update", o->agent, "restore");
+
+	/* our own move of a branch: no hook of the session saw it */
+	event_add_str(&ev, "ref", t->ref);
+	event_add_str(&ev, "old", *t->now ? t->now : NULL);
+	event_add_str(&ev, "new", t->want);
+	event_add_str(&ev, "worktree", top);
+	event_add_str(&ev, "snapshot", o->snap->ref);
+	event_write(o->home, &ev);
+	event_release(&ev);
+}
+
 int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 		     struct strbuf *err)
 {
@@ -277,19 +374,28 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 	struct restore_loc l = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf paths = STRBUF_INIT;
 	struct strvec stashes = STRVEC_INIT;
+	enum tip_plan plan;
 	size_t n = 0;
 	int ret = -1;
 
-	if (locate_repo(o, &l, err) || changed_paths(o, &l, &paths, &n, err))
+	if (locate_repo(o, &l, err) || changed_paths(o, &l, &paths, &n, err) ||
+	    plan_tip(o, &l, &r->tip, &plan, err))
 		goto out;
 	missing_stashes(o, &l, &stashes);
-	if (!n && !stashes.nr &&
+	if (!n && !stashes.nr && plan == TIP_NOTHING &&
 	    !quarantine_pending(own_quarantine(o), l.top.buf)) {
 		ret = 0;
 		goto out;
 	}
 	if (!o->saved && snapshot_restore_save(o, &r->pre_ref, err))
 		goto out;
+	if (plan != TIP_NOTHING) {
+		if (snapshot_tip_move(o->real_git, l.gitdir.buf, l.top.buf,
+				      &r->tip, plan, err) < 0)
+			goto out;
+		r->tip_moved = true;
+		log_tip(o, l.top.buf, &r->tip);
+	}
 	put_back_extras(o, &l, &stashes, r);
 	if (n) {
 		if (git_paths(o, &l, &paths, co, err) < 0) {
@@ -315,4 +421,5 @@ out:
 void restore_result_release(struct restore_result *r)
 {
 	strbuf_release(&r->pre_ref);
+	snapshot_tip_release(&r->tip);
 }

@@ -20,6 +20,7 @@
 #include "base/common.h"
 #include "base/strbuf.h"
 #include "git/snapshot-list.h"
+#include "git/snapshot-tip.h"
 
 struct restore_opts {
 	const char *real_git;
@@ -30,6 +31,8 @@ struct restore_opts {
 	bool staged;
 	bool saved; /* the caller saved the current state already
 		       (snapshot_restore_save(), once for a batch) */
+	bool head;  /* also put the snapshot's branch back where the
+		       snapshot recorded it (git/snapshot-tip.h) */
 };
 
 struct restore_result {
@@ -39,10 +42,14 @@ struct restore_result {
 	size_t stashes;	    /* stash entries stored back */
 	bool unstage_failed;
 	struct strbuf pre_ref; /* the pre-restore snapshot, "" if none */
+	/* the snapshot's branch: where it points now (read before the
+	 * restore), and whether --head moved it */
+	struct snapshot_tip tip;
+	bool tip_moved;
 };
-#define RESTORE_RESULT_INIT            \
-	{                              \
-		.pre_ref = STRBUF_INIT \
+#define RESTORE_RESULT_INIT                                      \
+	{                                                        \
+		.pre_ref = STRBUF_INIT, .tip = SNAPSHOT_TIP_INIT \
 	}
 
 /*
@@ -53,7 +60,19 @@ struct restore_result {
 int snapshot_restore_save(const struct restore_opts *o, struct strbuf *ref,
 			  struct strbuf *err);
 
-/* 0 (r->paths etc. say what happened; all zero: nothing to do) or -1. */
+/*
+ * With o->head: whether the snapshot's branch may be put back
+ * (snapshot_tip_plan()); -1 with the reason in `err` when not. Nothing
+ * is changed either way: a batch asks before its first step.
+ */
+int snapshot_restore_head_check(const struct restore_opts *o,
+				struct strbuf *err);
+
+/*
+ * 0 (r->paths etc. say what happened; all zero: nothing to do) or -1.
+ * With o->head the branch moves first (after the save), and a refusal
+ * changes nothing.
+ */
 int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 		     struct strbuf *err);
 void restore_result_release(struct restore_result *r);

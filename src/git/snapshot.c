@@ -25,6 +25,7 @@
 #include "git/gitcmd.h"
 #include "git/loose-ref.h"
 #include "git/quarantine.h"
+#include "git/repo.h"
 #include "git/snapshot-name.h"
 #include "git/snapshot-int.h"
 #include "git/snapshot.h"
@@ -86,8 +87,11 @@ static int snap_run(struct snap *s, struct strbuf *out, struct strbuf *gerr,
 /* The stash entries, newest first, before `stash drop/clear`. */
 static void read_stashes(struct snap *s)
 {
-	static const char *const log[] = { "log", "-g", "--format=%H",
-					   "refs/stash", "--", NULL };
+	const char *const log[] = {
+		"log",	       "-g",
+		"--format=%H", s->o->stash_ref ? s->o->stash_ref : "refs/stash",
+		"--",	       NULL
+	};
 	struct strbuf out = STRBUF_INIT;
 	char *p;
 
@@ -367,6 +371,8 @@ static int save_commit(struct snap *s)
 	m.head = s->head.len ? xstrdup(s->head.buf) : NULL;
 	m.index = s->icommit.len ? xstrdup(s->icommit.buf) : NULL;
 	m.quarantine = s->qdir.len ? xstrdup(s->qdir.buf) : NULL;
+	/* restore covers the tip: the branch HEAD was on (git/snapshot-tip.h) */
+	m.branch = repo_head_ref(s->gitdir.buf);
 	strvec_pushv(&m.stashes, s->stashes.v);
 	snapshot_meta_render(&m, &msg);
 	if (s->head.len)
@@ -384,7 +390,7 @@ static int save_commit(struct snap *s)
 /* Claims the quarantine directory, named after the ref about to exist. */
 static int claim_quarantine(struct snap *s)
 {
-	struct strbuf id = STRBUF_INIT;
+	struct strbuf id = STRBUF_INIT, root = STRBUF_INIT;
 	int ret;
 
 	time_compact_utc(s->now, &id);
@@ -392,8 +398,12 @@ static int claim_quarantine(struct snap *s)
 		    snapshot_next_seq(s->refs.v, s->refs.nr, s->who,
 				      id.buf),
 		    s->o->slug);
-	ret = quarantine_claim(s->o->home, s->who, id.buf, &s->qdir, s->err);
+	ret = quarantine_root(s->o->home, &root, s->err);
+	if (!ret)
+		ret = quarantine_claim(root.buf, s->who, id.buf, &s->qdir,
+				       s->err);
 	strbuf_release(&id);
+	strbuf_release(&root);
 	return ret;
 }
 
@@ -462,7 +472,7 @@ static int plan_extras(struct snap *s)
 {
 	const struct snapshot_opts *o = s->o;
 
-	if (!strcmp(o->slug, "stash"))
+	if (!strcmp(o->slug, "stash") || o->stash_ref)
 		read_stashes(s);
 	/* `end --force` passes clean_args too: worktree removal is a clean -fdx */
 	if (strcmp(o->slug, "clean") && !o->clean_args)
@@ -531,7 +541,7 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	if (check_opts(o, s.who, err) || snap_capture(&s) ||
 	    snap_add_overwritten(&s) || plan_extras(&s))
 		goto out;
-	if (nothing_to_lose(&s)) {
+	if (nothing_to_lose(&s) && !o->always) {
 		ret = 0;
 		goto out;
 	}

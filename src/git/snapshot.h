@@ -65,6 +65,12 @@ struct snapshot_opts {
 	 * is told (git/outpaths.h: `diff --output=.env`), NULL-terminated,
 	 * may be NULL: captured too when they are ignored or untracked */
 	const char *const *output_paths;
+	/* take it even when there is nothing to lose: a restore that
+	 * moves the branch (--head) records where it was, for its undo */
+	bool always;
+	/* the stash whose entries a stash drop/clear (and `end`) keeps as
+	 * parents: a session's own (git/stash-map.h), NULL for refs/stash */
+	const char *stash_ref;
 };
 
 /*

@@ -30,10 +30,11 @@ rgit() {
 
 # What of AGENTIC_GIT_HOME an operator command may write: the audit log
 # (appended only, checked apart), locks, ag1's own session (runtime,
-# workspace, cache, quarantine), the probe's cache, dispatch's runs,
-# bindings and per-profile cache. Everything else (the key, config,
+# workspace, cache, quarantine, the record `end` keeps of its branch), the
+# probe's cache, dispatch's runs, bindings and per-profile cache.
+# Everything else (the key, config,
 # bin/, hooks/, ag2's binding, worktree, quarantine) must not change.
-HX_AGHOME_MAY='^((fleet_events\.jsonl|locks|runs|runtime/(ag1|dispatch-[^/]*|sandbox-probe[^/]*|net)|worktrees/(ag1|ag2)|cache/(ag1|hx)|quarantine/ag1)(/|	|$)|(cache|quarantine|worktrees|runtime)	)'
+HX_AGHOME_MAY='^((fleet_events\.jsonl|locks|runs|runtime/(ag1|dispatch-[^/]*|sandbox-probe[^/]*|net)|worktrees/(ag1|ag2)|cache/(ag1|hx)|quarantine/(ag1|dispatch-[^/]*)|ended/ag1)(/|	|$)|(cache|quarantine|worktrees|runtime|ended)	)'
 # ...of the operator's clone's git dir: objects and refs are compared
 # apart (refs by name; new objects may come), the indexes (its own and
 # ag2's worktree's) by content: a read may refresh their stat data; the

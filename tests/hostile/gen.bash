@@ -49,7 +49,7 @@ gen_plant() {
 	local k
 	pick cfg cfg cfg cfg hook attr attr worktree shallow grafts alternates \
 		secretref replace ref ref forge forge link link link name name name \
-		marker gitfile
+		marker gitfile quarantine
 	k=$REPLY
 	case $k in
 	cfg)
@@ -123,6 +123,14 @@ gen_plant() {
 	gitfile)
 		pick repogit wt2adm private
 		echo "plant gitfile $REPLY"
+		;;
+	quarantine)
+		local mode
+		pick agent snap content
+		mode=$REPLY
+		# shellcheck disable=SC2086
+		pick $HX_LINK_TARGETS
+		echo "plant quarantine $mode $REPLY"
 		;;
 	*) echo "plant $k" ;;
 	esac

@@ -320,6 +320,32 @@ plant_link() {
 	esac
 }
 
+# plant_quarantine MODE TARGET: the cage's own quarantine (bound in,
+# named by AGENTIC_GIT_QUARANTINE) left pointing elsewhere: the agent's
+# directory in it, a real snapshot's quarantine (an ignored file a clean
+# through the shim moved there), or a file in that quarantine
+plant_quarantine() {
+	local q=${AGENTIC_GIT_QUARANTINE:-} t d
+	[ -n "$q" ] && [ -d "$q" ] || return 0
+	t=$(target "$2")
+	case $1 in
+	agent) { [ ! -e "$q/ag1" ] || mv "$q/ag1" "$q/hx-old"; } && ln -sfn "$t" "$q/ag1" ;;
+	snap | content)
+		mkdir -p "$TOP/hx-q" && echo "ignored $NONCE" >"$TOP/hx-q/ign.txt"
+		mkdir -p "$G/info" && echo "/hx-q/" >>"$G/info/exclude"
+		git clean -fdxq -- hx-q >/dev/null 2>&1
+		d=$(ls -dt "$q"/ag1/*/ 2>/dev/null | head -1)
+		d=${d%/}
+		[ -n "$d" ] || return 0
+		if [ "$1" = snap ]; then
+			rm -rf "$d" && ln -sfn "$t" "$d"
+		else
+			rm -f "$d/hx-q/ign.txt" && ln -sfn "$t" "$d/hx-q/ign.txt"
+		fi
+		;;
+	esac
+}
+
 plant_name() {
 	local where=$1 s
 	s=$(hostile "$2")
@@ -457,6 +483,7 @@ phase2() {
 			g commit -q -m "gitlink far2" >/dev/null 2>&1
 			;;
 		link) plant_link "$a1" "$a2" "$a3" ;;
+		quarantine) plant_quarantine "$a1" "$a2" ;;
 		name) plant_name "$a1" "$a2" ;;
 		esac
 		say "$kind $a1 $a2 $a3"

@@ -64,6 +64,30 @@ static void test_reftx_rules(void **state)
 	ag_protected_release(&prot);
 }
 
+/* Branches outlive sessions: an ended session's branch, while it exists */
+static void test_reftx_ended(void **state)
+{
+	struct ag_protected prot;
+	struct strvec ended = STRVEC_INIT;
+	struct reftx_ctx c = { .agent = "ag1",
+			       .branch = "feat/a",
+			       .protected = &prot,
+			       .ended = &ended };
+
+	(void)state;
+	ag_protected_init(&prot);
+	strvec_push(&ended, "feat/old");
+	strvec_push(&ended, "feat/a"); /* resumed: its own again */
+	assert_false(judge(&c, true, Z, "refs/heads/feat/old"));
+	assert_false(judge(&c, true, A, "refs/heads/feat/old"));
+	/* the operator deleted it: the name is free again */
+	assert_true(judge(&c, false, A, "refs/heads/feat/old"));
+	assert_true(judge(&c, true, Z, "refs/heads/feat/a"));
+	assert_true(judge(&c, true, A, "refs/heads/feat/older"));
+	strvec_clear(&ended);
+	ag_protected_release(&prot);
+}
+
 static void test_value_kept(void **state)
 {
 	const char *X = A, *Y = "2222222222222222222222222222222222222222";
@@ -100,6 +124,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reftx_rules),
+		cmocka_unit_test(test_reftx_ended),
 		cmocka_unit_test(test_value_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,7 @@ static void test_meta_roundtrip(void **state)
 	m.worktree = strdup("/tmp/we ird\\path\nx");
 	m.head = strdup("abc");
 	m.quarantine = strdup("/h/quarantine/ag1/x");
+	m.branch = strdup("refs/heads/feat/a");
 	strvec_push(&m.stashes, "s1");
 	strvec_push(&m.stashes, "s2");
 	snapshot_meta_render(&m, &sb);
@@ -114,10 +115,20 @@ static void test_meta_roundtrip(void **state)
 	assert_string_equal(p.head, "abc");
 	assert_null(p.index);
 	assert_string_equal(p.quarantine, "/h/quarantine/ag1/x");
+	assert_string_equal(p.branch, "refs/heads/feat/a");
+	assert_null(p.kept);
 	assert_int_equal(p.stashes.nr, 2);
 	assert_string_equal(p.stashes.v[1], "s2");
 	snapshot_meta_release(&p);
 	assert_int_equal(snapshot_meta_parse("reset snapshot\n", &p), -1);
+	snapshot_meta_release(&p);
+	/* a tip-only snapshot's */
+	assert_int_equal(
+		snapshot_meta_parse(
+			"branch-delete snapshot\n\nAgentic-Snapshot-Op: branch-delete\nAgentic-Snapshot-Kept: refs/heads/x\n",
+			&p),
+		0);
+	assert_string_equal(p.kept, "refs/heads/x");
 	snapshot_meta_release(&p);
 	snapshot_meta_release(&m);
 	strbuf_release(&sb);
