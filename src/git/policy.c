@@ -32,6 +32,7 @@
 #include "git/repo.h" /* SESSION_MARKER_NAME */
 #include "git/policy.h"
 #include "git/rules.h"
+#include "git/snapshot-fence.h"
 
 const char *verdict_kind_str(enum verdict_kind k)
 {
@@ -96,10 +97,29 @@ static AG_PRINTF(2, 3) void why(struct verdict *v, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The words an agent's command gets beside its own: the row's (route),
+ * and the snapshot fence's exclusion before each --all. */
+#define EMIT_INS_MAX 8
+static size_t emit_inserts(const struct verdict *v, const struct git_argv *ga,
+			   struct git_insert *ins, size_t n)
+{
+	static const char *const excl[] = { SNAPSHOT_FENCE_EXCLUDE, NULL };
+	size_t at[EMIT_INS_MAX];
+	size_t k = v->fence_narrow ?
+			   snapshot_fence_narrow(ga, at, EMIT_INS_MAX - n) :
+			   0;
+
+	for (size_t i = 0; i < k; i++)
+		ins[n++] = (struct git_insert){ at[i], excl };
+	return n;
+}
+
 static void pass_verbatim(struct verdict *v, const struct git_argv *ga)
 {
-	struct git_emit e = { .routed = false };
+	struct git_insert ins[EMIT_INS_MAX];
+	struct git_emit e = { .routed = false, .ins = ins };
 
+	e.nins = emit_inserts(v, ga, ins, 0);
 	v->kind = V_PASS;
 	strvec_clear(&v->args);
 	git_argv_emit(ga, &e, &v->args, &v->sub_args_at, &v->opts_end_at);
@@ -113,8 +133,8 @@ static void route(struct verdict *v, const struct policy_input *in)
 	const struct git_argv *ga = in->ga;
 	const char *rel = in->repo->target_rel;
 	const struct rule *r = rule_for(ga->sub);
-	struct git_insert ins;
-	struct git_emit e = { .routed = true, .ins = &ins };
+	struct git_insert ins[EMIT_INS_MAX];
+	struct git_emit e = { .routed = true, .ins = ins };
 
 	v->kind = V_ROUTE;
 	strbuf_reset(&v->route_dir);
@@ -126,8 +146,9 @@ static void route(struct verdict *v, const struct policy_input *in)
 	strvec_clear(&v->args);
 	strvec_push(&v->args, "-C");
 	strvec_push(&v->args, v->route_dir.buf);
-	if (r->route_words && r->route_words(ga, &ins))
+	if (r->route_words && r->route_words(ga, &ins[0]))
 		e.nins = 1;
+	e.nins = emit_inserts(v, ga, ins, e.nins);
 	git_argv_emit(ga, &e, &v->args, &v->sub_args_at, &v->opts_end_at);
 	v->scrub_repo_env = true;
 }
@@ -160,6 +181,30 @@ static void effects(struct verdict *v, const struct policy_input *in)
 
 /* ---- checks shared by every agent ---- */
 
+/* Another agent's snapshot named or listed (git/snapshot-fence.h); an
+ * agent whose binding is not verified has none of its own. */
+static bool snapshot_fence_denied(struct verdict *v, const struct policy_input *in)
+{
+	const char *own = in->bind->state == BS_BOUND ? in->env->agent : NULL;
+	const char *word = "";
+	enum fence_hit hit = snapshot_fence(in->ga, own, &word);
+
+	/* an agent not bound reads with the allowlist, listings among them:
+	 * the names it may not give are every agent's (docs/snapshots.md) */
+	if (hit == FENCE_LISTED && !own)
+		hit = FENCE_NONE;
+
+	if (hit == FENCE_NAMED)
+		deny(v, "deny", DS_BLOCK,
+		     "'%s' names another agent's snapshot: snapshots are private to the agent that took them — yours are under refs/agentic-git/snapshots/%s/ (agentic-git snapshots list), and the operator can show any (agentic-git snapshots show)",
+		     word, own ? own : "<your name, once bound>");
+	else if (hit == FENCE_LISTED)
+		deny(v, "deny", DS_BLOCK,
+		     "'%s' would list another agent's snapshots, which are private to the agent that took them — name what you want: refs/heads, refs/tags, or your own refs/agentic-git/snapshots/%s/",
+		     word, own ? own : "<your name, once bound>");
+	return hit != FENCE_NONE;
+}
+
 static bool agent_common_denies(struct verdict *v, const struct policy_input *in)
 {
 	const struct git_argv *ga = in->ga;
@@ -172,6 +217,8 @@ static bool agent_common_denies(struct verdict *v, const struct policy_input *in
 		     ga->bad_global);
 		return true;
 	}
+	if (snapshot_fence_denied(v, in))
+		return true;
 	if (ga->exec_path) {
 		deny(v, "deny", DS_BLOCK,
 		     "--exec-path redirects which git programs run — not allowed for agents; run git without it");
@@ -489,6 +536,7 @@ void policy_decide(const struct policy_input *in, struct verdict *v)
 		why(v, "bypassed (%s): passes through, audited", in->env->bypass_layer);
 		return;
 	}
+	v->fence_narrow = true; /* an agent's command, from here on */
 	if (agent_common_denies(v, in))
 		return;
 	if (ga->info_only && !ga->sub) {

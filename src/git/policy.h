@@ -111,6 +111,8 @@ struct verdict {
 	size_t opts_end_at;	 /* args.v[opts_end_at]: the word that ends
 				    its options (`--`), or args.nr */
 	bool scrub_repo_env;	 /* unset GIT_DIR & co before exec */
+	bool fence_narrow;	 /* an agent's: `--all` leaves out the
+				    snapshots (git/snapshot-fence.h) */
 	/* V_DENY */
 	const char *event;
 	struct strbuf reason;

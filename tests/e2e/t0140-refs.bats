@@ -249,8 +249,9 @@ assert_protected() {
 	assert_output --partial "SNAPSHOT_REF_PUSH"
 	refs_unchanged
 	[ -z "$(origin_sha feat/a)" ]
-	# reading the namespace is fine
-	run agit for-each-ref refs/agentic-git/
+	# reading its own part of the namespace is fine (the rest is other
+	# agents' snapshots: t0302)
+	run agit for-each-ref refs/agentic-git/snapshots/ag1/
 	assert_success
 	assert_output --partial "$snap"
 }
