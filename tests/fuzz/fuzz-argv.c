@@ -52,8 +52,14 @@ static void exercise_parts(const struct git_argv *ga, const unsigned *facts,
 		FUZZ_CHECK(co.kind != CO_BRANCH || co.target,
 			   "branch move without a target");
 	}
-	FUZZ_CHECK(ga->npos + ga->nopts <= ga->argc && ga->pos_dd <= ga->npos,
+	/* a cluster is one word and several options (`-fdx`): options are
+	 * counted by the word they are spelled in */
+	FUZZ_CHECK(ga->npos <= ga->argc && ga->pos_dd <= ga->npos,
 		   "positionals");
+	for (size_t i = 0; i < ga->nopts; i++)
+		FUZZ_CHECK(ga->opts[i].word < ga->argc &&
+				   (!i || ga->opts[i - 1].word <= ga->opts[i].word),
+			   "an option outside the command line, or out of order");
 	for (size_t i = 0; i < ga->nconfigs; i++) {
 		const char *val = git_config_split(ga->configs[i], key, sizeof(key));
 		(void)git_config_key_dangerous(key);
