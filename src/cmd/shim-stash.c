@@ -15,7 +15,9 @@
 #include "git/gitcmd.h"
 #include "git/stash-map.h"
 
-#define LOCK_NAME "agentic-git-stash.lock"
+/* held with flock(2) and left in place: not git's `.lock` convention, which
+ * names a lock that is stale once its writer is gone */
+#define LOCK_NAME "agentic-git-stash.mutex"
 #define LOCK_WAIT_MS 60000
 
 struct stash_run {
