@@ -77,7 +77,10 @@ state_capture() {
 	cat "$ADM1/HEAD" >"$d/head" 2>/dev/null
 	worktree_blobs >"$d/wt"
 	"$REAL_GIT" -C "$WT" ls-tree -r HEAD 2>/dev/null | awk -F'\t' '{split($1, a, " "); print a[3] "\t" $2}' >"$d/headtree"
-	awk '{print $2}' "$g/logs/refs/stash" >"$d/stash" 2>/dev/null || : >"$d/stash"
+	# the shared stash and ag1's session stash (refs/worktree/agentic-git/
+	# stash, a per-worktree ref the shim moves an agent's entries to)
+	cat "$g/logs/refs/stash" "$ADM1/logs/refs/worktree/agentic-git/stash" 2>/dev/null |
+		awk '{print $2}' | LC_ALL=C sort -u >"$d/stash"
 	find "$AGENTIC_GIT_HOME/quarantine" -type f 2>/dev/null | LC_ALL=C sort >"$d/quarantine"
 }
 
@@ -188,6 +191,12 @@ available() {
 			"$REAL_GIT" -C "$WT" ls-tree -r "$q" 2>/dev/null | awk '{print $3}'
 		done
 	done <"$changed"
+	# entries on a stash: the work tree (^1's tree is HEAD), index, untracked
+	while read -r sha; do
+		for q in "$sha" "$sha^2" "$sha^3"; do
+			"$REAL_GIT" -C "$WT" ls-tree -r "$q" 2>/dev/null | awk '{print $3}'
+		done
+	done <"$a/stash"
 	while IFS= read -r q; do
 		grep -qxF "$q" "$b/quarantine" 2>/dev/null ||
 			"$REAL_GIT" hash-object --no-filters "$q"
