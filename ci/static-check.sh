@@ -9,6 +9,8 @@
 #      in the listed older files every line changed since ci/format-base
 #      (`git clang-format $(cat ci/format-base)` formats them). A file that
 #      becomes clean as a whole leaves the list.
+#   3. ci/argv-readers.sh: no file but the parser (src/git/argv.c,
+#      src/git/cmdline.c) reads the words of a git command line.
 # Needs cppcheck and clang-format (ci/install-deps.sh).
 set -u
 cd "$(dirname "$0")/.."
@@ -71,6 +73,12 @@ else
 	else
 		tap ok "clang-format: lines changed since ci/format-base"
 	fi
+fi
+# one reading of git's command line: no file but the parser reads its words
+if ci/argv-readers.sh >"$tmp" 2>&1; then
+	tap ok "argv readers: only the parser reads a git command line's words"
+else
+	tap not-ok "argv readers: only the parser reads a git command line's words (ci/argv-readers.sh)" "$tmp"
 fi
 echo "1..$n"
 exit $bad

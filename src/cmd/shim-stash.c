@@ -60,6 +60,17 @@ static int agent_git(const struct stash_run *r, const struct strvec *words,
 	return st;
 }
 
+/* `stash …`: the words the policy gives git (its verdict), as they are. */
+static void verdict_words(const struct stash_run *r, struct strvec *w)
+{
+	const struct verdict *v = r->v;
+
+	if (v->sub_args_at && v->sub_args_at <= v->args.nr)
+		strvec_pushn(
+			w, (const char *const *)v->args.v + v->sub_args_at - 1,
+			v->args.nr - v->sub_args_at + 1);
+}
+
 /* agentic-git's own git in the routed directory; stdout into `out`. */
 static int own_git(const struct stash_run *r, struct strbuf *out,
 		   struct strbuf *err, const char *const *args)
@@ -179,15 +190,6 @@ static int drop(struct stash_run *r, bool quiet)
 	return rc;
 }
 
-static bool quiet(const struct stash_plan *p)
-{
-	for (size_t i = 0; i < p->opts.nr; i++)
-		if (!strcmp(p->opts.v[i], "-q") ||
-		    !strcmp(p->opts.v[i], "--quiet"))
-			return true;
-	return false;
-}
-
 /* apply, pop, show: git stash's own, on the entry (or a given commit). */
 static int on_entry(struct stash_run *r, const char *verb)
 {
@@ -268,7 +270,7 @@ static int lock_pushes(const struct stash_run *r)
 }
 
 /* Invariant 2: git's push, then its entry moves to the session's ref. */
-static int push(struct stash_run *r, const struct git_argv *ga)
+static int push(struct stash_run *r)
 {
 	struct strvec w = STRVEC_INIT;
 	struct strbuf old = STRBUF_INIT, now = STRBUF_INIT, top = STRBUF_INIT,
@@ -278,9 +280,7 @@ static int push(struct stash_run *r, const struct git_argv *ga)
 	if (fd < 0)
 		return 1;
 	ref_value(r, "refs/stash", &old);
-	strvec_push(&w, "stash");
-	strvec_pushn(&w, ga->argv + ga->sub_idx + 1,
-		     ga->argc - ga->sub_idx - 1);
+	verdict_words(r, &w);
 	st = agent_git(r, &w, NULL);
 	ref_value(r, "refs/stash", &now);
 	ref_value(r, "refs/stash@{0}", &top);
@@ -366,14 +366,12 @@ static int clear(struct stash_run *r)
 	return 0;
 }
 
-static int passthrough(struct stash_run *r, const struct git_argv *ga)
+static int passthrough(struct stash_run *r)
 {
 	struct strvec w = STRVEC_INIT;
 	int st;
 
-	strvec_push(&w, "stash");
-	strvec_pushn(&w, ga->argv + ga->sub_idx + 1,
-		     ga->argc - ga->sub_idx - 1);
+	verdict_words(r, &w);
 	st = agent_git(r, &w, NULL);
 	strvec_clear(&w);
 	return st;
@@ -389,8 +387,7 @@ int shim_stash_run(const struct verdict *v, const struct git_argv *ga,
 			       .entries = STRVEC_INIT };
 	int st;
 
-	stash_map_parse(ga->argv + ga->sub_idx + 1, ga->argc - ga->sub_idx - 1,
-			&r.p);
+	stash_map_parse(ga, &r.p);
 	if (r.p.bad) {
 		fprintf(stderr, "agentic-git: git stash: %s\n", r.p.bad);
 		stash_plan_release(&r.p);
@@ -399,7 +396,7 @@ int shim_stash_run(const struct verdict *v, const struct git_argv *ga,
 	load_entries(&r);
 	switch (r.p.verb) {
 	case STASH_PUSH:
-		st = push(&r, ga);
+		st = push(&r);
 		break;
 	case STASH_LIST:
 		st = list(&r);
@@ -413,10 +410,10 @@ int shim_stash_run(const struct verdict *v, const struct git_argv *ga,
 	case STASH_POP:
 		st = on_entry(&r, "apply");
 		if (!st)
-			st = drop(&r, quiet(&r.p));
+			st = drop(&r, r.p.quiet);
 		break;
 	case STASH_DROP:
-		st = *entry(&r) ? drop(&r, quiet(&r.p)) : no_entry(&r);
+		st = *entry(&r) ? drop(&r, r.p.quiet) : no_entry(&r);
 		break;
 	case STASH_CLEAR:
 		st = clear(&r);
@@ -425,7 +422,7 @@ int shim_stash_run(const struct verdict *v, const struct git_argv *ga,
 		st = store(&r);
 		break;
 	default:
-		st = passthrough(&r, ga);
+		st = passthrough(&r);
 		break;
 	}
 	strvec_clear(&r.entries);

@@ -132,8 +132,11 @@ static void audit_bypass(const struct git_argv *ga, const struct shim_facts *f,
 {
 	struct event ev = EVENT_INIT("bypass_mutating_op", f->env.agent, v->sub);
 	char *cwd = getcwd(NULL, 0);
+	struct strvec words = STRVEC_INIT;
 
-	event_add_strv(&ev, "argv", ga->argv, ga->argc);
+	git_argv_push_all(ga, &words);
+	event_add_strv(&ev, "argv", (const char *const *)words.v, words.nr);
+	strvec_clear(&words);
 	event_add_str(&ev, "cwd", cwd ? cwd : "");
 	event_add_int(&ev, "ppid", (long long)getppid());
 	event_add_str(&ev, "bypass_layer", f->env.bypass_layer);

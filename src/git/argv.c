@@ -95,8 +95,8 @@ void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc)
 	size_t i = 0;
 
 	memset(ga, 0, sizeof(*ga));
-	ga->argv = argv;
-	ga->argc = argc;
+	ga->words_.argv = argv;
+	ga->words_.argc = argc;
 	if (argc > GIT_ARGV_MAX)
 		ga->too_long = true;
 	while (i < argc) {
@@ -152,7 +152,7 @@ void git_argv_parse(struct git_argv *ga, const char *const *argv, size_t argc)
 		store(ga, g->slot, val);
 		i++;
 	}
-	ga->sub_idx = i;
+	ga->words_.sub_idx = i;
 	if (i < argc) {
 		ga->sub = argv[i];
 		git_cmdline_parse(ga);
@@ -206,25 +206,25 @@ static void push_inserts(const struct git_emit *e, size_t word,
 void git_argv_emit(const struct git_argv *ga, const struct git_emit *e,
 		   struct strvec *out, size_t *sub_args_at, size_t *opts_end_at)
 {
-	size_t n = ga->sub ? ga->argc - ga->sub_idx - 1 : 0;
-	const char *const *w = ga->argv + ga->sub_idx + 1;
+	size_t n = ga->sub ? ga->words_.argc - ga->words_.sub_idx - 1 : 0;
+	const char *const *w = ga->words_.argv + ga->words_.sub_idx + 1;
 	bool next;
 
-	for (size_t i = 0; i < ga->sub_idx; i++) {
-		const char *a = ga->argv[i];
+	for (size_t i = 0; i < ga->words_.sub_idx; i++) {
+		const char *a = ga->words_.argv[i];
 		if (e->routed && routed_drop(a, &next)) {
 			i += next;
 			continue;
 		}
 		strvec_push(out, a);
-		if (git_global_takes_value(a) && i + 1 < ga->sub_idx)
-			strvec_push(out, ga->argv[++i]);
+		if (git_global_takes_value(a) && i + 1 < ga->words_.sub_idx)
+			strvec_push(out, ga->words_.argv[++i]);
 	}
 	*sub_args_at = out->nr + 1;
 	*opts_end_at = out->nr + 1 + n;
 	if (!ga->sub) {
-		strvec_pushn(out, ga->argv + ga->sub_idx,
-			     ga->argc - ga->sub_idx);
+		strvec_pushn(out, ga->words_.argv + ga->words_.sub_idx,
+			     ga->words_.argc - ga->words_.sub_idx);
 		return;
 	}
 	strvec_push(out, ga->sub);
@@ -241,7 +241,38 @@ void git_argv_emit(const struct git_argv *ga, const struct git_emit *e,
 
 void git_argv_push_all(const struct git_argv *ga, struct strvec *out)
 {
-	strvec_pushn(out, ga->argv, ga->argc);
+	strvec_pushn(out, ga->words_.argv, ga->words_.argc);
+}
+
+void git_argv_push_options(const struct git_argv *ga, struct strvec *out)
+{
+	const char *const *w = ga->words_.argv + ga->words_.sub_idx + 1;
+	size_t last = SIZE_MAX;
+
+	for (size_t k = 0; ga->sub && k < ga->nopts; k++) {
+		const struct git_optuse *u = &ga->opts[k];
+
+		if (u->word != last)
+			strvec_push(out, w[u->word]);
+		last = u->word;
+		if (u->value && u->value == w[u->word + 1])
+			strvec_push(out, u->value);
+	}
+}
+
+void git_argv_push_after_verb(const struct git_argv *ga, struct strvec *out)
+{
+	size_t n = ga->sub ? ga->words_.argc - ga->words_.sub_idx - 1 : 0;
+	const char *const *w = ga->words_.argv + ga->words_.sub_idx + 1;
+	size_t j = 0;
+
+	/* a spelled verb is its word itself (git/cmdline.c) */
+	if (ga->verb && !ga->verb_implied) {
+		while (j < n && w[j] != ga->verb)
+			j++;
+		j = j < n ? j + 1 : 0;
+	}
+	strvec_pushn(out, w + j, n - j);
 }
 
 static bool dropped(const struct git_optuse *u, const char *const *drop)
@@ -273,8 +304,8 @@ static void push_optuse(const struct git_optuse *u, const char *const *w,
 void git_argv_push_without(const struct git_argv *ga, const char *const *drop,
 			   struct strvec *out)
 {
-	size_t n = ga->sub ? ga->argc - ga->sub_idx - 1 : 0;
-	const char *const *w = ga->argv + ga->sub_idx + 1;
+	size_t n = ga->sub ? ga->words_.argc - ga->words_.sub_idx - 1 : 0;
+	const char *const *w = ga->words_.argv + ga->words_.sub_idx + 1;
 	size_t k = 0;
 
 	for (size_t j = 0; j < n; j++) {

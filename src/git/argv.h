@@ -65,10 +65,13 @@ struct git_optuse {
 };
 
 struct git_argv {
-	/* private to the parser (git/argv.c, git/cmdline.c): the words */
-	const char *const *argv; /* the whole command line, not owned */
-	size_t argc;
-	size_t sub_idx; /* index of the subcommand, == argc if none */
+	/* private to the parser (git/argv.c, git/cmdline.c): the words.
+	 * ci/static-check.sh fails when any other file of src/ reads them */
+	struct {
+		const char *const *argv; /* the whole command line, not owned */
+		size_t argc;
+		size_t sub_idx; /* index of the subcommand, == argc if none */
+	} words_;
 
 	const char *sub; /* subcommand or NULL */
 	/* the sub-verb git reads (`stash drop`, `remote add`, `notes list`),
@@ -190,6 +193,13 @@ void git_argv_push_without(const struct git_argv *ga, const char *const *drop,
 			   struct strvec *out);
 /* The whole command line, as given (an audit record). */
 void git_argv_push_all(const struct git_argv *ga, struct strvec *out);
+/* The subcommand's option words with their values, as spelled (a
+ * cluster stays one word), without the positionals and `--`: what a
+ * verb's options are when the shim runs the verb its own way. */
+void git_argv_push_options(const struct git_argv *ga, struct strvec *out);
+/* The subcommand's words after its verb (all of them when the verb is
+ * implied or there is none), as spelled. */
+void git_argv_push_after_verb(const struct git_argv *ga, struct strvec *out);
 
 /*
  * True when the global option `opt`, spelled exactly so (no `=`), takes the

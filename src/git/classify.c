@@ -62,15 +62,6 @@ bool git_form_read_only(const struct git_argv *ga)
 	if (writes_file(ga))
 		return false; /* `stash show --output=<file>` too */
 	return rule_reads(rule_for(sub), ga);
-	switch (git_sub_class(sub)) {
-	case SC_READ:
-		return true;
-	case SC_FORMS:
-		break;
-	default:
-		return false;
-	}
-	return false;
 }
 
 const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
@@ -86,7 +77,6 @@ const char *git_destructive_slug(const struct git_argv *ga, bool *quarantine)
 	if (writes_file(ga))
 		return sub;
 	return rule_snapshot(rule_for(sub), ga, quarantine);
-	return NULL;
 }
 
 bool git_conflict_capable(const char *sub)

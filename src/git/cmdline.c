@@ -264,8 +264,8 @@ void git_cmdline_parse(struct git_argv *ga)
 	ga->nopts = ga->npos = 0;
 	if (!ga->sub)
 		return;
-	r.w = ga->argv + ga->sub_idx + 1;
-	r.n = ga->argc - ga->sub_idx - 1;
+	r.w = ga->words_.argv + ga->words_.sub_idx + 1;
+	r.n = ga->words_.argc - ga->words_.sub_idx - 1;
 	ga->opts_end = r.n;
 	/* git's other name for init */
 	ga->table = r.t = git_optable_named(

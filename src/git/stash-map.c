@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include "base/strbuf.h"
+#include "git/argv.h"
 #include "git/stash-map.h"
 
 static bool digits(const char *s, const char *end, unsigned long *n)
@@ -64,67 +65,49 @@ static void take_entry(struct stash_plan *p, const char *a)
 	}
 }
 
-static void parse_store(const char *const *args, size_t nargs,
-			struct stash_plan *p)
+/* store: -m and -q of its own, one commit (git's builtin/stash.c). */
+static void parse_store(const struct git_argv *ga, struct stash_plan *p)
 {
-	for (size_t i = 0; i < nargs && !p->bad; i++) {
-		const char *a = args[i], *v;
+	for (size_t i = 0; i < ga->nopts && !p->bad; i++) {
+		const struct git_optuse *u = &ga->opts[i];
 
-		if (!strcmp(a, "-m") || !strcmp(a, "--message")) {
-			if (i + 1 >= nargs)
-				p->bad = "-m needs a message";
-			else
-				p->message = args[++i];
-		} else if (skip_prefix(a, "--message=", &v)) {
-			p->message = v;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			strvec_push(&p->opts, a);
-		} else if (a[0] == '-' && strcmp(a, "--")) {
+		if (git_optuse_is(u, "message") && (u->flags & GOPT_NEG))
+			p->message = NULL;
+		else if (git_optuse_is(u, "message") && !u->value)
+			p->bad = "-m needs a message";
+		else if (git_optuse_is(u, "message"))
+			p->message = u->value;
+		else if (!git_optuse_is(u, "quiet"))
 			p->bad = "an option git stash store does not take";
-		} else if (strcmp(a, "--") && p->commit) {
-			p->bad = "more than one commit to store";
-		} else if (strcmp(a, "--")) {
-			p->commit = a;
-		}
 	}
+	if (!p->bad && ga->npos > 1)
+		p->bad = "more than one commit to store";
+	p->commit = git_pos(ga, 0);
 	if (!p->bad && !p->commit)
 		p->bad = "git stash store needs a commit";
 }
 
-void stash_map_parse(const char *const *args, size_t nargs,
-		     struct stash_plan *p)
+void stash_map_parse(const struct git_argv *ga, struct stash_plan *p)
 {
-	bool dashdash = false;
-
-	p->verb = STASH_PUSH;
-	if (nargs && args[0][0] != '-') {
-		p->verb = STASH_OTHER;
-		for (size_t i = 0; i < ARRAY_SIZE(verbs); i++)
-			if (!strcmp(args[0], verbs[i].word))
-				p->verb = verbs[i].verb;
-		args++;
-		nargs--;
-	}
+	p->verb = ga->verb ? STASH_OTHER : ga->npos ? STASH_OTHER : STASH_PUSH;
+	for (size_t i = 0; ga->verb && i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(ga->verb, verbs[i].word))
+			p->verb = verbs[i].verb;
+	p->quiet = git_opt_on(ga, "quiet");
 	switch (p->verb) {
 	case STASH_STORE:
-		parse_store(args, nargs, p);
+		parse_store(ga, p);
 		return;
 	case STASH_APPLY:
 	case STASH_POP:
 	case STASH_DROP:
 	case STASH_SHOW:
-		for (size_t i = 0; i < nargs && !p->bad; i++) {
-			const char *a = args[i];
-			if (!dashdash && !strcmp(a, "--"))
-				dashdash = true;
-			else if (!dashdash && a[0] == '-' && a[1])
-				strvec_push(&p->opts, a);
-			else
-				take_entry(p, a);
-		}
+		git_argv_push_options(ga, &p->opts);
+		for (size_t i = 0; i < ga->npos && !p->bad; i++)
+			take_entry(p, ga->pos[i]);
 		return;
 	default:
-		strvec_pushn(&p->opts, args, nargs);
+		git_argv_push_after_verb(ga, &p->opts);
 		return;
 	}
 }

@@ -26,6 +26,8 @@
 #include "base/common.h"
 #include "base/strvec.h"
 
+struct git_argv;
+
 #define STASH_SESSION_REF "refs/worktree/agentic-git/stash"
 
 enum stash_verb {
@@ -51,6 +53,7 @@ struct stash_plan {
 				   (a stash commit by id), passed as it is */
 	const char *commit;  /* store: the commit */
 	const char *message; /* store: -m, or NULL */
+	bool quiet;	     /* -q, --quiet */
 	const char *bad;     /* why the command cannot be mapped, or NULL */
 };
 #define STASH_PLAN_INIT             \
@@ -59,12 +62,11 @@ struct stash_plan {
 	}
 
 /*
- * Reads `git stash <args>` (args after `stash`, short options split as
- * git/argv.h does) into `p`. p->bad says what is wrong (a second entry,
+ * Reads `git stash …` from its parse (git/argv.h: the verb, its options,
+ * its positionals) into `p`. p->bad says what is wrong (a second entry,
  * a revision drop or pop cannot take, a store without a commit).
  */
-void stash_map_parse(const char *const *args, size_t nargs,
-		     struct stash_plan *p);
+void stash_map_parse(const struct git_argv *ga, struct stash_plan *p);
 
 /*
  * The entry a stash revision names: `stash@{N}`, `refs/stash@{N}`, `N`

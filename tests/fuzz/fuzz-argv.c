@@ -54,10 +54,10 @@ static void exercise_parts(const struct git_argv *ga, const unsigned *facts,
 	}
 	/* a cluster is one word and several options (`-fdx`): options are
 	 * counted by the word they are spelled in */
-	FUZZ_CHECK(ga->npos <= ga->argc && ga->pos_dd <= ga->npos,
+	FUZZ_CHECK(ga->npos <= ga->words_.argc && ga->pos_dd <= ga->npos,
 		   "positionals");
 	for (size_t i = 0; i < ga->nopts; i++)
-		FUZZ_CHECK(ga->opts[i].word < ga->argc &&
+		FUZZ_CHECK(ga->opts[i].word < ga->words_.argc &&
 				   (!i || ga->opts[i - 1].word <= ga->opts[i].word),
 			   "an option outside the command line, or out of order");
 	for (size_t i = 0; i < ga->nconfigs; i++) {
@@ -123,7 +123,7 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		/* what route() added to the agent's own arguments: only the
 		 * session-marker pattern of a clean, `-e /<marker>` (under -X
 		 * `-e !/<marker>`), where the clean's options end */
-		size_t own = ga->argc - ga->sub_idx;
+		size_t own = ga->words_.argc - ga->words_.sub_idx;
 		size_t sub_at = v->sub_args_at ? v->sub_args_at - 1 : v->args.nr - own;
 		size_t extra = v->args.nr - sub_at - own;
 		FUZZ_CHECK(sub_at + own <= v->args.nr, "route lost arguments");
@@ -131,7 +131,8 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 			/* git's own tokens follow the subcommand, not the
 			 * policy's split ones */
 			const char *const *r = v->args.v + sub_at + 1;
-			const char *const *a = ga->argv + ga->sub_idx + 1;
+			const char *const *a =
+				ga->words_.argv + ga->words_.sub_idx + 1;
 			size_t n = own - 1, end = ga->opts_end;
 			FUZZ_CHECK(ga->sub && !strcmp(ga->sub, "clean") &&
 					   extra == 2 &&
@@ -167,8 +168,9 @@ static void check_verdict(const struct policy_input *in, const struct verdict *v
 		FUZZ_CHECK((!rg.sub && !ga->sub) ||
 				   (rg.sub && ga->sub &&
 				    !strcmp(rg.sub, ga->sub) &&
-				    rg.argc - rg.sub_idx ==
-					    ga->argc - ga->sub_idx + extra),
+				    rg.words_.argc - rg.words_.sub_idx ==
+					    ga->words_.argc -
+						    ga->words_.sub_idx + extra),
 			   "route changes the subcommand from '%s' to '%s'",
 			   ga->sub ? ga->sub : "", rg.sub ? rg.sub : "");
 		git_argv_release(&rg);

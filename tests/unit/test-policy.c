@@ -534,7 +534,8 @@ static void run_row(const struct row *r, struct ag_protected *prot)
 		assert_string_equal(vd.args.v[0], "-C");
 		assert_string_equal(vd.args.v[1], "/wt");
 		for (size_t i = 2; i < vd.args.nr; i++)
-			if (!strcmp(vd.args.v[i], "-C") && i < ga.sub_idx + 2)
+			if (!strcmp(vd.args.v[i], "-C") &&
+			    i < ga.words_.sub_idx + 2)
 				fail_msg("'%s' kept a -C", r->cmd);
 	}
 	verdict_release(&vd);

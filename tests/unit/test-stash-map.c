@@ -5,17 +5,26 @@
 #include <stdarg.h>
 #include <string.h>
 #include <cmocka.h>
+#include "git/argv.h"
 #include "git/stash-map.h"
 
+/* `git stash <args>`, read as the shim reads it: parsed once (git/argv.h) */
 static void parse(struct stash_plan *p, const char *const *args)
 {
+	static const char *words[16];
+	struct git_argv ga;
 	size_t n = 0;
 
-	while (args[n])
+	words[0] = "stash";
+	while (args[n] && n + 2 < ARRAY_SIZE(words)) {
+		words[n + 1] = args[n];
 		n++;
+	}
 	stash_plan_release(p);
 	*p = (struct stash_plan)STASH_PLAN_INIT;
-	stash_map_parse(args, n, p);
+	git_argv_parse(&ga, words, n + 1);
+	stash_map_parse(&ga, p);
+	git_argv_release(&ga);
 }
 
 static void test_entry_of(void **state)
@@ -87,11 +96,62 @@ static void test_verbs(void **state)
 	stash_plan_release(&p);
 }
 
+/* Every spelling git reads alike is one plan (issue 36: one reading). */
+static void test_spellings(void **state)
+{
+	struct stash_plan p = STASH_PLAN_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		const char *const *forms[] = {
+			(const char *[]){ "store", "-m", "m", "c0ffee", NULL },
+			(const char *[]){ "store", "-mm", "c0ffee", NULL },
+			(const char *[]){ "store", "--message=m", "c0ffee",
+					  NULL },
+			(const char *[]){ "store", "c0ffee", "--message", "m",
+					  NULL },
+		};
+		parse(&p, forms[i]);
+		assert_null(p.bad);
+		assert_string_equal(p.commit, "c0ffee");
+		assert_string_equal(p.message, "m");
+	}
+	/* -q anywhere, alone or in a cluster, is quiet; --no-quiet undoes */
+	parse(&p, (const char *[]){ "pop", "stash@{1}", "--quiet", NULL });
+	assert_true(p.quiet && p.entry == 1);
+	parse(&p, (const char *[]){ "drop", "-q", NULL });
+	assert_true(p.quiet);
+	parse(&p, (const char *[]){ "drop", "-q", "--no-quiet", NULL });
+	assert_false(p.quiet);
+	parse(&p, (const char *[]){ "drop", NULL });
+	assert_false(p.quiet);
+	/* `git stash -q` and `git stash` push; a word git does not know is
+	 * git's */
+	parse(&p, (const char *[]){ "-q", NULL });
+	assert_int_equal(p.verb, STASH_PUSH);
+	parse(&p, (const char *[]){ "--", "f", NULL });
+	assert_int_equal(p.verb, STASH_PUSH);
+	parse(&p, (const char *[]){ "bogus", NULL });
+	assert_int_equal(p.verb, STASH_OTHER);
+	/* apply's options keep their words; the entry is not one of them */
+	parse(&p, (const char *[]){ "apply", "--index", "-q", "1", NULL });
+	assert_int_equal(p.opts.nr, 2);
+	assert_string_equal(p.opts.v[0], "--index");
+	assert_string_equal(p.opts.v[1], "-q");
+	assert_true(p.entry_given && p.entry == 1);
+	/* list hands its words to git log */
+	parse(&p, (const char *[]){ "list", "-n", "2", "--stat", NULL });
+	assert_int_equal(p.opts.nr, 3);
+	assert_string_equal(p.opts.v[0], "-n");
+	stash_plan_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_of),
 		cmocka_unit_test(test_verbs),
+		cmocka_unit_test(test_spellings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
