@@ -42,6 +42,31 @@ static char *head_commit_from_files(const struct repo_loc *loc)
 }
 
 /*
+ * s->base_branch: the local branch the base names, HEAD's branch for
+ * HEAD; NULL for a tag, an id or a detached HEAD (recorded in the
+ * binding for review and merge).
+ */
+static void base_branch_of(struct session *s, const struct repo_loc *loc)
+{
+	struct strbuf ref = STRBUF_INIT, out = STRBUF_INIT;
+	const char *why, *name = s->base;
+
+	if (!strcmp(name, "HEAD"))
+		name = loc->head_branch;
+	else if (starts_with(name, "refs/heads/"))
+		name += strlen("refs/heads/");
+	if (!name || !ag_branch_name_valid(name, &why))
+		return;
+	strbuf_addf(&ref, "refs/heads/%s", name);
+	if (name == loc->head_branch ||
+	    !gitcmd_capture(s->real_git, loc->top, &out, NULL, "show-ref",
+			    "--verify", "--quiet", ref.buf, NULL))
+		s->base_branch = xstrdup(name);
+	strbuf_release(&ref);
+	strbuf_release(&out);
+}
+
+/*
  * s->base_oid: the base resolved to a commit once, so that a worktree and
  * a private workspace start from the same one (any commit-ish: a branch,
  * a tag, an id, HEAD).
@@ -110,6 +135,8 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 		rc = 1;
 	} else {
 		rc = resolve_base(s, &loc, err);
+		if (!rc)
+			base_branch_of(s, &loc);
 		s->source_repo = steal_pointer(&loc.top);
 		s->common_dir = steal_pointer(&loc.commondir);
 	}

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,14 +60,34 @@ static void session_record_of(const struct session *s, char *task_id,
 		.source_repo = s->source_repo,
 		.issued_at = s->issued_at,
 		.allow_bypass = s->allow_bypass,
+		.base = s->base_branch,
+		.base_oid = s->base_oid,
 		.exclude_git_dir = exclude_git_dir,
 	};
+}
+
+/*
+ * run-session-<unix secs>-<8 hex>: the random part keeps two sessions
+ * started in the same second apart in their Agentic-Task trailers (the
+ * clock's nanoseconds and the pid when no random bytes are to be had).
+ * Malloc'd.
+ */
+static char *task_id_new(void)
+{
+	struct timespec ts;
+	uint32_t r;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = (uint32_t)ts.tv_nsec ^ ((uint32_t)getpid() << 12);
+	return xstrfmt("run-session-%lld-%08x", (long long)ts.tv_sec,
+		       (unsigned)r);
 }
 
 static int write_binding(const struct session *s, struct strbuf *err)
 {
 	struct session_record r;
-	char *task = xstrfmt("run-session-%lld", (long long)time(NULL));
+	char *task = task_id_new();
 	int rc;
 
 	session_record_of(s, task, NULL, &r);
@@ -338,7 +359,7 @@ static int provision_locked(struct session *s, struct strbuf *err)
 	 * workspace's own for a private workspace.
 	 */
 	strbuf_addf(&git_dir, "%s/.git", s->worktree);
-	task = xstrfmt("run-session-%lld", (long long)time(NULL));
+	task = task_id_new();
 	session_record_of(s, task, s->private_ws ? git_dir.buf : s->common_dir,
 			  &r);
 	rc = session_write(&r, err) ? 1 : 0;

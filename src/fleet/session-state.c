@@ -133,11 +133,25 @@ static int snapshot_count(const char *git, const char *dir, const char *agent)
 	return n;
 }
 
+/* A string of the binding's verified extra keys, or NULL. */
+static char *extra_str(const char *extra_json, const char *key)
+{
+	json_t *o = extra_json ? json_loads(extra_json, 0, NULL) : NULL;
+	const char *v = json_string_value(json_object_get(o, key));
+	char *s = v ? xstrdup(v) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
 static void take_fields(struct session_info *si, struct ag_binding *b)
 {
 	si->branch = steal_pointer(&b->branch);
 	si->worktree = steal_pointer(&b->worktree);
 	si->source_repo = steal_pointer(&b->source_repo);
+	si->issued_at = steal_pointer(&b->issued_at);
+	si->base = extra_str(b->extra_json, "base");
+	si->base_oid = extra_str(b->extra_json, "base_oid");
 	ag_binding_release(b);
 }
 
@@ -194,6 +208,9 @@ void session_info_release(struct session_info *si)
 	free(si->branch);
 	free(si->worktree);
 	free(si->source_repo);
+	free(si->base);
+	free(si->base_oid);
+	free(si->issued_at);
 	free(si->last_event);
 	free(si->last_time);
 	memset(si, 0, sizeof(*si));

@@ -72,6 +72,9 @@ struct session {
 	char *branch;
 	char *base;
 	char *base_oid;	   /* the base resolved to a commit (inspect_repo) */
+	char *base_branch; /* the branch the base names (HEAD's branch for
+			      HEAD), or NULL for a tag or an id: what
+			      review and merge compare with (inspect_repo) */
 	char *worktree;	   /* <home>/worktrees/<agent>/<branch> */
 	char *real_git;	   /* absolute, never the shim */
 	char *source_repo; /* top level of the cwd's checkout */

@@ -44,7 +44,7 @@ world() {
 	assert_equal "$(jq -r .branch "$b")" feat/one
 	assert_equal "$(jq -r .worktree "$b")" "$wt"
 	assert_equal "$(jq -r .source_repo "$b")" "$REPO"
-	[[ "$(jq -r .task_id "$b")" =~ ^run-session-[0-9]+$ ]]
+	[[ "$(jq -r .task_id "$b")" =~ ^run-session-[0-9]+-[0-9a-f]{8}$ ]]
 	[[ "$(jq -r .issued_at "$b")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{9}\+00:00$ ]]
 	# marker, kept out of `git add -A`
 	assert_equal "$(sed -n 1p "$wt/.agend-managed")" "agent=ag1"
