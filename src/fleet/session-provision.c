@@ -109,8 +109,12 @@ static int add_worktree(const struct session *s, struct strbuf *err)
 	}
 	free(parent);
 	gitcmd_init(&c, s->real_git, s->source_repo);
-	strvec_pushl(&c.args, "worktree", "add", "-q", "-b", s->branch,
-		     s->worktree, s->base, NULL);
+	if (s->adopt_oid) /* resume: the existing branch, at its tip */
+		strvec_pushl(&c.args, "worktree", "add", "-q", s->worktree,
+			     s->branch, NULL);
+	else
+		strvec_pushl(&c.args, "worktree", "add", "-q", "-b", s->branch,
+			     s->worktree, s->base, NULL);
 	c.capture_out = true;
 	if (child_run(&c) < 0 || c.status) {
 		strbuf_addf(err, "git worktree add failed (exit %d); nothing else was created",
@@ -173,7 +177,7 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.dir = s->worktree;
 	wr.head = s->branch;
 	wr.base = label;
-	wr.start = s->base_oid;
+	wr.start = s->adopt_oid ? s->adopt_oid : s->base_oid;
 	wr.hooks_path = hooks;
 	wr.refs = WS_REFS_CLONE;
 	wr.origin = true;

@@ -81,6 +81,8 @@ struct session {
 	char *common_dir;  /* canonical common git dir of source_repo */
 	char *issued_at;   /* RFC 3339 nanos; set by provisioning */
 	bool reused;
+	char *adopt_oid;   /* resume: the existing branch's tip, adopted by a
+			      new worktree (session_check_existing) */
 	bool private_ws;   /* a private workspace (sandboxed profile), not a
 			      linked worktree */
 	bool allow_bypass; /* run --allow-bypass: the binding says "allowed" */

@@ -212,13 +212,12 @@ world() {
 	assert_equal "$(world)" "$before"
 }
 
-@test "an existing branch is refused with nothing created" {
+@test "an existing branch no session holds is adopted at its tip (resume)" {
 	"$REAL_GIT" branch taken
-	before=$(world)
-	run "$AG_BIN" run --agent ag1 --branch taken -- true
-	assert_equal "$status" 1
-	assert_output --partial "branch 'taken' already exists"
-	assert_equal "$(world)" "$before"
+	run "$AG_BIN" run --agent ag1 --branch taken -- git rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_line --index 0 taken
+	assert_equal "$("$REAL_GIT" rev-parse taken)" "$("$REAL_GIT" rev-parse main)"
 }
 
 @test "a second run of the same agent and branch reuses the verified session (invariant 2)" {
