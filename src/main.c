@@ -16,6 +16,7 @@ const struct cmd ag_commands[] = {
 	{ "run", cmd_run, "run a command or an agent profile inside a guarded session" },
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
 	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
+	{ "review", cmd_review, "show a session's branch against its base, with its denies and snapshots" },
 	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },

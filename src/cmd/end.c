@@ -72,8 +72,8 @@ static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
 		sep = ", ";
 	}
 	if (si->unpushed > 0)
-		strbuf_addf(sb, "%s%d unpushed commit(s) on '%s'", sep,
-			    si->unpushed, si->branch);
+		strbuf_addf(sb, "%s%d commit(s) on '%s' in no remote, base or protected branch",
+			    sep, si->unpushed, si->branch);
 	else if (si->unpushed < 0)
 		strbuf_addf(sb, "%scommits whose push state is unknown", sep);
 }
@@ -216,9 +216,10 @@ static int remove_session(struct end_ctx *c)
 }
 
 /*
- * How to get the session back, as commands that work as printed: the
- * branch into a worktree at the session's own path, where the snapshot
- * was taken, so the restore needs no --any-worktree.
+ * How to get the session back, as commands that work as printed: resume
+ * the branch (run --agent --branch adopts it, a new worktree at the
+ * session's own path, where the snapshot was taken, so the restore needs
+ * no --any-worktree).
  */
 static void report_get_back(const struct end_ctx *c)
 {
@@ -230,8 +231,8 @@ static void report_get_back(const struct end_ctx *c)
 	strbuf_add_shell_quoted(&br, si->branch);
 	printf("  kept:      branch '%s' and its snapshots (agentic-git snapshots list --repo %s --all --agent %s)\n",
 	       si->branch, src.buf, si->agent);
-	printf("  get back:  git -C %s worktree add %s %s\n", src.buf, wt.buf,
-	       br.buf);
+	printf("  get back:  cd %s && agentic-git run --agent %s --branch %s -- <cmd>\n",
+	       src.buf, si->agent, br.buf);
 	if (c->snap.len)
 		printf("             then: agentic-git snapshots restore --repo %s %s\n",
 		       wt.buf, c->snap.buf);

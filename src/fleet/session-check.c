@@ -5,6 +5,7 @@
  * Nothing in this file writes to disk.
  */
 #include "base/common.h"
+#include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
 #include "fleet/workspace.h"
+#include "git/ended-branches.h"
 #include "git/refs-files.h"
 #include "git/realgit.h"
 #include "git/repo.h"
@@ -39,6 +41,31 @@ static char *head_commit_from_files(const struct repo_loc *loc)
 	free(ref);
 	strbuf_release(&out);
 	return oid;
+}
+
+/*
+ * s->base_branch: the local branch the base names, HEAD's branch for
+ * HEAD; NULL for a tag, an id or a detached HEAD (recorded in the
+ * binding for review and merge).
+ */
+static void base_branch_of(struct session *s, const struct repo_loc *loc)
+{
+	struct strbuf ref = STRBUF_INIT, out = STRBUF_INIT;
+	const char *why, *name = s->base;
+
+	if (!strcmp(name, "HEAD"))
+		name = loc->head_branch;
+	else if (starts_with(name, "refs/heads/"))
+		name += strlen("refs/heads/");
+	if (!name || !ag_branch_name_valid(name, &why))
+		return;
+	strbuf_addf(&ref, "refs/heads/%s", name);
+	if (name == loc->head_branch ||
+	    !gitcmd_capture(s->real_git, loc->top, &out, NULL, "show-ref",
+			    "--verify", "--quiet", ref.buf, NULL))
+		s->base_branch = xstrdup(name);
+	strbuf_release(&ref);
+	strbuf_release(&out);
 }
 
 /*
@@ -110,6 +137,8 @@ int session_inspect_repo(struct session *s, struct strbuf *err)
 		rc = 1;
 	} else {
 		rc = resolve_base(s, &loc, err);
+		if (!rc)
+			base_branch_of(s, &loc);
 		s->source_repo = steal_pointer(&loc.top);
 		s->common_dir = steal_pointer(&loc.commondir);
 	}
@@ -175,22 +204,112 @@ static int check_match(struct session *s, const struct ag_binding *b,
 	return check_kind(s, err);
 }
 
+/*
+ * The live session (a binding that verifies) of another agent on the
+ * same branch of the same repository, malloc'd, or NULL.
+ */
+static char *live_holder(const struct session *s)
+{
+	char *dir = xstrfmt("%s/runtime", s->home);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *who = NULL;
+	const char *why;
+
+	free(dir);
+	while (d && !who && (de = readdir(d))) {
+		struct ag_binding b;
+
+		if (!ag_agent_name_valid(de->d_name, &why) ||
+		    !strcmp(de->d_name, s->agent))
+			continue;
+		if (ag_binding_load(s->home, de->d_name, &b) != AG_BINDING_BOUND)
+			continue;
+		if (b.branch && !strcmp(b.branch, s->branch) &&
+		    same_real_path(b.source_repo, s->source_repo))
+			who = xstrdup(de->d_name);
+		ag_binding_release(&b);
+	}
+	if (d)
+		closedir(d);
+	return who;
+}
+
+/* The agent whose ended session left the branch, when not this one. */
+static char *ended_by_other(const struct session *s)
+{
+	struct strvec br = STRVEC_INIT, ag = STRVEC_INIT;
+	char *who = NULL;
+
+	if (!ended_branches_read(s->home, s->common_dir, &br, &ag))
+		for (size_t i = 0; !who && i < br.nr; i++)
+			if (!strcmp(br.v[i], s->branch) &&
+			    strcmp(ag.v[i], s->agent))
+				who = xstrdup(ag.v[i]);
+	strvec_clear(&br);
+	strvec_clear(&ag);
+	return who;
+}
+
+/*
+ * Resume (PRODUCT.md §6): an existing branch no live session holds is
+ * adopted by a new worktree at its tip. Another agent's live session, or
+ * the branch an ended session of another agent left (kept from every
+ * other agent, git/ended-branches.h), is refused.
+ */
+static int check_adopt(struct session *s, const struct repo_loc *loc,
+		       const char *ref, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *who = live_holder(s);
+
+	if (who) {
+		strbuf_addf(err, "branch '%s' is held by the live session of agent '%s'; review or end it first (agentic-git end --agent %s), or pick a new --branch",
+			    s->branch, who, who);
+		free(who);
+		return 1;
+	}
+	who = ended_by_other(s);
+	if (who) {
+		strbuf_addf(err, "branch '%s' was left by agent '%s' and stays that agent's; resume it with --agent %s, or pick a new --branch",
+			    s->branch, who, who);
+		free(who);
+		return 1;
+	}
+	if (refs_files_lookup(loc->commondir, 40, &ref, 1, &out) ||
+	    out.len <= 40 || out.buf[40] != ' ') {
+		strbuf_reset(&out);
+		if (gitcmd_capture(s->real_git, loc->top, &out, NULL,
+				   "rev-parse", "--verify", "--quiet", ref, NULL))
+			strbuf_reset(&out);
+	}
+	if (out.len < 40) {
+		strbuf_addf(err, "branch '%s' cannot be read in '%s'", s->branch,
+			    s->source_repo);
+		strbuf_release(&out);
+		return 1;
+	}
+	s->adopt_oid = xstrndup(out.buf, 40);
+	strbuf_release(&out);
+	return 0;
+}
+
 static int check_fresh(struct session *s, struct strbuf *err)
 {
 	struct strbuf ref = STRBUF_INIT;
 	struct repo_loc loc = { 0 };
 	bool exists;
+	int rc = 0;
 
 	strbuf_addf(&ref, "refs/heads/%s", s->branch);
 	exists = repo_discover(s->source_repo, &loc) == REPO_FOUND &&
 		 repo_ref_exists(&loc, ref.buf);
+	if (exists)
+		rc = check_adopt(s, &loc, ref.buf, err);
 	repo_loc_release(&loc);
 	strbuf_release(&ref);
-	if (exists) {
-		strbuf_addf(err, "branch '%s' already exists in '%s'; pick a new --branch (a session creates its branch), or re-enter that branch's session with its --agent",
-			    s->branch, s->source_repo);
-		return 1;
-	}
+	if (rc)
+		return rc;
 	if (path_exists(s->worktree)) {
 		strbuf_addf(err, "worktree path '%s' already exists but no session owns it; remove it (git worktree remove) or pick another --agent/--branch",
 			    s->worktree);

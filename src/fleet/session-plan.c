@@ -143,6 +143,8 @@ void session_release(struct session *s)
 	free(s->branch);
 	free(s->base);
 	free(s->base_oid);
+	free(s->base_branch);
+	free(s->adopt_oid);
 	free(s->worktree);
 	free(s->real_git);
 	free(s->source_repo);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,14 +60,34 @@ static void session_record_of(const struct session *s, char *task_id,
 		.source_repo = s->source_repo,
 		.issued_at = s->issued_at,
 		.allow_bypass = s->allow_bypass,
+		.base = s->base_branch,
+		.base_oid = s->base_oid,
 		.exclude_git_dir = exclude_git_dir,
 	};
+}
+
+/*
+ * run-session-<unix secs>-<8 hex>: the random part keeps two sessions
+ * started in the same second apart in their Agentic-Task trailers (the
+ * clock's nanoseconds and the pid when no random bytes are to be had).
+ * Malloc'd.
+ */
+static char *task_id_new(void)
+{
+	struct timespec ts;
+	uint32_t r;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = (uint32_t)ts.tv_nsec ^ ((uint32_t)getpid() << 12);
+	return xstrfmt("run-session-%lld-%08x", (long long)ts.tv_sec,
+		       (unsigned)r);
 }
 
 static int write_binding(const struct session *s, struct strbuf *err)
 {
 	struct session_record r;
-	char *task = xstrfmt("run-session-%lld", (long long)time(NULL));
+	char *task = task_id_new();
 	int rc;
 
 	session_record_of(s, task, NULL, &r);
@@ -88,8 +109,12 @@ static int add_worktree(const struct session *s, struct strbuf *err)
 	}
 	free(parent);
 	gitcmd_init(&c, s->real_git, s->source_repo);
-	strvec_pushl(&c.args, "worktree", "add", "-q", "-b", s->branch,
-		     s->worktree, s->base, NULL);
+	if (s->adopt_oid) /* resume: the existing branch, at its tip */
+		strvec_pushl(&c.args, "worktree", "add", "-q", s->worktree,
+			     s->branch, NULL);
+	else
+		strvec_pushl(&c.args, "worktree", "add", "-q", "-b", s->branch,
+			     s->worktree, s->base, NULL);
 	c.capture_out = true;
 	if (child_run(&c) < 0 || c.status) {
 		strbuf_addf(err, "git worktree add failed (exit %d); nothing else was created",
@@ -152,7 +177,7 @@ static int add_private_workspace(const struct session *s, struct strbuf *err)
 	wr.dir = s->worktree;
 	wr.head = s->branch;
 	wr.base = label;
-	wr.start = s->base_oid;
+	wr.start = s->adopt_oid ? s->adopt_oid : s->base_oid;
 	wr.hooks_path = hooks;
 	wr.refs = WS_REFS_CLONE;
 	wr.origin = true;
@@ -338,7 +363,7 @@ static int provision_locked(struct session *s, struct strbuf *err)
 	 * workspace's own for a private workspace.
 	 */
 	strbuf_addf(&git_dir, "%s/.git", s->worktree);
-	task = xstrfmt("run-session-%lld", (long long)time(NULL));
+	task = task_id_new();
 	session_record_of(s, task, s->private_ws ? git_dir.buf : s->common_dir,
 			  &r);
 	rc = session_write(&r, err) ? 1 : 0;

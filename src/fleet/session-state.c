@@ -90,19 +90,74 @@ static void count_status(const char *git, struct session_info *si)
 	strbuf_release(&out);
 }
 
-/* Commits reachable from the worktree's HEAD that no remote-tracking ref has. */
-static int unpushed_count(const char *git, const char *dir, const char *branch)
+/*
+ * The branches whose commits count as saved besides the remote-tracking
+ * ones (PRODUCT.md §6): the session's base and every protected branch
+ * (policy.toml, else main and master), as --not arguments.
+ */
+static void saved_branches(const char *home, const char *git, const char *dir,
+			   const char *base, struct strvec *out)
+{
+	struct ag_protected prot;
+	struct strbuf refs = STRBUF_INIT;
+	char err[256];
+
+	char *base_ref = base ? xstrfmt("refs/heads/%s", base) : NULL;
+
+	ag_protected_init(&prot);
+	ag_policy_load(home, &prot, err, sizeof(err)); /* else the floor */
+	if (!gitcmd_capture(git, dir, &refs, NULL, "for-each-ref",
+			    "--format=%(refname)", "refs/heads/", NULL)) {
+		char *p = refs.buf, *nl;
+
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			/* listed: a base deleted since is no argument */
+			if (ag_protected_match(&prot, p) ||
+			    (base_ref && !strcmp(p, base_ref)))
+				strvec_push(out, p);
+		}
+	}
+	free(base_ref);
+	ag_protected_release(&prot);
+	strbuf_release(&refs);
+}
+
+static int run_git(const char *git, const char *dir, const struct strvec *args,
+		   struct strbuf *out)
+{
+	struct child c = CHILD_INIT;
+	int rc;
+
+	gitcmd_init(&c, git, dir);
+	strvec_pushv(&c.args, args->v);
+	rc = gitcmd_run(&c, out, NULL);
+	child_release(&c);
+	return rc;
+}
+
+/*
+ * Commits reachable from the worktree's HEAD that are saved nowhere: on
+ * no remote-tracking ref, nor in the base or a protected branch (without
+ * any remote: nor on another local branch).
+ */
+static int unpushed_count(const char *home, const char *git, const char *dir,
+			  const char *branch, const char *base)
 {
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
 	unsigned long n = 0;
 	int rc;
 
 	rc = gitcmd_capture(git, dir, &out, NULL, "for-each-ref", "--count=1",
 			    "--format=x", "refs/remotes/", NULL);
 	if (!rc && out.len) {
+		strvec_pushl(&args, "rev-list", "--count", "HEAD", "--not",
+			     "--remotes", NULL);
+		saved_branches(home, git, dir, base, &args);
+		strvec_push(&args, "--");
 		strbuf_reset(&out);
-		rc = gitcmd_capture(git, dir, &out, NULL, "rev-list", "--count",
-				    "HEAD", "--not", "--remotes", NULL);
+		rc = run_git(git, dir, &args, &out);
 	} else if (!rc) {
 		/* No remote at all: count commits on no other local branch. */
 		strbuf_addf(&ex, "--exclude=refs/heads/%s", branch);
@@ -113,6 +168,7 @@ static int unpushed_count(const char *git, const char *dir, const char *branch)
 	gitcmd_chomp(&out);
 	if (rc || parse_ulong(out.buf, 1000000000ul, &n) < 0)
 		n = (unsigned long)-1;
+	strvec_clear(&args);
 	strbuf_release(&out);
 	strbuf_release(&ex);
 	return n == (unsigned long)-1 ? -1 : (int)n;
@@ -133,11 +189,25 @@ static int snapshot_count(const char *git, const char *dir, const char *agent)
 	return n;
 }
 
+/* A string of the binding's verified extra keys, or NULL. */
+static char *extra_str(const char *extra_json, const char *key)
+{
+	json_t *o = extra_json ? json_loads(extra_json, 0, NULL) : NULL;
+	const char *v = json_string_value(json_object_get(o, key));
+	char *s = v ? xstrdup(v) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
 static void take_fields(struct session_info *si, struct ag_binding *b)
 {
 	si->branch = steal_pointer(&b->branch);
 	si->worktree = steal_pointer(&b->worktree);
 	si->source_repo = steal_pointer(&b->source_repo);
+	si->issued_at = steal_pointer(&b->issued_at);
+	si->base = extra_str(b->extra_json, "base");
+	si->base_oid = extra_str(b->extra_json, "base_oid");
 	ag_binding_release(b);
 }
 
@@ -164,8 +234,9 @@ void session_info_read(const char *home, const char *git, const char *agent,
 		}
 		count_status(git, si);
 		if (si->state != SESSION_INVALID)
-			si->unpushed = unpushed_count(git, si->worktree,
-						      si->branch ? si->branch : "");
+			si->unpushed = unpushed_count(home, git, si->worktree,
+						      si->branch ? si->branch : "",
+						      si->base);
 		break;
 	case AG_BINDING_ORPHAN:
 		si->state = SESSION_MISSING;
@@ -194,6 +265,9 @@ void session_info_release(struct session_info *si)
 	free(si->branch);
 	free(si->worktree);
 	free(si->source_repo);
+	free(si->base);
+	free(si->base_oid);
+	free(si->issued_at);
 	free(si->last_event);
 	free(si->last_time);
 	memset(si, 0, sizeof(*si));

@@ -30,6 +30,9 @@ struct session_info {
 	char *branch;	   /* NULL unless the binding verified */
 	char *worktree;	   /* idem */
 	char *source_repo; /* idem */
+	char *base;	   /* the base branch the binding records, or NULL */
+	char *base_oid;	   /* the commit the session started from, or NULL */
+	char *issued_at;   /* when the binding was written, or NULL */
 	enum session_state state;
 	int changed;	   /* tracked paths with changes (staged or not) */
 	int untracked;	   /* untracked, not ignored, files */

@@ -4,12 +4,31 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <jansson.h>
 #include "agentic-git/core.h"
 #include "base/fileio.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "fleet/session-write.h"
 #include "git/repo.h" /* SESSION_MARKER_NAME */
+
+/* The base keys, signed with the rest (review and merge read them). */
+static char *base_json(const struct session_record *r)
+{
+	json_t *o;
+	char *s;
+
+	if (!r->base && !r->base_oid)
+		return NULL;
+	o = json_object();
+	if (r->base)
+		json_object_set_new(o, "base", json_string(r->base));
+	if (r->base_oid)
+		json_object_set_new(o, "base_oid", json_string(r->base_oid));
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return s;
+}
 
 int session_write_binding(const struct session_record *r, struct strbuf *err)
 {
@@ -29,6 +48,7 @@ int session_write_binding(const struct session_record *r, struct strbuf *err)
 	b.issued_at = (char *)r->issued_at;
 	b.bypass = (char *)(r->allow_bypass ? AG_BYPASS_ALLOWED
 					    : AG_BYPASS_DENIED);
+	b.extra_json = base_json(r);
 	strbuf_addf(&dir, "%s/runtime/%s", r->home, r->agent);
 	strbuf_addf(&path, "%s/binding.json", dir.buf);
 	/* invariant 1: the signature is over the very bytes written */
@@ -46,6 +66,7 @@ out:
 		strbuf_addf(err, "cannot write the session binding in '%s': %s",
 			    dir.buf, strerror(errno));
 	free(json);
+	free(b.extra_json);
 	strbuf_release(&dir);
 	strbuf_release(&path);
 	return ret;

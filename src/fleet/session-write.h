@@ -40,6 +40,9 @@ struct session_record {
 	const char *source_repo; /* the operator's clone */
 	const char *issued_at;	 /* RFC 3339; also the marker's leased_at */
 	bool allow_bypass;	 /* the binding says AG_BYPASS_ALLOWED */
+	/* the base branch (or NULL) and the commit the session started
+	   from (or NULL): extra keys "base", "base_oid" of the binding */
+	const char *base, *base_oid;
 	/* the git dir whose info/exclude gets the marker line (a worktree's
 	   common dir, a private workspace's own .git) */
 	const char *exclude_git_dir;

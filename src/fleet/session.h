@@ -72,12 +72,17 @@ struct session {
 	char *branch;
 	char *base;
 	char *base_oid;	   /* the base resolved to a commit (inspect_repo) */
+	char *base_branch; /* the branch the base names (HEAD's branch for
+			      HEAD), or NULL for a tag or an id: what
+			      review and merge compare with (inspect_repo) */
 	char *worktree;	   /* <home>/worktrees/<agent>/<branch> */
 	char *real_git;	   /* absolute, never the shim */
 	char *source_repo; /* top level of the cwd's checkout */
 	char *common_dir;  /* canonical common git dir of source_repo */
 	char *issued_at;   /* RFC 3339 nanos; set by provisioning */
 	bool reused;
+	char *adopt_oid;   /* resume: the existing branch's tip, adopted by a
+			      new worktree (session_check_existing) */
 	bool private_ws;   /* a private workspace (sandboxed profile), not a
 			      linked worktree */
 	bool allow_bypass; /* run --allow-bypass: the binding says "allowed" */

@@ -44,7 +44,7 @@ world() {
 	assert_equal "$(jq -r .branch "$b")" feat/one
 	assert_equal "$(jq -r .worktree "$b")" "$wt"
 	assert_equal "$(jq -r .source_repo "$b")" "$REPO"
-	[[ "$(jq -r .task_id "$b")" =~ ^run-session-[0-9]+$ ]]
+	[[ "$(jq -r .task_id "$b")" =~ ^run-session-[0-9]+-[0-9a-f]{8}$ ]]
 	[[ "$(jq -r .issued_at "$b")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{9}\+00:00$ ]]
 	# marker, kept out of `git add -A`
 	assert_equal "$(sed -n 1p "$wt/.agend-managed")" "agent=ag1"
@@ -212,13 +212,12 @@ world() {
 	assert_equal "$(world)" "$before"
 }
 
-@test "an existing branch is refused with nothing created" {
+@test "an existing branch no session holds is adopted at its tip (resume)" {
 	"$REAL_GIT" branch taken
-	before=$(world)
-	run "$AG_BIN" run --agent ag1 --branch taken -- true
-	assert_equal "$status" 1
-	assert_output --partial "branch 'taken' already exists"
-	assert_equal "$(world)" "$before"
+	run "$AG_BIN" run --agent ag1 --branch taken -- git rev-parse --abbrev-ref HEAD
+	assert_success
+	assert_line --index 0 taken
+	assert_equal "$("$REAL_GIT" rev-parse taken)" "$("$REAL_GIT" rev-parse main)"
 }
 
 @test "a second run of the same agent and branch reuses the verified session (invariant 2)" {

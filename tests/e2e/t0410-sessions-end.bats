@@ -134,7 +134,7 @@ wcommit() {
 	wcommit "$WT" local-only
 	run "$AG_BIN" end --agent ag1
 	assert_equal "$status" 1
-	assert_output --partial "1 unpushed commit(s) on 'feat/one'"
+	assert_output --partial "1 commit(s) on 'feat/one' in no remote, base or protected branch"
 	[ -d "$WT" ]
 	[ -f "$AGENTIC_GIT_HOME/runtime/ag1/binding.json" ]
 	assert_equal "$("$REAL_GIT" worktree list | wc -l)" 2
@@ -204,11 +204,10 @@ wcommit() {
 	local add restore
 	add=$(echo "$output" | sed -n 's/^  get back:  //p')
 	restore=$(echo "$output" | sed -n 's/^ *then: //p')
-	[[ "$add" == "git -C $REPO worktree add $WT feat/one" ]]
+	[[ "$add" == "cd $REPO && agentic-git run --agent ag1 --branch feat/one -- <cmd>" ]]
 	[[ "$restore" == "agentic-git snapshots restore --repo $WT refs/agentic-git/snapshots/ag1/"*-end ]]
 	cd "$T"
-	# shellcheck disable=SC2086
-	$add -q
+	(cd "$REPO" && "$AG_BIN" run --agent ag1 --branch feat/one -- true 2>/dev/null)
 	# shellcheck disable=SC2086
 	run "$AG_BIN" ${restore#agentic-git }
 	assert_success
