@@ -123,6 +123,25 @@ int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+bool file_has_content(const char *path, const void *data, size_t len,
+		      mode_t mode)
+{
+	struct strbuf cur = STRBUF_INIT;
+	struct stat st;
+	bool same = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (st.st_mode & 07777) == mode && st.st_uid == geteuid() &&
+	    (size_t)st.st_size == len && !read_fd_bounded(fd, len, &cur))
+		same = cur.len == len && !memcmp(cur.buf, data, len);
+	close(fd);
+	strbuf_release(&cur);
+	return same;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len,
 		      mode_t mode)
 {

@@ -42,6 +42,14 @@ int read_fd_bounded(int fd, size_t max, struct strbuf *out);
 int write_all(int fd, const void *data, size_t len);
 
 /*
+ * True when `path` is a regular file of ours (not a symlink) with exactly
+ * `mode` and these bytes: rewriting it would change nothing, and on a
+ * full disk would fail.
+ */
+bool file_has_content(const char *path, const void *data, size_t len,
+		      mode_t mode);
+
+/*
  * Writes `len` bytes to `path` atomically: a temp file in the same
  * directory, fsync, rename. The file gets `mode`.
  */

@@ -34,6 +34,7 @@
 #include "base/eventlog.h"
 #include "base/fileio.h"
 #include "base/path.h"
+#include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "git/ended-branches.h"
 #include "git/pushpin.h"
@@ -121,11 +122,26 @@ out:
 	strbuf_release(&cmdline);
 }
 
+/* git's housekeeping (pack-refs, gc): the ref keeps its value (reftx.h) */
+static bool value_kept(const struct repo_loc *loc, const char *old_oid,
+		       const char *new_oid, const char *ref)
+{
+	const struct repo_probe *p =
+		repo_probe_get(loc->commondir, loc->gitdir);
+	struct reftx_values v;
+
+	if (!repo_probe_refs_ours(p) ||
+	    reftx_read_values(loc->commondir, repo_probe_hexlen(p), ref, &v) <
+		    0)
+		return false;
+	return reftx_value_kept(old_oid, new_oid, &v);
+}
+
 /* One committed "<old> <new> <ref>" line; the old id (and the tip kept)
  * `prepared` read where git gave none (git/reftx-keep.h). */
 static void journal_line(const char *line, const char *agent, const char *sub,
 			 const char *worktree, const char *home,
-			 struct reftx_known *known)
+			 struct reftx_known *known, const struct repo_loc *loc)
 {
 	char old[128], new[128];
 	const char *sp1 = strchr(line, ' '), *sp2, *was, *kept;
@@ -148,6 +164,10 @@ static void journal_line(const char *line, const char *agent, const char *sub,
 	event_add_str(&ev, "worktree", worktree);
 	if (*kept)
 		event_add_str(&ev, "kept", kept);
+	/* the ref still has its value: git's pack-refs moved it into
+	 * packed-refs (reftx.h), no agent deleted it */
+	if (loc && value_kept(loc, old, new, sp2 + 1))
+		event_add_bool(&ev, "housekeeping", true);
 	event_write(home, &ev); /* best effort: never blocks the update */
 	event_release(&ev);
 }
@@ -231,19 +251,18 @@ static bool bypass_counts(const struct ag_binding *b)
 	return ag_bypass_requested(b->agent, &layer);
 }
 
-/* git's housekeeping (pack-refs, gc): the ref keeps its value (reftx.h) */
-static bool value_kept(const struct repo_loc *loc, const char *old_oid,
-		       const char *new_oid, const char *ref)
+/* value_kept() for one "<old> <new> <ref>" line */
+static bool line_value_kept(const struct repo_loc *loc, const char *line)
 {
-	const struct repo_probe *p =
-		repo_probe_get(loc->commondir, loc->gitdir);
-	struct reftx_values v;
+	char *l = xstrdup(line), *sp1, *sp2;
+	bool kept = false;
 
-	if (!repo_probe_refs_ours(p) ||
-	    reftx_read_values(loc->commondir, repo_probe_hexlen(p), ref, &v) <
-		    0)
-		return false;
-	return reftx_value_kept(old_oid, new_oid, &v);
+	if ((sp1 = strchr(l, ' ')) && (sp2 = strchr(sp1 + 1, ' '))) {
+		*sp1 = *sp2 = '\0';
+		kept = value_kept(loc, l, sp1 + 1, sp2 + 1);
+	}
+	free(l);
+	return kept;
 }
 
 /* One "<old> <new> <ref>" line; false (reason in why) when refused. */
@@ -349,7 +368,10 @@ static int judge_prepared(const char *home)
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
-		if (f == SESSION_FOUND && n <= HOOK_LINE_MAX)
+		/* git's housekeeping (pack-refs pruning a loose file whose
+		 * value packed-refs now holds) drops no tip */
+		if (f == SESSION_FOUND && n <= HOOK_LINE_MAX &&
+		    !(have_loc && line_value_kept(&loc, line)))
 			strvec_push(&lines, line);
 		if (!on || rc || judge_line(&c, have_loc ? &loc : NULL, line, n, &why))
 			continue;
@@ -440,6 +462,7 @@ static int reference_transaction(int argc, const char **argv,
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	bool have_loc;
 
 	if (argc >= 2 && !strcmp(argv[1], "prepared"))
 		return judge_prepared(hook_home ? hook_home : home);
@@ -454,17 +477,16 @@ static int reference_transaction(int argc, const char **argv,
 		wt = getcwd(cwd, sizeof(cwd)) ? cwd : "";
 	if (journal)
 		parent_subcommand(&sub, NULL);
-	reftx_known_load(&known,
-			 journal && repo_discover(wt, &loc) == REPO_FOUND
-				 ? loc.gitdir
-				 : NULL);
+	have_loc = journal && repo_discover(wt, &loc) == REPO_FOUND;
+	reftx_known_load(&known, have_loc ? loc.gitdir : NULL);
 	/* always drain stdin, so git never sees a broken pipe */
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		if (!journal || n > HOOK_LINE_MAX)
 			continue;
 		if (n && line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		journal_line(line, agent, sub.buf, wt, home, &known);
+		journal_line(line, agent, sub.buf, wt, home, &known,
+			     have_loc ? &loc : NULL);
 	}
 	free(line);
 	reftx_known_release(&known);

@@ -10,7 +10,11 @@
  *  3. The hot path (no deny, nothing destructive, no push) spawns no
  *     process: facts come from files and the shim execs real git.
  *  4. A denied command never reaches git and exits 1 with the deny block.
- *  5. A snapshot failure never blocks the operation (fail-open, loud).
+ *  5. A snapshot failure blocks the operation in agentic-git's own
+ *     sessions and dispatch targets (their signed binding says so: it
+ *     carries the bypass field only they write) and when the operator set
+ *     AGENTIC_GIT_FAIL_CLOSED=1; in the embedding mode it warns loudly and
+ *     the operation runs (the original's contract).
  */
 #include "base/common.h"
 #include <errno.h>
@@ -148,7 +152,22 @@ static void audit_bypass(const struct git_argv *ga, const struct shim_facts *f,
 	free(cwd);
 }
 
-/* 0, or -1 when clean -x/-X must not run: its ignored files are not safe. */
+/*
+ * Whether a failed snapshot refuses the operation (invariant 5): a binding
+ * of agentic-git's own `run` or dispatch (signed, so the agent cannot
+ * strip the field), or the operator's opt-in in the embedding mode.
+ */
+static bool fail_closed(const struct shim_facts *f)
+{
+	const char *v = getenv("AGENTIC_GIT_FAIL_CLOSED");
+
+	if (f->bstate == AG_BINDING_BOUND && f->binding.bypass)
+		return true;
+	return v && ag_env_is_one(v);
+}
+
+/* 0, or -1 when the operation must not run: its snapshot failed in a
+ * session, or clean -x/-X's ignored files are not safe. */
 static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 			 const struct verdict *v)
 {
@@ -162,6 +181,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		.slug = v->snapshot_slug,
 		.quarantine_ignored = v->quarantine,
 		.quarantine_incomplete = &incomplete,
+		.fail_closed = fail_closed(f),
 	};
 	int ret = 0;
 
@@ -183,11 +203,11 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		strvec_pushn(&configs, ga->configs, ga->nconfigs);
 		o.clean_configs = configs.v;
 	}
-	if (snapshot_guard(&o) < 0) {
+	ret = snapshot_guard(&o);
+	if (ret == -1)
 		fprintf(stderr,
 			"agentic-git: git clean refused: what it would delete and no snapshot can hold (ignored files, nested repositories) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X and with one -f\n");
-		ret = -1;
-	}
+	ret = ret < 0 ? -1 : 0;
 	strvec_clear(&paths);
 	strvec_clear(&configs);
 	strvec_clear(&sources);

@@ -234,11 +234,6 @@ static int set_hooks_path(const struct session *s, const char *hooks)
 	if (repo_discover(s->worktree, &loc) != REPO_FOUND || !loc.gitdir)
 		goto out;
 	strbuf_addf(&path, "%s/config.worktree", loc.gitdir);
-	if (path_exists(path.buf) ||
-	    !repo_probe_files_ours(repo_probe_get(loc.commondir, loc.gitdir))) {
-		ret = config_retry(s, "--worktree", "core.hooksPath", hooks, NULL);
-		goto out;
-	}
 	strbuf_addstr(&body, "[core]\n\thooksPath = \"");
 	for (const char *p = hooks; *p; p++) {
 		if (*p == '\\' || *p == '"')
@@ -246,6 +241,17 @@ static int set_hooks_path(const struct session *s, const char *hooks)
 		strbuf_addch(&body, *p);
 	}
 	strbuf_addstr(&body, "\"\n");
+	/* re-entry: the file we wrote is still right (no write: a session
+	 * starts on a full disk too) */
+	if (file_has_content(path.buf, body.buf, body.len, 0644)) {
+		ret = 0;
+		goto out;
+	}
+	if (path_exists(path.buf) ||
+	    !repo_probe_files_ours(repo_probe_get(loc.commondir, loc.gitdir))) {
+		ret = config_retry(s, "--worktree", "core.hooksPath", hooks, NULL);
+		goto out;
+	}
 	ret = write_file_atomic(path.buf, body.buf, body.len, 0644);
 out:
 	repo_loc_release(&loc);

@@ -44,7 +44,11 @@ static int write_stub(const char *dir, const char *self_exe, const char *home,
 	add_sq(&body, home);
 	strbuf_addf(&body, " %s \"$@\"\n", name);
 	strbuf_addf(&path, "%s/%s", dir, name);
-	ret = write_file_atomic(path.buf, body.buf, body.len, 0755);
+	/* a stub already right is left as it is: a session starts on a full
+	 * disk too */
+	ret = file_has_content(path.buf, body.buf, body.len, 0755)
+		      ? 0
+		      : write_file_atomic(path.buf, body.buf, body.len, 0755);
 	strbuf_release(&body);
 	strbuf_release(&path);
 	return ret;

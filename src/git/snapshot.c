@@ -28,6 +28,7 @@
 #include "git/repo.h"
 #include "git/snapshot-name.h"
 #include "git/snapshot-int.h"
+#include "git/snapshot-space.h"
 #include "git/snapshot.h"
 
 void snap_release(struct snap *s)
@@ -562,6 +563,10 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 			    ref_out->buf, NULL, &perr);
 	ret = 0;
 out:
+	/* a failed snapshot removes what its git wrote (a tmp_pack_* keeps
+	 * a full disk full) */
+	if (ret < 0 && s.commondir.len)
+		snapshot_sweep_failed(s.commondir.buf, s.now);
 	strbuf_release(&perr);
 	snap_release(&s);
 	return ret;
@@ -595,24 +600,40 @@ int snapshot_take(const struct snapshot_opts *o, struct strbuf *ref_out,
 
 int snapshot_guard(const struct snapshot_opts *o)
 {
-	struct strbuf ref = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf ref = STRBUF_INIT, err = STRBUF_INIT, why = STRBUF_INIT;
 	int ret = 0;
 
 	if (snapshot_take(o, &ref, &err) < 0) {
-		ret = o->quarantine_ignored ? -1 : 0;
 		struct event ev = EVENT_INIT("snapshot_failed", o->agent,
 					     o->slug);
-		fprintf(stderr,
-			"agentic-git: warning — pre-op snapshot FAILED (%s); proceeding without a safety net\n",
-			err.len ? err.buf : "unknown error");
+
+		if (!err.len)
+			strbuf_addstr(&err, "unknown error");
+		if (snapshot_reason_is_space(err.buf))
+			snapshot_space_hint(o->real_git, o->dir, o->home, &why);
+		ret = o->quarantine_ignored ? -1 : 0;
+		if (o->fail_closed) {
+			ret = -2;
+			fprintf(stderr,
+				"agentic-git: git %s refused: its pre-op snapshot FAILED (%s)%s%s — in a session a destructive command does not run without its safety net; free space and retry, or commit the work first\n",
+				o->slug, err.buf, why.len ? "; " : "", why.buf);
+		} else {
+			fprintf(stderr,
+				"agentic-git: warning — pre-op snapshot FAILED (%s)%s%s; proceeding without a safety net\n",
+				err.buf, why.len ? "; " : "", why.buf);
+		}
 		event_add_null(&ev, "target_branch");
 		event_add_str(&ev, "reason", err.buf);
+		if (why.len)
+			event_add_str(&ev, "space", why.buf);
+		event_add_bool(&ev, "refused", ret == -2);
 		event_write(o->home, &ev);
 		event_release(&ev);
 	}
 	strbuf_release(&ref);
 	strbuf_release(&err);
-	if (o->quarantine_incomplete && *o->quarantine_incomplete)
+	strbuf_release(&why);
+	if (!ret && o->quarantine_incomplete && *o->quarantine_incomplete)
 		ret = -1;
 	return ret;
 }

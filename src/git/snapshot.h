@@ -71,17 +71,22 @@ struct snapshot_opts {
 	/* the stash whose entries a stash drop/clear (and `end`) keeps as
 	 * parents: a session's own (git/stash-map.h), NULL for refs/stash */
 	const char *stash_ref;
+	/* fail closed (a `run` session, a dispatch target, or the operator's
+	 * AGENTIC_GIT_FAIL_CLOSED=1): a failed snapshot refuses the op */
+	bool fail_closed;
 };
 
 /*
- * Fail-open guard for the shim: takes the snapshot, and on failure prints
- * `agentic-git: warning — pre-op snapshot FAILED (<reason>); proceeding
- * without a safety net` to stderr and appends a `snapshot_failed` event.
- * Never exits. Returns 0, or -1 when what a clean deletes is not safe: the
+ * The shim's guard: takes the snapshot, and on failure appends a
+ * `snapshot_failed` event and either (fail-open, the embedding mode)
+ * prints `agentic-git: warning — pre-op snapshot FAILED (<reason>);
+ * proceeding without a safety net` or (`fail_closed`) prints the refusal,
+ * with how much space is needed when the disk is full, and returns -2.
+ * Never exits. Returns 0; -1 when what a clean deletes is not safe: the
  * quarantine is incomplete (e.g. a full disk: ignored files, nested
  * repositories exist nowhere else), or `quarantine_ignored` was asked and
- * the snapshot failed. The caller must not run the clean then
- * (docs/threat-model.md, "lost work").
+ * the snapshot failed; -2 when it refused. The caller must not run the
+ * operation on a negative return (docs/threat-model.md, "lost work").
  */
 int snapshot_guard(const struct snapshot_opts *o);
 
