@@ -72,8 +72,10 @@ static void describe_unsaved(const struct session_info *si, struct strbuf *sb)
 		sep = ", ";
 	}
 	if (si->unpushed > 0)
-		strbuf_addf(sb, "%s%d commit(s) on '%s' in no remote, base or protected branch",
-			    sep, si->unpushed, si->branch);
+		strbuf_addf(
+			sb,
+			"%s%d commit(s) on '%s' in no remote, base or protected branch",
+			sep, si->unpushed, si->branch);
 	else if (si->unpushed < 0)
 		strbuf_addf(sb, "%scommits whose push state is unknown", sep);
 }

@@ -78,8 +78,9 @@ static void json_trailers(struct strbuf *sb, const char *t)
 		const char *nl = strchrnul(t, '\n');
 		const char *colon = memchr(t, ':', (size_t)(nl - t));
 		char *key = colon ? xstrndup(t, (size_t)(colon - t)) : NULL;
-		char *val = colon ? xstrndup(colon + 1, (size_t)(nl - colon - 1))
-				  : NULL;
+		char *val =
+			colon ? xstrndup(colon + 1, (size_t)(nl - colon - 1))
+			      : NULL;
 
 		if (key) {
 			char *v = val;
@@ -142,17 +143,23 @@ static void print_json(const struct session_info *si, const struct review *r,
 		json_trailers(&sb, c->trailers);
 		strbuf_addch(&sb, '}');
 	}
-	strbuf_addf(&sb, "],\n  \"diffstat\": {\"files_changed\": %zu, \"insertions\": %ld, \"deletions\": %ld, \"files\": [",
-		    r->files_nr, r->insertions, r->deletions);
+	strbuf_addf(
+		&sb,
+		"],\n  \"diffstat\": {\"files_changed\": %zu, \"insertions\": %ld, \"deletions\": %ld, \"files\": [",
+		r->files_nr, r->insertions, r->deletions);
 	for (size_t i = 0; i < r->files_nr; i++) {
 		const struct review_file *f = &r->files[i];
 		strbuf_addstr(&sb, i ? ", {" : "{");
 		json_kv(&sb, "", "path", f->path);
 		if (f->added < 0)
-			strbuf_addstr(&sb, ", \"added\": null, \"deleted\": null, \"binary\": true}");
+			strbuf_addstr(
+				&sb,
+				", \"added\": null, \"deleted\": null, \"binary\": true}");
 		else
-			strbuf_addf(&sb, ", \"added\": %ld, \"deleted\": %ld, \"binary\": false}",
-				    f->added, f->deleted);
+			strbuf_addf(
+				&sb,
+				", \"added\": %ld, \"deleted\": %ld, \"binary\": false}",
+				f->added, f->deleted);
 	}
 	strbuf_addstr(&sb, "]}");
 	json_events(&sb, "denies", r->denies, r->denies_nr, false);
@@ -211,8 +218,8 @@ static void print_files(const struct review *r)
 		if (f->added < 0)
 			printf_inert("  %-14s %s\n", "binary", f->path);
 		else
-			printf_inert("  +%-6ld -%-6ld %s\n", f->added, f->deleted,
-				     f->path);
+			printf_inert("  +%-6ld -%-6ld %s\n", f->added,
+				     f->deleted, f->path);
 	}
 }
 
@@ -235,8 +242,9 @@ static void print_guard(const struct session_info *si, const struct review *r)
 			     e->subcommand, e->detail);
 		strbuf_reset(&line);
 		strbuf_add_shell_quoted(&line, e->detail);
-		printf_inert("      restore: agentic-git snapshots restore --repo %s %s\n",
-			     wt.buf, line.buf);
+		printf_inert(
+			"      restore: agentic-git snapshots restore --repo %s %s\n",
+			wt.buf, line.buf);
 	}
 	strbuf_release(&line);
 	strbuf_release(&wt);
@@ -262,13 +270,15 @@ static void print_text(const struct session_info *si, const struct review *r,
 			for (size_t j = 0; j < r->overlap[i].agents.nr; j++)
 				strbuf_addf(&who, "%s%s", j ? ", " : "",
 					    r->overlap[i].agents.v[j]);
-			printf_inert("  %s  (%s)\n", r->overlap[i].path, who.buf);
+			printf_inert("  %s  (%s)\n", r->overlap[i].path,
+				     who.buf);
 			strbuf_release(&who);
 		}
 	}
 	if (patch && r->patch.len) {
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_add_inert(&sb, r->patch.buf, INERT_KEEP_NL | INERT_KEEP_TAB);
+		strbuf_add_inert(&sb, r->patch.buf,
+				 INERT_KEEP_NL | INERT_KEEP_TAB);
 		fputs("patch:\n", stdout);
 		fwrite(sb.buf, 1, sb.len, stdout);
 		strbuf_release(&sb);
@@ -292,7 +302,8 @@ static int find_session(const char *home, const char *git, const char *agent,
 	if (si->state == SESSION_FORGED || si->state == SESSION_INVALID ||
 	    !si->branch || !si->source_repo) {
 		error("review: the binding of agent '%s' is %s; nothing in it is trusted",
-		      agent, si->state == SESSION_FORGED ? "forged" : "not usable");
+		      agent,
+		      si->state == SESSION_FORGED ? "forged" : "not usable");
 		return 1;
 	}
 	return 0;

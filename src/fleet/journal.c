@@ -24,8 +24,8 @@ static int one_line(struct walk *w, const char *line, size_t len)
 	struct audit_record r;
 	int rc = 0;
 
-	if (!len || (w->needle && !memmem(line, len, w->needle,
-					  strlen(w->needle))))
+	if (!len ||
+	    (w->needle && !memmem(line, len, w->needle, strlen(w->needle))))
 		return 0;
 	if (audit_record_parse(line, len, &r))
 		return 0;
@@ -81,8 +81,7 @@ static int walk_fd(struct walk *w, int fd)
 	return rc;
 }
 
-int journal_each(const char *home, const char *agent, journal_fn fn,
-		 void *data)
+int journal_each(const char *home, const char *agent, journal_fn fn, void *data)
 {
 	char *path = xstrfmt("%s/fleet_events.jsonl", home);
 	struct walk w = { agent, NULL, fn, data };

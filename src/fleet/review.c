@@ -65,8 +65,8 @@ static char *rev_parse(const char *git, const struct session_info *si,
 		       const char *ref)
 {
 	struct strbuf out = STRBUF_INIT, spec = STRBUF_INIT;
-	const char *args[] = { "rev-parse", "--verify", "--quiet",
-			       "--end-of-options", NULL, NULL };
+	const char *args[] = { "rev-parse",	   "--verify", "--quiet",
+			       "--end-of-options", NULL,       NULL };
 
 	strbuf_addf(&spec, "%s^{commit}", ref);
 	args[4] = spec.buf;
@@ -74,15 +74,16 @@ static char *rev_parse(const char *git, const struct session_info *si,
 		strbuf_reset(&out);
 	gitcmd_chomp(&out);
 	strbuf_release(&spec);
-	return out.len ? strbuf_detach(&out, NULL) : (strbuf_release(&out), NULL);
+	return out.len ? strbuf_detach(&out, NULL)
+		       : (strbuf_release(&out), NULL);
 }
 
 static int read_counts(const char *git, const struct session_info *si,
 		       struct review *r, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT;
-	const char *args[] = { "rev-list", "--left-right", "--count",
-			       NULL, NULL };
+	const char *args[] = { "rev-list", "--left-right", "--count", NULL,
+			       NULL };
 	int rc;
 
 	strbuf_addf(&range, "%s...%s", r->base_oid, r->head_oid);
@@ -105,9 +106,13 @@ static int read_commits(const char *git, const struct session_info *si,
 	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT;
 	struct strvec f = STRVEC_INIT;
 	const char *args[] = {
-		"log", "-z", "--no-show-signature", "--no-color",
+		"log",
+		"-z",
+		"--no-show-signature",
+		"--no-color",
 		"--format=tformat:%H%x00%an <%ae>%x00%aI%x00%s%x00%(trailers:only,unfold)",
-		NULL, NULL
+		NULL,
+		NULL
 	};
 	int rc;
 
@@ -142,15 +147,20 @@ static int read_commits(const char *git, const struct session_info *si,
 
 /* `git diff --numstat -z` records: "A\tD\tpath\0" (renames off). */
 static int read_numstat(const char *git, const struct session_info *si,
-			const char *from, const char *to,
-			struct review *r, struct strvec *names,
-			struct strbuf *err)
+			const char *from, const char *to, struct review *r,
+			struct strvec *names, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT;
 	struct strvec f = STRVEC_INIT;
-	const char *args[] = { "diff", "--numstat", "-z", "--no-renames",
-			       "--no-textconv", "--no-ext-diff",
-			       "--end-of-options", NULL, NULL };
+	const char *args[] = { "diff",
+			       "--numstat",
+			       "-z",
+			       "--no-renames",
+			       "--no-textconv",
+			       "--no-ext-diff",
+			       "--end-of-options",
+			       NULL,
+			       NULL };
 	int rc;
 
 	strbuf_addf(&range, "%s...%s", from, to);
@@ -159,7 +169,8 @@ static int read_numstat(const char *git, const struct session_info *si,
 	if (!rc)
 		split_nul(&out, &f);
 	for (size_t i = 0; !rc && i < f.nr; i++) {
-		char *t1 = strchr(f.v[i], '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		char *t1 = strchr(f.v[i], '\t'),
+		     *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
 		struct review_file *rf;
 
 		if (!t2) {
@@ -193,8 +204,13 @@ static int read_patch(const char *git, const struct session_info *si,
 		      struct review *r, struct strbuf *err)
 {
 	struct strbuf range = STRBUF_INIT;
-	const char *args[] = { "diff", "--no-color", "--no-textconv",
-			       "--no-ext-diff", "--end-of-options", NULL, NULL };
+	const char *args[] = { "diff",
+			       "--no-color",
+			       "--no-textconv",
+			       "--no-ext-diff",
+			       "--end-of-options",
+			       NULL,
+			       NULL };
 	int rc;
 
 	strbuf_addf(&range, "%s...%s", r->base_oid, r->head_oid);
@@ -254,11 +270,11 @@ static int read_journal(const char *home, const struct session_info *si,
 {
 	struct scan s = { .r = r };
 
-	s.has_since = si->issued_at &&
-		      !audit_parse_time(si->issued_at, 0, &s.since);
+	s.has_since =
+		si->issued_at && !audit_parse_time(si->issued_at, 0, &s.since);
 	if (journal_each(home, si->agent, scan_one, &s) < 0) {
-		strbuf_addf(err, "cannot read '%s/fleet_events.jsonl': %s", home,
-			    strerror(errno));
+		strbuf_addf(err, "cannot read '%s/fleet_events.jsonl': %s",
+			    home, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -307,7 +323,8 @@ static void read_overlap(const char *git, const struct session_info *si,
 		char *base, *tip;
 
 		if (!strcmp(o->agent, si->agent) || !o->branch ||
-		    !o->source_repo || strcmp(o->source_repo, si->source_repo) ||
+		    !o->source_repo ||
+		    strcmp(o->source_repo, si->source_repo) ||
 		    (o->state != SESSION_CLEAN && o->state != SESSION_DIRTY))
 			continue;
 		base = base_of(o);
@@ -326,14 +343,17 @@ static void read_overlap(const char *git, const struct session_info *si,
 }
 
 int review_read(const char *home, const char *git,
-		const struct session_info *si, const struct session_list *others,
-		bool want_patch, struct review *r, struct strbuf *err)
+		const struct session_info *si,
+		const struct session_list *others, bool want_patch,
+		struct review *r, struct strbuf *err)
 {
 	char *base = base_of(si), *tip;
 
 	if (!base) {
-		strbuf_addf(err, "the binding of '%s' records no base (a session from an older agentic-git): nothing to compare with",
-			    si->agent);
+		strbuf_addf(
+			err,
+			"the binding of '%s' records no base (a session from an older agentic-git): nothing to compare with",
+			si->agent);
 		return -1;
 	}
 	r->base = xstrdup(si->base ? si->base : si->base_oid);
@@ -345,7 +365,8 @@ int review_read(const char *home, const char *git,
 	if (!r->base_oid || !r->head_oid) {
 		strbuf_addf(err, "%s '%s' is not a commit in '%s'",
 			    r->base_oid ? "branch" : "base",
-			    r->base_oid ? si->branch : r->base, si->source_repo);
+			    r->base_oid ? si->branch : r->base,
+			    si->source_repo);
 		return -1;
 	}
 	if (read_counts(git, si, r, err) || read_commits(git, si, r, err) ||

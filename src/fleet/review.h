@@ -50,7 +50,7 @@ struct review_overlap {
 };
 
 struct review {
-	char *base;	/* what the branch was compared with */
+	char *base; /* what the branch was compared with */
 	char *base_oid, *head_oid;
 	int ahead, behind;
 	struct review_commit *commits;
@@ -65,7 +65,10 @@ struct review {
 	struct strbuf patch; /* with want_patch: `git diff` of base...branch */
 };
 
-#define REVIEW_INIT { .patch = STRBUF_INIT }
+#define REVIEW_INIT                  \
+	{                            \
+		.patch = STRBUF_INIT \
+	}
 
 /*
  * Reads the review of session `si` (trusted: its binding verified) in
@@ -73,8 +76,9 @@ struct review {
  * sessions (si among them is skipped); NULL skips the overlap.
  */
 int review_read(const char *home, const char *git,
-		const struct session_info *si, const struct session_list *others,
-		bool want_patch, struct review *r, struct strbuf *err);
+		const struct session_info *si,
+		const struct session_list *others, bool want_patch,
+		struct review *r, struct strbuf *err);
 void review_release(struct review *r);
 
 /*

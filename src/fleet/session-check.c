@@ -223,7 +223,8 @@ static char *live_holder(const struct session *s)
 		if (!ag_agent_name_valid(de->d_name, &why) ||
 		    !strcmp(de->d_name, s->agent))
 			continue;
-		if (ag_binding_load(s->home, de->d_name, &b) != AG_BINDING_BOUND)
+		if (ag_binding_load(s->home, de->d_name, &b) !=
+		    AG_BINDING_BOUND)
 			continue;
 		if (b.branch && !strcmp(b.branch, s->branch) &&
 		    same_real_path(b.source_repo, s->source_repo))
@@ -264,15 +265,19 @@ static int check_adopt(struct session *s, const struct repo_loc *loc,
 	char *who = live_holder(s);
 
 	if (who) {
-		strbuf_addf(err, "branch '%s' is held by the live session of agent '%s'; review or end it first (agentic-git end --agent %s), or pick a new --branch",
-			    s->branch, who, who);
+		strbuf_addf(
+			err,
+			"branch '%s' is held by the live session of agent '%s'; review or end it first (agentic-git end --agent %s), or pick a new --branch",
+			s->branch, who, who);
 		free(who);
 		return 1;
 	}
 	who = ended_by_other(s);
 	if (who) {
-		strbuf_addf(err, "branch '%s' was left by agent '%s' and stays that agent's; resume it with --agent %s, or pick a new --branch",
-			    s->branch, who, who);
+		strbuf_addf(
+			err,
+			"branch '%s' was left by agent '%s' and stays that agent's; resume it with --agent %s, or pick a new --branch",
+			s->branch, who, who);
 		free(who);
 		return 1;
 	}
@@ -280,12 +285,13 @@ static int check_adopt(struct session *s, const struct repo_loc *loc,
 	    out.len <= 40 || out.buf[40] != ' ') {
 		strbuf_reset(&out);
 		if (gitcmd_capture(s->real_git, loc->top, &out, NULL,
-				   "rev-parse", "--verify", "--quiet", ref, NULL))
+				   "rev-parse", "--verify", "--quiet", ref,
+				   NULL))
 			strbuf_reset(&out);
 	}
 	if (out.len < 40) {
-		strbuf_addf(err, "branch '%s' cannot be read in '%s'", s->branch,
-			    s->source_repo);
+		strbuf_addf(err, "branch '%s' cannot be read in '%s'",
+			    s->branch, s->source_repo);
 		strbuf_release(&out);
 		return 1;
 	}

@@ -249,7 +249,8 @@ static int set_hooks_path(const struct session *s, const char *hooks)
 	}
 	if (path_exists(path.buf) ||
 	    !repo_probe_files_ours(repo_probe_get(loc.commondir, loc.gitdir))) {
-		ret = config_retry(s, "--worktree", "core.hooksPath", hooks, NULL);
+		ret = config_retry(s, "--worktree", "core.hooksPath", hooks,
+				   NULL);
 		goto out;
 	}
 	ret = write_file_atomic(path.buf, body.buf, body.len, 0644);

@@ -234,9 +234,9 @@ void session_info_read(const char *home, const char *git, const char *agent,
 		}
 		count_status(git, si);
 		if (si->state != SESSION_INVALID)
-			si->unpushed = unpushed_count(home, git, si->worktree,
-						      si->branch ? si->branch : "",
-						      si->base);
+			si->unpushed = unpushed_count(
+				home, git, si->worktree,
+				si->branch ? si->branch : "", si->base);
 		break;
 	case AG_BINDING_ORPHAN:
 		si->state = SESSION_MISSING;

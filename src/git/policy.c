@@ -105,9 +105,9 @@ static size_t emit_inserts(const struct verdict *v, const struct git_argv *ga,
 {
 	static const char *const excl[] = { SNAPSHOT_FENCE_EXCLUDE, NULL };
 	size_t at[EMIT_INS_MAX];
-	size_t k = v->fence_narrow ?
-			   snapshot_fence_narrow(ga, at, EMIT_INS_MAX - n) :
-			   0;
+	size_t k = v->fence_narrow
+			   ? snapshot_fence_narrow(ga, at, EMIT_INS_MAX - n)
+			   : 0;
 
 	for (size_t i = 0; i < k; i++)
 		ins[n++] = (struct git_insert){ at[i], excl };
@@ -183,7 +183,8 @@ static void effects(struct verdict *v, const struct policy_input *in)
 
 /* Another agent's snapshot named or listed (git/snapshot-fence.h); an
  * agent whose binding is not verified has none of its own. */
-static bool snapshot_fence_denied(struct verdict *v, const struct policy_input *in)
+static bool snapshot_fence_denied(struct verdict *v,
+				  const struct policy_input *in)
 {
 	const char *own = in->bind->state == BS_BOUND ? in->env->agent : NULL;
 	const char *word = "";

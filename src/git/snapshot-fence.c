@@ -75,7 +75,8 @@ static bool prefix_reaches(const char *prefix, size_t len, const char *own)
 	reach = true;
 	if (own) {
 		strbuf_addf(&mine, NS "%s/", own);
-		reach = !(len >= mine.len && !strncmp(prefix, mine.buf, mine.len));
+		reach = !(len >= mine.len &&
+			  !strncmp(prefix, mine.buf, mine.len));
 	}
 	strbuf_release(&mine);
 	return reach;
@@ -175,8 +176,8 @@ static bool sub_is(const struct git_argv *ga, const char *s)
 /* show-ref's and ls-remote's options that list one namespace only */
 static bool listing_narrowed(const struct git_argv *ga)
 {
-	static const char *const only[] = { "heads", "tags", "branches",
-					    "refs", NULL };
+	static const char *const only[] = { "heads", "tags", "branches", "refs",
+					    NULL };
 
 	return git_opt_any_on(ga, only) || git_opt_on(ga, "-h") ||
 	       git_opt_on(ga, "-t");
@@ -234,7 +235,8 @@ enum fence_hit snapshot_fence(const struct git_argv *ga, const char *own,
 		own = NULL;
 	for (size_t i = 0; i < ga->nopts && !hit; i++) {
 		const struct git_optuse *u = &ga->opts[i];
-		bool is_glob = !(u->flags & GOPT_SHORT) && u->spelled_len == 4 &&
+		bool is_glob = !(u->flags & GOPT_SHORT) &&
+			       u->spelled_len == 4 &&
 			       !strncmp(u->spelled, "glob", 4);
 
 		if (is_glob && !u->value)
@@ -260,7 +262,8 @@ enum fence_hit snapshot_fence(const struct git_argv *ga, const char *own,
 
 		if (names_other(squeeze(p, &tmp), own)) {
 			hit = FENCE_NAMED;
-		} else if (glob_next || (sub_is(ga, "fetch") && strchr(p, ':'))) {
+		} else if (glob_next ||
+			   (sub_is(ga, "fetch") && strchr(p, ':'))) {
 			/* a --glob pattern, or a refspec's source */
 			const char *src = p + (*p == '+');
 			strbuf_reset(&tmp);
@@ -301,8 +304,9 @@ static size_t walker_alls(const struct git_argv *ga, size_t *at, size_t max,
 	/* the commands whose --all is the revision walker's, which takes
 	 * --exclude (describe's and name-rev's name refs, read nothing) */
 	static const char *const walkers[] = {
-		"log",	    "show",	 "whatchanged",	 "shortlog",	"rev-list",
-		"rev-parse", "bundle",	 "format-patch", "fast-export",
+		"log",	    "show",	    "whatchanged",
+		"shortlog", "rev-list",	    "rev-parse",
+		"bundle",   "format-patch", "fast-export",
 	};
 	size_t n = 0;
 	bool walks = false;

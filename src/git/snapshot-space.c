@@ -22,8 +22,10 @@
 bool snapshot_reason_is_space(const char *reason)
 {
 	static const char *const words[] = {
-		"No space left on device", "Out of diskspace",
-		"Disk quota exceeded", "File too large",
+		"No space left on device",
+		"Out of diskspace",
+		"Disk quota exceeded",
+		"File too large",
 	};
 
 	for (size_t i = 0; reason && i < ARRAY_SIZE(words); i++)
@@ -49,10 +51,9 @@ static unsigned long long changed_bytes(const char *real_git, const char *top)
 	unsigned long long sum = 0;
 	const char *p, *end;
 
-	if (gitcmd_capture(real_git, top, &out, NULL, "status",
-			   "--porcelain", "-z", "--no-renames",
-			   "--untracked-files=all", "--ignore-submodules",
-			   NULL) != 0) {
+	if (gitcmd_capture(real_git, top, &out, NULL, "status", "--porcelain",
+			   "-z", "--no-renames", "--untracked-files=all",
+			   "--ignore-submodules", NULL) != 0) {
 		strbuf_release(&out);
 		return 0;
 	}
@@ -161,8 +162,9 @@ static bool open_by_anyone(const struct strvec *paths, bool *open)
 
 static bool is_tmp_name(const char *name)
 {
-	return starts_with(name, "tmp_pack_") || starts_with(name, "tmp_idx_") ||
-	       starts_with(name, "tmp_rev_") || starts_with(name, "tmp_obj_");
+	return starts_with(name, "tmp_pack_") ||
+	       starts_with(name, "tmp_idx_") || starts_with(name, "tmp_rev_") ||
+	       starts_with(name, "tmp_obj_");
 }
 
 static void collect(const char *dir, time_t since, struct strvec *out)

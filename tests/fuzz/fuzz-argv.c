@@ -57,9 +57,11 @@ static void exercise_parts(const struct git_argv *ga, const unsigned *facts,
 	FUZZ_CHECK(ga->npos <= ga->words_.argc && ga->pos_dd <= ga->npos,
 		   "positionals");
 	for (size_t i = 0; i < ga->nopts; i++)
-		FUZZ_CHECK(ga->opts[i].word < ga->words_.argc &&
-				   (!i || ga->opts[i - 1].word <= ga->opts[i].word),
-			   "an option outside the command line, or out of order");
+		FUZZ_CHECK(
+			ga->opts[i].word < ga->words_.argc &&
+				(!i ||
+				 ga->opts[i - 1].word <= ga->opts[i].word),
+			"an option outside the command line, or out of order");
 	for (size_t i = 0; i < ga->nconfigs; i++) {
 		const char *val = git_config_split(ga->configs[i], key, sizeof(key));
 		(void)git_config_key_dangerous(key);

@@ -57,8 +57,15 @@ static enum fence_hit judge(const char *own, const char *line)
 
 /* Every way a revision can carry a ref name, for `ref`. */
 static const char *const rev_forms[] = {
-	"%s",	     "%s:secret.txt", "%s~0",     "^%s",     "main..%s",
-	"%s...main", "%s^{tree}",     "%s@{0}",   "+%s:refs/heads/copy",
+	"%s",
+	"%s:secret.txt",
+	"%s~0",
+	"^%s",
+	"main..%s",
+	"%s...main",
+	"%s^{tree}",
+	"%s@{0}",
+	"+%s:refs/heads/copy",
 	"%s:refs/heads/copy",
 };
 
@@ -77,19 +84,31 @@ static void each_rev_form(const char *own, const char *cmd, const char *ref,
 }
 
 static const char *const commands[] = {
-	"show %s",	    "log --oneline %s",	   "cat-file -p %s",
-	"rev-parse %s",	    "diff HEAD %s",	   "archive --format=tar %s",
-	"ls-tree %s",	    "branch copy %s",	   "checkout %s -- f",
-	"fetch . %s",	    "show-ref --verify %s", "for-each-ref --points-at %s refs/heads",
-	"for-each-ref --points-at=%s refs/tags", "-C sub log %s", "merge-base HEAD %s",
-	"restore --source %s f", "restore --source=%s f",
+	"show %s",
+	"log --oneline %s",
+	"cat-file -p %s",
+	"rev-parse %s",
+	"diff HEAD %s",
+	"archive --format=tar %s",
+	"ls-tree %s",
+	"branch copy %s",
+	"checkout %s -- f",
+	"fetch . %s",
+	"show-ref --verify %s",
+	"for-each-ref --points-at %s refs/heads",
+	"for-each-ref --points-at=%s refs/tags",
+	"-C sub log %s",
+	"merge-base HEAD %s",
+	"restore --source %s f",
+	"restore --source=%s f",
 };
 
 static void test_names_in_every_spelling(void **state)
 {
 	/* the DWIM'd short name, a doubled slash, the full name */
 	static const char *const others[] = {
-		OTHER, "agentic-git/snapshots/ag2/20261206T080000Z-0-clean",
+		OTHER,
+		"agentic-git/snapshots/ag2/20261206T080000Z-0-clean",
 		"refs//agentic-git//snapshots/ag2/20261206T080000Z-0-clean",
 		"refs/agentic-git/snapshots/*/x",
 	};
@@ -97,9 +116,11 @@ static void test_names_in_every_spelling(void **state)
 	(void)state;
 	for (size_t c = 0; c < ARRAY_SIZE(commands); c++)
 		for (size_t o = 0; o < ARRAY_SIZE(others); o++) {
-			each_rev_form("ag1", commands[c], others[o], FENCE_NAMED);
+			each_rev_form("ag1", commands[c], others[o],
+				      FENCE_NAMED);
 			/* an unproven identity has no snapshot of its own */
-			each_rev_form(NULL, commands[c], others[o], FENCE_NAMED);
+			each_rev_form(NULL, commands[c], others[o],
+				      FENCE_NAMED);
 			each_rev_form(NULL, commands[c], MINE, FENCE_NAMED);
 			/* its own stay readable */
 			each_rev_form("ag1", commands[c], MINE, FENCE_NONE);
@@ -173,8 +194,9 @@ static void test_listings(void **state)
 		if (judge("ag1", passed[i]) != FENCE_NONE)
 			fail_msg("denied: %s", passed[i]);
 	/* unbound: its "own" listing is another's too */
-	assert_int_not_equal(judge(NULL, "for-each-ref refs/agentic-git/snapshots/ag1/"),
-			     FENCE_NONE);
+	assert_int_not_equal(
+		judge(NULL, "for-each-ref refs/agentic-git/snapshots/ag1/"),
+		FENCE_NONE);
 }
 
 static size_t narrow(const char *line, size_t *at)
