@@ -23,6 +23,7 @@ const struct cmd ag_commands[] = {
 	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
 	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
 	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
+	{ "report", cmd_report, "write the fleet page: one self-contained HTML file" },
 	{ "check", cmd_check, "show what the shim would do with a git command" },
 	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
 	{ "version", cmd_version, "print the version" },
