@@ -28,6 +28,7 @@ const struct cmd ag_commands[] = {
 	{ "report", cmd_report, "write the fleet page: one self-contained HTML file" },
 	{ "check", cmd_check, "show what the shim would do with a git command" },
 	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
+	{ "completion", cmd_completion, "print a bash, zsh or fish completion script" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ NULL, NULL, NULL },
