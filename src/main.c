@@ -12,32 +12,28 @@
 #include "base/path.h"
 #include "cmd/cmd.h"
 
+/* one row a line, as `help` prints them */
+/* clang-format off */
 const struct cmd ag_commands[] = {
-	{ "run", cmd_run,
-	  "run a command or an agent profile inside a guarded session" },
+	{ "run", cmd_run, "run a command or an agent profile inside a guarded session" },
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
-	{ "end", cmd_end,
-	  "end a session safely (its branch and snapshots are kept)" },
-	{ "review", cmd_review,
-	  "show a session's branch against its base, with its denies and snapshots" },
-	{ "snapshots", cmd_snapshots,
-	  "list, show, restore and prune recovery snapshots" },
+	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
+	{ "review", cmd_review, "show a session's branch against its base, with its denies and snapshots" },
+	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },
-	{ "sandbox", cmd_sandbox,
-	  "probe the OS sandbox; run a command inside it" },
-	{ "dispatch", cmd_dispatch,
-	  "run one agent task over many repositories, then verify and push" },
-	{ "summarize", cmd_summarize,
-	  "one agent call over a dispatch run's summary" },
-	{ "check", cmd_check,
-	  "show what the shim would do with a git command" },
-	{ "hook", cmd_hook,
-	  "run a session hook (called by the installed stubs)" },
+	{ "sandbox", cmd_sandbox, "probe the OS sandbox; run a command inside it" },
+	{ "dispatch", cmd_dispatch, "run one agent task over many repositories, then verify and push" },
+	{ "summarize", cmd_summarize, "one agent call over a dispatch run's summary" },
+	{ "report", cmd_report, "write the fleet page: one self-contained HTML file" },
+	{ "check", cmd_check, "show what the shim would do with a git command" },
+	{ "hook", cmd_hook, "run a session hook (called by the installed stubs)" },
+	{ "completion", cmd_completion, "print a bash, zsh or fish completion script" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ NULL, NULL, NULL },
 };
+/* clang-format on */
 
 static bool is_shim_name(const char *argv0)
 {
