@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/die.h"
+#include "base/inert.h"
+#include "base/strbuf.h"
 
 void ag_cleanup_freep(void *p)
 {
@@ -22,20 +24,47 @@ void ag_cleanup_fdp(int *fdp)
 	}
 }
 
+/*
+ * One message, inert (base/inert.h): every argument may hold a name an
+ * agent chose, so each is printed with its control characters made
+ * visible. A newline an argument carries (git's stderr, a file name) is
+ * kept readable but can never start a line of its own: trailing ones are
+ * dropped and each other one continues the message, indented.
+ */
 static AG_PRINTF(2, 0) void vreport(const char *prefix, const char *fmt, va_list ap,
 		    int errnum)
 {
-	char msg[4096];
-	int n;
+	/* out of memory while reporting: xalloc's own message, plainly */
+	static _Thread_local bool reporting;
+	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT;
 
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (n < 0)
-		msg[0] = '\0';
+	if (reporting) {
+		char plain[256];
+
+		if (vsnprintf(plain, sizeof(plain), fmt, ap) < 0)
+			plain[0] = '\0';
+		fprintf(stderr, "agentic-git: %s%s\n", prefix, plain);
+		return;
+	}
+	reporting = true;
+	strbuf_vaddf_inert_flags(&msg, INERT_KEEP_NL | INERT_KEEP_TAB, fmt, ap);
+	while (msg.len && msg.buf[msg.len - 1] == '\n')
+		strbuf_setlen(&msg, msg.len - 1);
+	strbuf_addf(&out, "agentic-git: %s", prefix);
+	for (const char *p = msg.buf, *nl; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		strbuf_add(&out, p, (size_t)(nl - p));
+		if (!*nl)
+			break;
+		strbuf_addstr(&out, "\n    ");
+	}
 	if (errnum)
-		fprintf(stderr, "agentic-git: %s%s: %s\n", prefix, msg,
-			strerror(errnum));
-	else
-		fprintf(stderr, "agentic-git: %s%s\n", prefix, msg);
+		strbuf_addf(&out, ": %s", strerror(errnum));
+	strbuf_addch(&out, '\n');
+	fwrite(out.buf, 1, out.len, stderr);
+	strbuf_release(&msg);
+	strbuf_release(&out);
+	reporting = false;
 }
 
 void die(const char *fmt, ...)

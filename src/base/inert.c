@@ -62,14 +62,14 @@ void strbuf_add_inert_mem(struct strbuf *sb, const void *p, size_t len,
 		unsigned char c = s[i];
 		size_t k;
 
-		if (c == '\\') {
+		if (c == '\\' && !(flags & INERT_KEEP_BACKSLASH)) {
 			strbuf_addstr(sb, "\\\\");
 			i++;
 			continue;
 		}
 		if ((c == '\n' && (flags & INERT_KEEP_NL)) ||
 		    (c == '\t' && (flags & INERT_KEEP_TAB)) ||
-		    (c >= 0x20 && c < 0x7f)) {
+		    (c >= 0x20 && c < 0x7f)) { /* a kept '\\' too */
 			strbuf_addch(sb, c);
 			i++;
 			continue;
@@ -87,6 +87,38 @@ void strbuf_add_inert_mem(struct strbuf *sb, const void *p, size_t len,
 			strbuf_add(sb, s + i, k);
 		i += k;
 	}
+}
+
+/* How long a sequence the lead byte c starts (0: not a lead byte). */
+static size_t utf8_lead_len(unsigned char c)
+{
+	return c >= 0xc2 && c <= 0xdf	? 2
+	       : c >= 0xe0 && c <= 0xef ? 3
+	       : c >= 0xf0 && c <= 0xf4 ? 4
+					: 0;
+}
+
+size_t strbuf_add_inert_chunk(struct strbuf *sb, const void *p, size_t len,
+			      unsigned flags)
+{
+	const unsigned char *s = p;
+	size_t cut = len;
+
+	/* a lead byte among the last three whose sequence runs past the end */
+	for (size_t back = 1; back <= 3 && back <= len; back++) {
+		unsigned char c = s[len - back];
+		size_t want = utf8_lead_len(c);
+
+		if (want) {
+			if (want > back)
+				cut = len - back;
+			break;
+		}
+		if ((c & 0xc0) != 0x80)
+			break; /* not a continuation byte: nothing pending */
+	}
+	strbuf_add_inert_mem(sb, s, cut, flags);
+	return cut;
 }
 
 void strbuf_add_inert(struct strbuf *sb, const char *s, unsigned flags)
@@ -160,11 +192,11 @@ static const char *parse_spec(const char *fmt, struct conv_spec *cs,
 
 /* Appends text escaped, padded to the spec's width with spaces. */
 static void add_padded(struct strbuf *sb, const struct conv_spec *cs,
-		       const char *p, size_t n)
+		       const char *p, size_t n, unsigned flags)
 {
 	size_t start = sb->len, pad;
 
-	strbuf_add_inert_mem(sb, p, n, 0);
+	strbuf_add_inert_mem(sb, p, n, flags);
 	if (cs->width <= 0 || sb->len - start >= (size_t)cs->width)
 		return;
 	pad = (size_t)cs->width - (sb->len - start);
@@ -243,7 +275,7 @@ static void add_integer(struct strbuf *sb, const struct conv_spec *cs,
 }
 
 static void add_conversion(struct strbuf *sb, const struct conv_spec *cs,
-			   va_list *ap)
+			   va_list *ap, unsigned flags)
 {
 	struct strbuf spec = STRBUF_INIT;
 	const char *s;
@@ -257,11 +289,12 @@ static void add_conversion(struct strbuf *sb, const struct conv_spec *cs,
 			s = "(null)";
 		add_padded(sb, cs, s,
 			   cs->prec >= 0 ? strnlen(s, (size_t)cs->prec)
-					 : strlen(s));
+					 : strlen(s),
+			   flags);
 		break;
 	case 'c':
 		c = (char)va_arg(*ap, int);
-		add_padded(sb, cs, &c, 1);
+		add_padded(sb, cs, &c, 1, flags);
 		break;
 	case 'p':
 		add_value(sb, spec.buf, va_arg(*ap, void *));
@@ -285,7 +318,8 @@ static void add_conversion(struct strbuf *sb, const struct conv_spec *cs,
 	strbuf_release(&spec);
 }
 
-void strbuf_vaddf_inert(struct strbuf *sb, const char *fmt, va_list ap)
+void strbuf_vaddf_inert_flags(struct strbuf *sb, unsigned flags,
+			      const char *fmt, va_list ap)
 {
 	va_list cp;
 
@@ -305,9 +339,14 @@ void strbuf_vaddf_inert(struct strbuf *sb, const char *fmt, va_list ap)
 			continue;
 		}
 		fmt = parse_spec(pct + 1, &cs, &cp);
-		add_conversion(sb, &cs, &cp);
+		add_conversion(sb, &cs, &cp, flags);
 	}
 	va_end(cp);
+}
+
+void strbuf_vaddf_inert(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	strbuf_vaddf_inert_flags(sb, 0, fmt, ap);
 }
 
 void strbuf_addf_inert(struct strbuf *sb, const char *fmt, ...)

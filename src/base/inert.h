@@ -43,6 +43,13 @@
 enum inert_flags {
 	INERT_KEEP_NL = 1 << 0,	 /* '\n' passes as it is (multi-line text) */
 	INERT_KEEP_TAB = 1 << 1, /* '\t' passes as it is */
+	/*
+	 * '\\' passes as it is: for text read as text (the content lines of
+	 * a patch), where a doubled backslash in every C string would hurt
+	 * more than the one-way decoding helps. The output is still free of
+	 * controls; it no longer tells a control from its escaped spelling.
+	 */
+	INERT_KEEP_BACKSLASH = 1 << 2,
 };
 
 /* Appends s (NUL-terminated; NULL appends nothing) escaped as above. */
@@ -50,6 +57,16 @@ void strbuf_add_inert(struct strbuf *sb, const char *s, unsigned flags);
 /* The same for len bytes at p, which may hold NUL bytes (as `\x00`). */
 void strbuf_add_inert_mem(struct strbuf *sb, const void *p, size_t len,
 			  unsigned flags);
+
+/*
+ * For a stream read in chunks: appends the escaped form of the longest
+ * prefix of the len bytes at p that does not end inside a UTF-8 sequence
+ * the next chunk may complete, and returns that prefix's length. The
+ * caller keeps the rest (at most 3 bytes) in front of the next chunk, and
+ * passes what is left at the end to strbuf_add_inert_mem().
+ */
+size_t strbuf_add_inert_chunk(struct strbuf *sb, const void *p, size_t len,
+			      unsigned flags);
 
 /*
  * printf into sb, with every `%s` (and `%c`) argument escaped as
@@ -64,6 +81,10 @@ void strbuf_add_inert_mem(struct strbuf *sb, const void *p, size_t len,
 AG_PRINTF(2, 3) void strbuf_addf_inert(struct strbuf *sb, const char *fmt, ...);
 AG_PRINTF(2, 0)
 void strbuf_vaddf_inert(struct strbuf *sb, const char *fmt, va_list ap);
+/* The same with `flags` (enum inert_flags) applied to every argument. */
+AG_PRINTF(3, 0)
+void strbuf_vaddf_inert_flags(struct strbuf *sb, unsigned flags,
+			      const char *fmt, va_list ap);
 /* The same, written to fp (stdout); returns what fwrite wrote, or -1. */
 AG_PRINTF(2, 3) int fprintf_inert(FILE *fp, const char *fmt, ...);
 AG_PRINTF(1, 2) int printf_inert(const char *fmt, ...);

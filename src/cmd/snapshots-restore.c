@@ -9,6 +9,7 @@
 #include "base/xalloc.h"
 #include "base/timefmt.h"
 #include "cmd/cmd.h"
+#include "cmd/git-out.h"
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
@@ -363,10 +364,9 @@ static int run_git_out(struct snap_cli *c, const char *const *args)
 	struct strbuf err = STRBUF_INIT;
 	int st;
 
-	fflush(stdout);
 	gitcmd_init(&ch, c->git, c->repo);
 	strvec_pushv(&ch.args, args);
-	st = gitcmd_run(&ch, NULL, &err);
+	st = git_run_inert(&ch, &err);
 	child_release(&ch);
 	if (st != 0)
 		error("snapshots %s: %s", c->sub,

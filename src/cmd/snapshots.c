@@ -42,9 +42,11 @@ static const char usage_text[] =
 	"Who sees what: the operator (AGENTIC_GIT_AGENT unset) uses the\n"
 	"snapshots taken in the work tree at --repo (default .), whichever agent\n"
 	"took them; --agent A narrows to one agent, list --all shows every work\n"
-	"tree's. An agent only ever sees and restores its own. A snapshot is\n"
-	"restored only into the work tree it was taken in, unless --any-worktree.\n"
-	"See docs/snapshots.md.\n";
+	"tree's. Through this command an agent sees and restores only its own\n"
+	"(through git itself: whole in the sandbox, by name only through the\n"
+	"shim; docs/snapshots.md). A snapshot is restored only into the work\n"
+	"tree it was taken in, unless --any-worktree. Names and paths an agent\n"
+	"chose print inert; list --json keeps them exact.\n";
 
 static void print_table(const struct snapshot_list *l)
 {

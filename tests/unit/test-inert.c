@@ -272,6 +272,90 @@ static void test_printf(void **state)
 	strbuf_release(&sb);
 }
 
+/* One stream cut at every place, fed through the chunk form: the same. */
+static void feed_chunks(const char *in, size_t len, size_t chunk,
+			struct strbuf *out)
+{
+	struct strbuf carry = STRBUF_INIT;
+
+	for (size_t off = 0; off < len; off += chunk) {
+		size_t n = len - off < chunk ? len - off : chunk, used;
+
+		strbuf_add(&carry, in + off, n);
+		used = strbuf_add_inert_chunk(out, carry.buf, carry.len,
+					      INERT_KEEP_NL);
+		assert_true(carry.len - used <= 3);
+		memmove(carry.buf, carry.buf + used, carry.len - used);
+		strbuf_setlen(&carry, carry.len - used);
+	}
+	strbuf_add_inert_mem(out, carry.buf, carry.len, INERT_KEEP_NL);
+	strbuf_release(&carry);
+}
+
+static void test_chunks(void **state)
+{
+	struct strbuf in = STRBUF_INIT, whole = STRBUF_INIT, cut = STRBUF_INIT;
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+
+	(void)state;
+	for (int round = 0; round < 3000; round++) {
+		size_t n = rng_next(&seed) % 16;
+
+		strbuf_reset(&in);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = rng_next(&seed);
+			if (r % 3)
+				add_utf8(&in, (uint32_t)((r >> 8) % 0x110000));
+			else
+				strbuf_addch(&in, (int)((r >> 8) & 0xff));
+		}
+		strbuf_reset(&whole);
+		strbuf_add_inert_mem(&whole, in.buf, in.len, INERT_KEEP_NL);
+		for (size_t chunk = 1; chunk <= 5; chunk++) {
+			strbuf_reset(&cut);
+			feed_chunks(in.buf, in.len, chunk, &cut);
+			assert_int_equal(cut.len, whole.len);
+			assert_memory_equal(cut.buf, whole.buf, whole.len);
+		}
+	}
+	strbuf_release(&in);
+	strbuf_release(&whole);
+	strbuf_release(&cut);
+}
+
+/* A patch's content: backslashes kept, every control still escaped. */
+static void test_keep_backslash(void **state)
+{
+	const unsigned flags =
+		INERT_KEEP_NL | INERT_KEEP_TAB | INERT_KEEP_BACKSLASH;
+
+	(void)state;
+	expect("+\tprintf(\"%s\\n\", x);\n", flags,
+	       "+\tprintf(\"%s\\n\", x);\n");
+	expect("+\x1b[2J\r\xe2\x80\xae\\x1b\n", flags,
+	       "+\\x1b[2J\\x0d\\u202e\\x1b\n");
+}
+
+AG_PRINTF(3, 4)
+static void addf_flags(struct strbuf *sb, unsigned flags, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf_inert_flags(sb, flags, fmt, ap);
+	va_end(ap);
+}
+
+static void test_printf_flags(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	addf_flags(&sb, INERT_KEEP_NL, "[%s|%-4s]", "a\nb\x1b", "\n");
+	assert_string_equal(sb.buf, "[a\nb\\x1b|\n   ]");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +364,9 @@ int main(void)
 		cmocka_unit_test(test_every_code_point),
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_printf),
+		cmocka_unit_test(test_chunks),
+		cmocka_unit_test(test_keep_backslash),
+		cmocka_unit_test(test_printf_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
