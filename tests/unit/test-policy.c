@@ -394,6 +394,9 @@ static void test_overwrite_source(void **state)
 		{ "cherry-pick a...b", 0, 0, "a b", "" },
 		{ "cherry-pick ..b", 0, 0, "HEAD b", "" },
 		{ "cherry-pick ^a b", 0, 0, "b", "" },
+		/* a revert writes the parent's version back (issue 33) */
+		{ "revert --no-edit abc", 0, 0, "abc abc^", "" },
+		{ "revert a..b", 0, 0, "a b a^ b^", "" },
 		{ "cherry-pick a^!", 0, 0, "a", "" },
 		{ "status", 0, 0, "", "" },
 	};
