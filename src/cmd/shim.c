@@ -194,14 +194,22 @@ static void keep_what_no_tree_holds(const struct git_argv *ga,
 	o->submodule_paths = subpaths->v;
 }
 
-/* The way out when the quarantine cannot hold what `sub` deletes. */
-static const char *keep_way_out(const char *sub)
+/* What `sub` deletes that the quarantine could not hold, and the way out. */
+static void keep_refused(const char *sub)
 {
-	if (!strcmp(sub, "clean"))
-		return "run git clean without -x/-X and with one -f";
-	if (!strcmp(sub, "sparse-checkout"))
-		return "move the ignored files out of the directories that leave the cone first";
-	return "commit the submodule's work, or move it out of the submodule, first";
+	const char *what = "a submodule's work",
+		   *out = "commit the submodule's work, or move it out of the submodule, first";
+
+	if (!strcmp(sub, "clean")) {
+		what = "ignored files, nested repositories";
+		out = "run git clean without -x/-X and with one -f";
+	} else if (!strcmp(sub, "sparse-checkout")) {
+		what = "ignored files in the directories that leave the cone";
+		out = "move those ignored files out of them first";
+	}
+	fprintf(stderr,
+		"agentic-git: git %s refused: what it would delete and no snapshot can hold (%s) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or %s\n",
+		sub, what, out);
 }
 
 /* 0, or -1 when the operation must not run: its snapshot failed in a
@@ -245,9 +253,7 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	keep_what_no_tree_holds(ga, &o, &subpaths);
 	ret = snapshot_guard(&o);
 	if (ret == -1)
-		fprintf(stderr,
-			"agentic-git: git %s refused: what it would delete and no snapshot can hold (ignored files, nested repositories, a submodule's work) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or %s\n",
-			ga->sub, keep_way_out(ga->sub));
+		keep_refused(ga->sub);
 	ret = ret < 0 ? -1 : 0;
 	strvec_clear(&subpaths);
 	strvec_clear(&paths);

@@ -69,6 +69,6 @@ setup() {
 	allow_links "$AGENTIC_GIT_HOME/quarantine"
 	assert_failure
 	assert_output --partial "git sparse-checkout refused"
-	assert_output --partial "leave the cone"
+	assert_output --partial "move those ignored files out of them first"
 	assert_equal "$(sha256sum <conf/prod.env)" "$sha"
 }

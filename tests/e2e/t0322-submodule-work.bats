@@ -89,3 +89,16 @@ restore_qdir() {
 	refute_output --partial "sub/notes.txt"
 	[ -e sub/notes.txt ]
 }
+
+@test "when the quarantine cannot be written, rm of a submodule with work is refused and the work stays" {
+	echo "notes" >sub/notes.txt
+	mkdir -p "$AGENTIC_GIT_HOME/quarantine"
+	no_links "$AGENTIC_GIT_HOME/quarantine"
+	run agit rm -q -rf sub
+	allow_links "$AGENTIC_GIT_HOME/quarantine"
+	assert_failure
+	assert_output --partial "git rm refused"
+	assert_output --partial "commit the submodule's work"
+	assert_equal "$(cat sub/notes.txt)" "notes"
+	assert_equal "$(sha256sum <sub/.env)" "$env_sha"
+}
