@@ -166,14 +166,61 @@ static bool fail_closed(const struct shim_facts *f)
 	return v && ag_env_is_one(v);
 }
 
+/*
+ * What the operation deletes that no tree holds is kept in the quarantine
+ * (git/snapshot-keep.c): sparse-checkout's ignored files, the work of the
+ * submodules rm or submodule names (every one when the pathspec comes
+ * from a file). Such an operation is refused when they cannot be kept.
+ */
+static void keep_what_no_tree_holds(const struct git_argv *ga,
+				    struct snapshot_opts *o,
+				    struct strvec *subpaths)
+{
+	size_t from = 0;
+
+	if (!strcmp(ga->sub, "sparse-checkout")) {
+		o->keep_sparse_ignored = true;
+		return;
+	}
+	if (!strcmp(ga->sub, "submodule"))
+		from = 1; /* after its verb: update [--] <path>… */
+	else if (strcmp(ga->sub, "rm"))
+		return;
+	o->keep_submodules = true;
+	if (git_opt_value(ga, "pathspec-from-file"))
+		return;
+	for (size_t i = from; i < ga->npos; i++)
+		strvec_push(subpaths, ga->pos[i]);
+	o->submodule_paths = subpaths->v;
+}
+
+/* What `sub` deletes that the quarantine could not hold, and the way out. */
+static void keep_refused(const char *sub)
+{
+	const char *what = "a submodule's work",
+		   *out = "commit the submodule's work, or move it out of the submodule, first";
+
+	if (!strcmp(sub, "clean")) {
+		what = "ignored files, nested repositories";
+		out = "run git clean without -x/-X and with one -f";
+	} else if (!strcmp(sub, "sparse-checkout")) {
+		what = "ignored files in the directories that leave the cone";
+		out = "move those ignored files out of them first";
+	}
+	fprintf(stderr,
+		"agentic-git: git %s refused: what it would delete and no snapshot can hold (%s) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or %s\n",
+		sub, what, out);
+}
+
 /* 0, or -1 when the operation must not run: its snapshot failed in a
- * session, or clean -x/-X's ignored files are not safe. */
+ * session, or what it deletes and no snapshot can hold (clean -x/-X's
+ * ignored files, sparse-checkout's, a submodule's work) is not safe. */
 static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 			 const struct verdict *v)
 {
 	bool incomplete = false;
 	struct strvec paths = STRVEC_INIT, configs = STRVEC_INIT,
-		      sources = STRVEC_INIT;
+		      sources = STRVEC_INIT, subpaths = STRVEC_INIT;
 	struct snapshot_opts o = {
 		.real_git = f->real_git,
 		.agent = f->env.agent,
@@ -203,11 +250,12 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 		strvec_pushn(&configs, ga->configs, ga->nconfigs);
 		o.clean_configs = configs.v;
 	}
+	keep_what_no_tree_holds(ga, &o, &subpaths);
 	ret = snapshot_guard(&o);
 	if (ret == -1)
-		fprintf(stderr,
-			"agentic-git: git clean refused: what it would delete and no snapshot can hold (ignored files, nested repositories) could not be quarantined (see above) — free space in $AGENTIC_GIT_HOME and retry, or run git clean without -x/-X and with one -f\n");
+		keep_refused(ga->sub);
 	ret = ret < 0 ? -1 : 0;
+	strvec_clear(&subpaths);
 	strvec_clear(&paths);
 	strvec_clear(&configs);
 	strvec_clear(&sources);

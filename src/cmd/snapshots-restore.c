@@ -244,7 +244,8 @@ static int restore_one(struct snap_cli *c, const struct snapshot_info *s,
 	if (snapshot_restore(&o, &r, &err) < 0) {
 		error("snapshots restore: %s", err.buf);
 		ret = 1;
-	} else if (!r.paths && !r.quarantined && !r.stashes && !r.tip_moved) {
+	} else if (!r.paths && !r.quarantined && !r.kept && !r.stashes &&
+		   !r.tip_moved) {
 		printf("Working tree already matches %s — nothing to restore.\n",
 		       s->ref);
 		print_tip(c, s, &r);

@@ -100,6 +100,17 @@ void git_overwrite_sources(const struct git_argv *ga, const unsigned *facts,
 			strvec_push(sources, onto);
 		for (size_t i = 0; i < ga->npos; i++)
 			push_revision(sources, ga->pos[i]);
+	} else if (!strcmp(ga->sub, "revert")) {
+		/* a revert writes back what each commit changed, as its
+		 * parent had it: a file the commit stopped tracking comes
+		 * back over the ignored one in its place (issue 33) */
+		size_t from = sources->nr, to;
+
+		for (size_t i = 0; i < ga->npos; i++)
+			push_revision(sources, ga->pos[i]);
+		to = sources->nr;
+		for (size_t i = from; i < to; i++)
+			strvec_pushf(sources, "%s^", sources->v[i]);
 	} else if (!strcmp(ga->sub, "reset")) {
 		/* `reset --hard [<commit>]`: its paths are no pathspec */
 		one = ga->pos_dd ? ga->pos[0] : "HEAD";

@@ -100,13 +100,19 @@ int remove_tree(const char *path)
 	return rmdir(path) < 0 ? -1 : ret;
 }
 
+/* A hard link where it can (the file system and the link's owner allow):
+ * git replaces a file it writes or deletes, it does not write into it, so
+ * the link keeps the bytes it had; else a copy. */
 static int copy_file(const char *src, const char *dst, mode_t mode)
 {
-	cleanup_fd int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	cleanup_fd int in = -1;
 	cleanup_fd int out = -1;
 	char buf[65536];
 	ssize_t n;
 
+	if (!link(src, dst))
+		return 0;
+	in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (in < 0)
 		return -1;
 	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,

@@ -56,6 +56,7 @@ bool stash_safe(const struct git_argv *ga);
 bool stash_check(struct verdict *v, const struct policy_input *in);
 bool read_tree_safe(const struct git_argv *ga);
 bool unforced_safe(const struct git_argv *ga);
+bool apply_safe(const struct git_argv *ga);
 
 /* git/rules-repo.c: remote, reflog, notes, worktree, submodule, … */
 bool remote_reads(const struct git_argv *ga);

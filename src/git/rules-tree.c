@@ -312,6 +312,16 @@ bool read_tree_safe(const struct git_argv *ga)
 }
 
 /* checkout-index, rm, mv overwrite or remove changed files with -f */
+/* apply that only reports (--check, --stat, --numstat, --summary without
+ * --apply) writes nothing */
+bool apply_safe(const struct git_argv *ga)
+{
+	static const char *const reports[] = { "check", "stat", "numstat",
+					       "summary", NULL };
+
+	return git_opt_any_on(ga, reports) && !git_opt_on(ga, "apply");
+}
+
 bool unforced_safe(const struct git_argv *ga)
 {
 	return !git_opt_on(ga, "force");

@@ -9,6 +9,10 @@
  *     its row says so; anything the row does not name is a write.
  *  3. Each row's functions read the one parse of the command line
  *     (git/argv.h) and nothing else.
+ *  4. The snapshot decision is an allowlist too: a form that is not a read
+ *     is snapshotted unless its row says it is safe (SNAP_NEVER, or
+ *     SNAP_FORMS and its `safe`), so a row added without thought is
+ *     snapshotted, never left out of the net.
  */
 #include "base/common.h"
 #include <string.h>
@@ -17,6 +21,15 @@
 #include "git/rules-int.h"
 #include "git/rules.h"
 
+/*
+ * .snap = SNAP_NEVER marks what is known safe (invariant 4): commands that
+ * write refs, config or objects only (a ref they delete or force-move is
+ * journaled with its old id, and snapshotted when it drops commits no
+ * other ref holds, by the reference-transaction hook: PRODUCT.md §5), add
+ * and commit (they save work), new repositories, push, and git's own
+ * helper (the command that runs it was snapshotted). A file any command
+ * writes where it is told is judged before the row (git/outpaths.h).
+ */
 /* clang-format off */
 static const struct rule rules[] = {
 	/* provably read-only (they may refresh the index stat cache) */
@@ -73,43 +86,45 @@ static const struct rule rules[] = {
 	{ "diagnose", SC_READ },
 	{ "fast-export", SC_READ },
 	/* read or write depending on the form */
-	{ "fetch", SC_FORMS, .reads = fetch_reads, .refs = fetch_refs,
+	{ "fetch", SC_FORMS, .snap = SNAP_NEVER, .reads = fetch_reads, .refs = fetch_refs,
 	  .refs_hint = "; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
 	  .check = fetch_check },
-	{ "branch", SC_FORMS, .reads = branch_reads, .refs = branch_refs,
+	{ "branch", SC_FORMS, .snap = SNAP_NEVER, .reads = branch_reads, .refs = branch_refs,
 	  .check = branch_check },
-	{ "tag", SC_FORMS, .reads = tag_reads, .refs = tag_refs,
+	{ "tag", SC_FORMS, .snap = SNAP_NEVER, .reads = tag_reads, .refs = tag_refs,
 	  .check = tag_check },
-	{ "remote", SC_FORMS, .reads = remote_reads, .check = remote_check },
+	{ "remote", SC_FORMS, .snap = SNAP_NEVER, .reads = remote_reads, .check = remote_check },
 	{ "stash", SC_FORMS, .reads = stash_reads, .snap = SNAP_FORMS,
 	  .safe = stash_safe, .check = stash_check },
-	{ "config", SC_FORMS, .reads = config_reads, .check = config_check },
-	{ "reflog", SC_FORMS, .reads = reflog_reads, .check = reflog_check },
-	{ "notes", SC_FORMS, .reads = notes_reads },
+	{ "config", SC_FORMS, .snap = SNAP_NEVER, .reads = config_reads, .check = config_check },
+	{ "reflog", SC_FORMS, .snap = SNAP_NEVER, .reads = reflog_reads, .check = reflog_check },
+	{ "notes", SC_FORMS, .snap = SNAP_NEVER, .reads = notes_reads },
 	{ "submodule", SC_FORMS, .reads = submodule_reads, .snap = SNAP_FORMS,
 	  .safe = submodule_safe, .check = submodule_check },
-	{ "symbolic-ref", SC_FORMS, .reads = symbolic_ref_reads,
+	{ "symbolic-ref", SC_FORMS, .snap = SNAP_NEVER, .reads = symbolic_ref_reads,
 	  .refs = symbolic_ref_refs, .check = symbolic_ref_check },
-	{ "hash-object", SC_FORMS, .reads = hash_object_reads },
+	{ "hash-object", SC_FORMS, .snap = SNAP_NEVER, .reads = hash_object_reads },
 	{ "interpret-trailers", SC_FORMS, .reads = interpret_trailers_reads },
 	{ "sparse-checkout", SC_FORMS, .reads = sparse_checkout_reads },
 	{ "bisect", SC_FORMS, .reads = bisect_reads },
 	{ "rerere", SC_FORMS, .reads = rerere_reads },
-	{ "fsck", SC_FORMS, .reads = fsck_reads },
+	{ "fsck", SC_FORMS, .snap = SNAP_NEVER, .reads = fsck_reads },
 	/* local mutations */
-	{ "add", SC_LOCAL },
-	{ "stage", SC_LOCAL },
-	{ "commit", SC_LOCAL },
-	{ "rm", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
+	{ "add", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "stage", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "commit", SC_LOCAL, .snap = SNAP_NEVER },
+	/* every form: unforced, it still deletes a submodule's ignored
+	 * files with its work tree (issue 33) */
+	{ "rm", SC_LOCAL },
 	{ "mv", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "reset", SC_LOCAL, .snap = SNAP_FORMS, .safe = reset_safe },
-	{ "revert", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "cherry-pick", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "merge", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "rebase", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "am", SC_LOCAL, .snap = SNAP_YES, .conflicts = true },
-	{ "apply", SC_LOCAL },
-	{ "pull", SC_LOCAL, .snap = SNAP_YES, .conflicts = true, .refs = fetch_refs,
+	{ "revert", SC_LOCAL, .conflicts = true },
+	{ "cherry-pick", SC_LOCAL, .conflicts = true },
+	{ "merge", SC_LOCAL, .conflicts = true },
+	{ "rebase", SC_LOCAL, .conflicts = true },
+	{ "am", SC_LOCAL, .conflicts = true },
+	{ "apply", SC_LOCAL, .snap = SNAP_FORMS, .safe = apply_safe },
+	{ "pull", SC_LOCAL, .conflicts = true, .refs = fetch_refs,
 	  .refs_hint = "; fetch into remote-tracking refs (git fetch origin) and compare with origin/<branch>",
 	  .check = fetch_check },
 	{ "read-tree", SC_LOCAL, .snap = SNAP_FORMS, .safe = read_tree_safe },
@@ -118,46 +133,46 @@ static const struct rule rules[] = {
 	{ "clean", SC_LOCAL, .snap = SNAP_FORMS, .safe = clean_safe,
 	  .quarantine = clean_quarantine, .deny_any = clean_deny_any,
 	  .route_words = clean_route_words, .run_config = clean_run_config },
-	{ "gc", SC_LOCAL },
-	{ "prune", SC_LOCAL },
-	{ "repack", SC_LOCAL },
-	{ "pack-refs", SC_LOCAL },
-	{ "update-ref", SC_LOCAL, .refs = update_ref_refs,
+	{ "gc", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "prune", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "repack", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "pack-refs", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "update-ref", SC_LOCAL, .snap = SNAP_NEVER, .refs = update_ref_refs,
 	  .check = update_ref_check },
-	{ "write-tree", SC_LOCAL },
-	{ "commit-tree", SC_LOCAL },
-	{ "mktag", SC_LOCAL },
-	{ "mktree", SC_LOCAL },
-	{ "unpack-objects", SC_LOCAL },
-	{ "index-pack", SC_LOCAL },
-	{ "pack-objects", SC_LOCAL },
+	{ "write-tree", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "commit-tree", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "mktag", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "mktree", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "unpack-objects", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "index-pack", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "pack-objects", SC_LOCAL, .snap = SNAP_NEVER },
 	{ "checkout-index", SC_LOCAL, .snap = SNAP_FORMS, .safe = unforced_safe },
 	{ "merge-file", SC_LOCAL },
 	{ "merge-index", SC_LOCAL },
-	{ "maintenance", SC_LOCAL, .check = maintenance_check },
-	{ "commit-graph", SC_LOCAL },
-	{ "multi-pack-index", SC_LOCAL },
-	{ "prune-packed", SC_LOCAL },
-	{ "update-server-info", SC_LOCAL },
-	{ "bundle", SC_LOCAL },
+	{ "maintenance", SC_LOCAL, .snap = SNAP_NEVER, .check = maintenance_check },
+	{ "commit-graph", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "multi-pack-index", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "prune-packed", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "update-server-info", SC_LOCAL, .snap = SNAP_NEVER },
+	{ "bundle", SC_LOCAL, .snap = SNAP_NEVER },
 	{ "hook", SC_LOCAL },
-	{ "unpack-file", SC_LOCAL },
+	{ "unpack-file", SC_LOCAL, .snap = SNAP_NEVER },
 	/* new repositories */
-	{ "init", SC_CREATE, .check = init_check, .deny_bound = init_deny_bound },
-	{ "init-db", SC_CREATE, .check = init_check, .deny_bound = init_deny_bound },
-	{ "clone", SC_CREATE, .check = init_check },
+	{ "init", SC_CREATE, .snap = SNAP_NEVER, .check = init_check, .deny_bound = init_deny_bound },
+	{ "init-db", SC_CREATE, .snap = SNAP_NEVER, .check = init_check, .deny_bound = init_deny_bound },
+	{ "clone", SC_CREATE, .snap = SNAP_NEVER, .check = init_check },
 	/* the one way out */
-	{ "push", SC_PUSH, .check = push_check },
+	{ "push", SC_PUSH, .snap = SNAP_NEVER, .check = push_check },
 	/* branch moves */
 	{ "checkout", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = checkout_safe,
 	  .check = checkout_check },
 	{ "switch", SC_CHECKOUT, .snap = SNAP_FORMS, .safe = switch_safe,
 	  .check = checkout_check },
 	/* the session manager's */
-	{ "worktree", SC_WORKTREE, .reads = worktree_reads,
+	{ "worktree", SC_WORKTREE, .snap = SNAP_NEVER, .reads = worktree_reads,
 	  .deny_any = worktree_deny_any },
 	/* git's own helper */
-	{ "submodule--helper", SC_HELPER },
+	{ "submodule--helper", SC_HELPER, .snap = SNAP_NEVER },
 	/* interactive tools */
 	{ "mergetool", SC_TOOL },
 	{ "difftool", SC_TOOL },
@@ -202,11 +217,12 @@ const char *rule_snapshot(const struct rule *r, const struct git_argv *ga,
 			  bool *quarantine)
 {
 	*quarantine = false;
-	if (r->snap == SNAP_NO ||
+	if (r->snap == SNAP_NEVER || rule_reads(r, ga) ||
 	    (r->snap == SNAP_FORMS && r->safe && r->safe(ga)))
 		return NULL;
 	*quarantine = r->quarantine && r->quarantine(ga);
-	return r->sub;
+	/* an alias or external command (bypassed: agents are denied it) */
+	return *r->sub ? r->sub : "external";
 }
 
 const char *rules_assigned(const struct policy_input *in)

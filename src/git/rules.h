@@ -11,9 +11,12 @@
  *  - its class (read-only, read or write by form, local mutation, push …);
  *  - its read-only forms (the unbound agents' allowlist): `reads`, or the
  *    class when there is none (SC_READ: every form; the rest: none);
- *  - the snapshot decision: `snap` says whether no form, every form, or
- *    every form but the `safe` ones may destroy unsaved work (the default
- *    is a column, so that it can become "snapshot unless known safe");
+ *  - the snapshot decision, an allowlist (PRODUCT.md §5, "the net has no
+ *    gaps"): by default every form that is not one of the row's reads may
+ *    destroy unsaved work and is snapshotted; `snap` narrows that to every
+ *    form but the `safe` ones, or, for a subcommand known to touch no
+ *    work tree, index or ref content that only a snapshot could bring
+ *    back, to none — each such row says why;
  *  - its ref effects: what it may create, move or delete, as full ref
  *    names after git's DWIM of short names (`heads/x`, `tags/x`,
  *    `remotes/x`, a bare name), judged in one place (git/refs-judge.c);
@@ -39,9 +42,9 @@ struct policy_input;
 struct ref_effects;
 
 enum rule_snap {
-	SNAP_NO = 0, /* no form destroys unsaved work */
-	SNAP_YES,    /* every form may (merge, rebase, cherry-pick …) */
-	SNAP_FORMS,  /* every form but those `safe` names */
+	SNAP_WRITES = 0, /* the default: every form but the row's reads */
+	SNAP_FORMS,	 /* every form but those `safe` names (and reads) */
+	SNAP_NEVER,	 /* known safe: no form destroys unsaved work */
 };
 
 struct rule {

@@ -70,6 +70,16 @@ void snap_index_child(struct snap *s, struct child *c, const char *top,
 int snap_add_overwritten(struct snap *s);
 
 /*
+ * What the operation deletes that no tree holds, kept in the quarantine
+ * while it stays in place (git/snapshot-keep.c): onto s->qp.copies, the
+ * ignored entries below the top (sparse-checkout), and the unsaved work
+ * of the submodules `submodule_paths` names, as a pathspec relative to
+ * `where` (rm, submodule update). 0, or -1 with the reason in s->err.
+ */
+int snap_plan_sparse(struct snap *s);
+int snap_plan_submodules(struct snap *s, const char *where);
+
+/*
  * Clears the assume-unchanged and skip-worktree bits that would make `add
  * -A` overlook a file in the work tree, in the private index only
  * (git/snapshot-hidden.c). 0, or -1 with the reason in s->err.

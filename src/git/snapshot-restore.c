@@ -156,22 +156,29 @@ static void missing_stashes(const struct restore_opts *o,
 	strbuf_release(&out);
 }
 
-/* Quarantined paths that are missing from the work tree now. */
-static size_t quarantine_pending(const char *qdir, const char *top)
+/* Quarantined paths that are missing from the work tree now; the files
+ * among them that exist again into *present (a kept copy: git
+ * overwrote the file, `submodule update --force`). */
+static size_t quarantine_pending(const char *qdir, const char *top,
+				 size_t *present)
 {
 	struct strvec all = STRVEC_INIT;
 	size_t n = 0;
 
+	*present = 0;
 	if (!qdir)
 		return 0;
 	quarantine_list(qdir, &all);
 	for (size_t i = 0; i < all.nr; i++) {
 		char *p = xstrfmt("%s/%s", top, all.v[i]);
 		size_t len = strlen(p);
-		if (len > 1 && p[len - 1] == '/')
+		bool dir = len > 1 && p[len - 1] == '/';
+		if (dir)
 			p[len - 1] = '\0';
 		if (!path_exists(p))
 			n++;
+		else if (!dir)
+			(*present)++;
 		free(p);
 	}
 	strvec_clear(&all);
@@ -383,7 +390,7 @@ int snapshot_restore(const struct restore_opts *o, struct restore_result *r,
 		goto out;
 	missing_stashes(o, &l, &stashes);
 	if (!n && !stashes.nr && plan == TIP_NOTHING &&
-	    !quarantine_pending(own_quarantine(o), l.top.buf)) {
+	    !quarantine_pending(own_quarantine(o), l.top.buf, &r->kept)) {
 		ret = 0;
 		goto out;
 	}

@@ -476,13 +476,24 @@ static int plan_extras(struct snap *s)
 	if (!strcmp(o->slug, "stash") || o->stash_ref)
 		read_stashes(s);
 	/* `end --force` passes clean_args too: worktree removal is a clean -fdx */
-	if (strcmp(o->slug, "clean") && !o->clean_args)
+	if (strcmp(o->slug, "clean") && !o->clean_args &&
+	    !o->keep_sparse_ignored && !o->keep_submodules)
 		return 0;
 	if (!o->home || !*o->home) {
-		if (o->quarantine_ignored)
-			warning("no AGENTIC_GIT_HOME: the ignored files clean deletes are not quarantined");
+		if (o->quarantine_ignored || o->keep_sparse_ignored ||
+		    o->keep_submodules)
+			warning("no AGENTIC_GIT_HOME: what git %s deletes and no snapshot holds is not quarantined",
+				o->slug);
 		return 0;
 	}
+	if (o->keep_sparse_ignored && snap_plan_sparse(s))
+		return -1;
+	if (o->keep_submodules &&
+	    snap_plan_submodules(s, clean_runs_in_dir(s) ? o->dir
+							  : s->top.buf))
+		return -1;
+	if (strcmp(o->slug, "clean") && !o->clean_args)
+		return 0;
 	return plan_clean(s);
 }
 
@@ -506,8 +517,10 @@ static void move_to_quarantine(struct snap *s)
 {
 	struct strbuf qerr = STRBUF_INIT;
 
+	bool clean = !strcmp(s->o->slug, "clean") || s->o->clean_args;
+
 	if (quarantine_execute(s->top.buf, s->qdir.buf, &s->qp, &qerr) < 0 ||
-	    verify_clean(s, &qerr) < 0) {
+	    (clean && verify_clean(s, &qerr) < 0)) {
 		struct event ev = EVENT_INIT("quarantine_failed", s->o->agent,
 					     s->o->slug);
 		warning("quarantine incomplete (%s); those files are not protected",
@@ -563,6 +576,11 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 			    ref_out->buf, NULL, &perr);
 	ret = 0;
 out:
+	/* what only the quarantine would have held is not safe: the
+	 * operation must not run (snapshot_guard) */
+	if (ret < 0 && o->quarantine_incomplete &&
+	    (!quarantine_plan_empty(&s.qp) || o->keep_sparse_ignored))
+		*o->quarantine_incomplete = true;
 	/* a failed snapshot removes what its git wrote (a tmp_pack_* keeps
 	 * a full disk full) */
 	if (ret < 0 && s.commondir.len)

@@ -15,7 +15,9 @@
  * it differs, is kept as the snapshot's second parent; before `stash
  * drop/clear` the stash commits are kept as further parents. Before
  * `clean`, what clean would delete and a tree cannot hold (ignored files
- * with -x/-X, directories) is moved into a quarantine (git/quarantine.h).
+ * with -x/-X, directories) is moved into a quarantine (git/quarantine.h);
+ * before sparse-checkout, rm and submodule update, what they would delete
+ * that no tree holds (ignored files, a submodule's work) is copied there.
  *
  * Invariants:
  *  1. MUST NOT change the real index, HEAD, any branch, or the work tree
@@ -74,6 +76,14 @@ struct snapshot_opts {
 	/* fail closed (a `run` session, a dispatch target, or the operator's
 	 * AGENTIC_GIT_FAIL_CLOSED=1): a failed snapshot refuses the op */
 	bool fail_closed;
+	/* what the operation deletes that no tree holds, copied into the
+	 * quarantine and left in place (git/snapshot-keep.c): the ignored
+	 * files below the top (sparse-checkout), and the unsaved work of
+	 * the submodules `submodule_paths` names (a pathspec relative to
+	 * `dir`, NULL-terminated; NULL or empty: every submodule) */
+	bool keep_sparse_ignored;
+	bool keep_submodules;
+	const char *const *submodule_paths;
 };
 
 /*

@@ -235,6 +235,30 @@ static void test_destructive(void **state)
 		{ "read-tree --index-output README.md", "read-tree", false },
 		{ "checkout-index --prefix=out/ -a", "checkout-index", false },
 		{ "stash show --output=x", "stash", false },
+		/* destructive by default (issue 33): not known safe */
+		{ "sparse-checkout set src", "sparse-checkout", false },
+		{ "sparse-checkout reapply", "sparse-checkout", false },
+		{ "sparse-checkout list", NULL, false },
+		{ "rm x", "rm", false },
+		{ "rm -r --cached x", "rm", false },
+		{ "revert HEAD", "revert", false },
+		{ "apply p.diff", "apply", false },
+		{ "apply --check p.diff", NULL, false },
+		{ "apply --stat --apply p.diff", "apply", false },
+		{ "bisect start", "bisect", false },
+		{ "bisect log", NULL, false },
+		{ "update-index --force-remove x", "update-index", false },
+		{ "submodule update --force", "submodule", false },
+		{ "submodule status", NULL, false },
+		{ "interpret-trailers --in-place f", "interpret-trailers", false },
+		/* known safe: refs, config, objects; add and commit save */
+		{ "add .", NULL, false },
+		{ "branch -D x", NULL, false },
+		{ "update-ref -d refs/heads/x", NULL, false },
+		{ "gc", NULL, false },
+		{ "push origin x", NULL, false },
+		{ "config user.name x", NULL, false },
+		{ "fetch origin", NULL, false },
 	};
 	const char *v[MAXW];
 	char buf[256];
@@ -370,6 +394,9 @@ static void test_overwrite_source(void **state)
 		{ "cherry-pick a...b", 0, 0, "a b", "" },
 		{ "cherry-pick ..b", 0, 0, "HEAD b", "" },
 		{ "cherry-pick ^a b", 0, 0, "b", "" },
+		/* a revert writes the parent's version back (issue 33) */
+		{ "revert --no-edit abc", 0, 0, "abc abc^", "" },
+		{ "revert a..b", 0, 0, "a b a^ b^", "" },
 		{ "cherry-pick a^!", 0, 0, "a", "" },
 		{ "status", 0, 0, "", "" },
 	};
