@@ -366,17 +366,23 @@ static void print_dry_run(const struct plan *p, bool json)
 			strbuf_add_json_str(&o, sandbox_policy_name(sbx));
 			strbuf_addch(&o, '}');
 		} else {
-			strbuf_addf_inert(&o, "would dispatch %s: %s %s onto %s (prompt %zu chars, sandbox %s)\n",
-				    d->t->key, d->t->repo, d->t->head, d->t->base,
-				    d->prompt.len, sandbox_policy_name(sbx));
+			strbuf_addf_inert(
+				&o,
+				"would dispatch %s: %s %s onto %s (prompt %zu chars, sandbox %s)\n",
+				d->t->key, d->t->repo, d->t->head, d->t->base,
+				d->prompt.len, sandbox_policy_name(sbx));
 		}
 	}
 	if (json)
 		strbuf_addstr(&o, "]}\n");
 	else
-		strbuf_addf_inert(&o, "%zu target(s); agent: %s; nothing was created\n",
-			    p->run.nr, p->agent_argv.nr ? p->agent_argv.v[0] :
-			    p->run.nr && p->run.v[0].launch.profile ? p->run.v[0].launch.profile : "-");
+		strbuf_addf_inert(
+			&o, "%zu target(s); agent: %s; nothing was created\n",
+			p->run.nr,
+			p->agent_argv.nr ? p->agent_argv.v[0]
+			: p->run.nr && p->run.v[0].launch.profile
+				? p->run.v[0].launch.profile
+				: "-");
 	fputs(o.buf, stdout);
 	strbuf_release(&o);
 }
@@ -473,9 +479,11 @@ static void print_result(const struct plan *p, int code, bool json)
 	} else {
 		for (size_t i = 0; i < p->run.nr; i++) {
 			const struct run_record *r = &p->run.v[i].rec;
-			strbuf_addf_inert(&o, "%-13s %s\n", run_status_str(r->status), r->key);
+			strbuf_addf_inert(&o, "%-13s %s\n",
+					  run_status_str(r->status), r->key);
 		}
-		strbuf_addf_inert(&o, "run %s: %s (exit %d)\n", p->run.rd.id, p->run.rd.path, code);
+		strbuf_addf_inert(&o, "run %s: %s (exit %d)\n", p->run.rd.id,
+				  p->run.rd.path, code);
 	}
 	fputs(o.buf, stdout);
 	strbuf_release(&o);

@@ -197,8 +197,9 @@ static void keep_what_no_tree_holds(const struct git_argv *ga,
 /* What `sub` deletes that the quarantine could not hold, and the way out. */
 static void keep_refused(const char *sub)
 {
-	const char *what = "a submodule's work",
-		   *out = "commit the submodule's work, or move it out of the submodule, first";
+	const char *
+		what = "a submodule's work",
+	       *out = "commit the submodule's work, or move it out of the submodule, first";
 
 	if (!strcmp(sub, "clean")) {
 		what = "ignored files, nested repositories";

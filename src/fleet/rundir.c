@@ -308,11 +308,11 @@ static void summary_warnings(const struct run_record *const *v, size_t nr,
 /* fs+api: the proxy's counts, and the hosts it refused by name. */
 static void summary_net(const struct run_record *r, struct strbuf *o)
 {
-	strbuf_addf_inert(o, " - network: %lu allowed, %lu refused", r->net_allow,
-		    r->net_deny);
+	strbuf_addf_inert(o, " - network: %lu allowed, %lu refused",
+			  r->net_allow, r->net_deny);
 	for (size_t i = 0; i < r->net_denied_hosts.nr; i++)
 		strbuf_addf_inert(o, "%s`%s`", i ? ", " : " (",
-			    r->net_denied_hosts.v[i]);
+				  r->net_denied_hosts.v[i]);
 	if (r->net_denied_hosts.nr)
 		strbuf_addch(o, ')');
 }
@@ -330,11 +330,14 @@ void run_summary_md(const char *id, const struct run_record *const *v, size_t nr
 
 	for (size_t i = 0; i < nr; i++)
 		count[v[i]->status]++;
-	strbuf_addf_inert(o, "# agentic-git dispatch %s\n\nTargets: %zu. Exit code: %d.\n\n",
-		    id, nr, exit_code);
+	strbuf_addf_inert(
+		o,
+		"# agentic-git dispatch %s\n\nTargets: %zu. Exit code: %d.\n\n",
+		id, nr, exit_code);
 	for (int s = 0; s < RS__COUNT; s++)
 		if (count[s])
-			strbuf_addf_inert(o, "- %s: %zu\n", run_status_str(s), count[s]);
+			strbuf_addf_inert(o, "- %s: %zu\n", run_status_str(s),
+					  count[s]);
 	summary_warnings(v, nr, o);
 	strbuf_addstr(o, "\n## Targets\n\n");
 	for (size_t i = 0; i < nr; i++) {
@@ -342,17 +345,21 @@ void run_summary_md(const char *id, const struct run_record *const *v, size_t nr
 		struct strbuf why = STRBUF_INIT;
 
 		reason(r, &why);
-		strbuf_addf_inert(o, "- `%s` (%s, %s <- %s): **%s**", r->key, r->repo,
-			    r->head, r->base, run_status_str(r->status));
+		strbuf_addf_inert(o, "- `%s` (%s, %s <- %s): **%s**", r->key,
+				  r->repo, r->head, r->base,
+				  run_status_str(r->status));
 		if (r->verdict_line.len)
 			strbuf_addf_inert(o, " - %s", r->verdict_line.buf);
 		if (why.len && r->status != RS_PUSHED)
 			strbuf_addf_inert(o, " - %s", why.buf);
 		strbuf_release(&why);
 		if (r->escalation)
-			strbuf_addf_inert(o, " - escalation note: escalations/%s.md", r->key);
+			strbuf_addf_inert(
+				o, " - escalation note: escalations/%s.md",
+				r->key);
 		if (r->kept)
-			strbuf_addf_inert(o, " - workspace kept: %s", r->workspace);
+			strbuf_addf_inert(o, " - workspace kept: %s",
+					  r->workspace);
 		if (r->net)
 			summary_net(r, o);
 		strbuf_addch(o, '\n');

@@ -66,14 +66,10 @@ static void keep(struct snap *s, const char *rel, size_t len)
 
 int snap_plan_sparse(struct snap *s)
 {
-	static const char *const args[] = { "ls-files",
-					    "-z",
-					    "--others",
-					    "--ignored",
-					    "--exclude-standard",
-					    "--directory",
-					    "--full-name",
-					    NULL };
+	static const char *const args[] = { "ls-files",		  "-z",
+					    "--others",		  "--ignored",
+					    "--exclude-standard", "--directory",
+					    "--full-name",	  NULL };
 	struct strbuf out = STRBUF_INIT;
 	int st = index_git(s, s->top.buf, &out, args, NULL);
 
@@ -98,7 +94,8 @@ static int keep_submodule(struct snap *s, const char *sub)
 {
 	struct child c = CHILD_INIT;
 	struct strbuf out = STRBUF_INIT, rel = STRBUF_INIT;
-	char *dir = path_join(s->top.buf, sub), *gitfile = path_join(dir, ".git");
+	char *dir = path_join(s->top.buf, sub),
+	     *gitfile = path_join(dir, ".git");
 	struct stat gst, st;
 	size_t before = s->qp.copies.nr;
 	int rc = 0;
@@ -147,11 +144,12 @@ out:
 
 int snap_plan_submodules(struct snap *s, const char *where)
 {
-	static const char *const args[] = { "ls-files", "-z", "--stage",
+	static const char *const args[] = { "ls-files",	   "-z", "--stage",
 					    "--full-name", "--", NULL };
 	const char *const *paths = s->o->submodule_paths;
 	struct strbuf out = STRBUF_INIT;
-	int st = index_git(s, where, &out, args, paths && *paths ? paths : NULL);
+	int st =
+		index_git(s, where, &out, args, paths && *paths ? paths : NULL);
 
 	if (st) {
 		strbuf_release(&out);

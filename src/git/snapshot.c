@@ -489,8 +489,7 @@ static int plan_extras(struct snap *s)
 	if (o->keep_sparse_ignored && snap_plan_sparse(s))
 		return -1;
 	if (o->keep_submodules &&
-	    snap_plan_submodules(s, clean_runs_in_dir(s) ? o->dir
-							  : s->top.buf))
+	    snap_plan_submodules(s, clean_runs_in_dir(s) ? o->dir : s->top.buf))
 		return -1;
 	if (strcmp(o->slug, "clean") && !o->clean_args)
 		return 0;

@@ -250,7 +250,8 @@ static void test_destructive(void **state)
 		{ "update-index --force-remove x", "update-index", false },
 		{ "submodule update --force", "submodule", false },
 		{ "submodule status", NULL, false },
-		{ "interpret-trailers --in-place f", "interpret-trailers", false },
+		{ "interpret-trailers --in-place f", "interpret-trailers",
+		  false },
 		/* known safe: refs, config, objects; add and commit save */
 		{ "add .", NULL, false },
 		{ "branch -D x", NULL, false },
