@@ -30,6 +30,8 @@ const struct cmd ag_commands[] = {
 	  "run one agent task over many repositories, then verify and push" },
 	{ "summarize", cmd_summarize,
 	  "one agent call over a dispatch run's summary" },
+	{ "report", cmd_report,
+	  "write the fleet page: one self-contained HTML file" },
 	{ "check", cmd_check,
 	  "show what the shim would do with a git command" },
 	{ "hook", cmd_hook,
