@@ -73,6 +73,10 @@ static const char *const neutral[] = {
 	NULL,
 };
 
+/* GIT_AGENT_REPO too: a log of an agent's signed commit would run the
+ * repository's gpg.program (threat T107). */
+static const char *const no_verify[] = { "log.showSignature=false", NULL };
+
 static enum git_trust process_trust = GIT_INTERNAL;
 static char *real_git_path; /* owned, found once */
 
@@ -199,6 +203,7 @@ static const struct drivers *drivers_of(const char *real_git, const char *dir,
 	strvec_push(&c.args, real_git);
 	push_configs(&c.args, own_ops);
 	push_configs(&c.args, neutral);
+	push_configs(&c.args, no_verify);
 	strvec_pushl(&c.args, "config", "--null", "--name-only",
 		     "--get-regexp", pattern, NULL);
 	c.dir = top ? top : dir;
@@ -243,6 +248,7 @@ static void prepare(struct child *c, enum git_trust t, const char *real_git,
 	if (t != GIT_AGENT_REPO)
 		return;
 	push_configs(&c->args, neutral);
+	push_configs(&c->args, no_verify);
 	d = drivers_of(real_git, dir, gitdir, top);
 	if (!d->ok) {
 		/* invariant 3 */
