@@ -12,6 +12,8 @@ bats bats-assert bats-support bubblewrap jq strace procps util-linux
 libclang-rt-14-dev llvm lld parallel nodejs npm e2fsprogs curl"
 # the static checks (ci/static-check.sh)
 PKGS="$PKGS cppcheck clang-format"
+# the fleet page's test opens it in a real browser (t0920-report.bats)
+PKGS="$PKGS chromium"
 
 missing=""
 for p in $PKGS; do

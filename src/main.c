@@ -12,6 +12,8 @@
 #include "base/path.h"
 #include "cmd/cmd.h"
 
+/* one row a line, as `help` prints them */
+/* clang-format off */
 const struct cmd ag_commands[] = {
 	{ "run", cmd_run,
 	  "run a command or an agent profile inside a guarded session" },
@@ -40,6 +42,7 @@ const struct cmd ag_commands[] = {
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ NULL, NULL, NULL },
 };
+/* clang-format on */
 
 static bool is_shim_name(const char *argv0)
 {

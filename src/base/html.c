@@ -8,8 +8,8 @@ void strbuf_add_html_mem(struct strbuf *sb, const void *p, size_t len,
 			 unsigned flags)
 {
 	struct strbuf in = STRBUF_INIT;
-	unsigned inert = flags & HTML_KEEP_NL ? INERT_KEEP_NL | INERT_KEEP_TAB
-					      : 0;
+	unsigned inert =
+		flags & HTML_KEEP_NL ? INERT_KEEP_NL | INERT_KEEP_TAB : 0;
 
 	strbuf_add_inert_mem(&in, p, len, inert);
 	for (size_t i = 0; i < in.len; i++) {

@@ -75,7 +75,8 @@ int cmd_report(int argc, const char **argv)
 	} else {
 		if (write_file_atomic(o.output, page.buf, page.len, 0600) < 0)
 			die_errno("report: cannot write '%s'", o.output);
-		fprintf(stderr, "report: wrote %s (%zu sessions, %lu denies, %zu snapshots)\n",
+		fprintf(stderr,
+			"report: wrote %s (%zu sessions, %lu denies, %zu snapshots)\n",
 			o.output, r.agents_nr, r.denies.seen, r.snaps_total);
 	}
 	report_release(&r);

@@ -64,11 +64,12 @@ static int read_commits(struct report_agent *ag, const char *ref, char **base)
 	/* --exclude before --branches is a name under refs/heads/ */
 	strbuf_addf(&excl, "--exclude=%s", ag->si.branch);
 	rc = git_read(ag->si.source_repo, &out, &err,
-		      (const char *const[]){ "log", "--no-textconv",
-					     "--no-ext-diff", "--no-color",
-					     "--format=%H%x1f%P%x1f%at%x1f%an%x1f%s",
-					     ref, "--not", excl.buf,
-					     "--branches", "--remotes", NULL });
+		      (const char *const[]){
+			      "log", "--no-show-signature", "--no-textconv",
+			      "--no-ext-diff", "--no-color",
+			      "--format=%H%x1f%P%x1f%at%x1f%an%x1f%s", ref,
+			      "--not", excl.buf, "--branches", "--remotes",
+			      NULL });
 	if (rc) {
 		gitcmd_chomp(&err);
 		ag->git_error = err.len ? strbuf_detach(&err, NULL)

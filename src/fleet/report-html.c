@@ -73,8 +73,8 @@ static void diffstat(struct strbuf *sb, const struct report_agent *ag)
 	strbuf_addf(sb,
 		    "%zu file%s, <span class=\"add\">+%ld</span> "
 		    "<span class=\"del\">&#8722;%ld</span>",
-		    ag->files_total, ag->files_total == 1 ? "" : "s",
-		    ag->added, ag->deleted);
+		    ag->files_total, ag->files_total == 1 ? "" : "s", ag->added,
+		    ag->deleted);
 }
 
 static void state(struct strbuf *sb, const struct session_info *si)
@@ -95,16 +95,19 @@ static void sessions_table(struct strbuf *sb, const struct report *r)
 		strbuf_addstr(sb, "<p>(no sessions)</p>\n");
 		return;
 	}
-	strbuf_addstr(sb, "<table class=\"sessions\"><tr><th>agent</th><th>state</th>"
-			  "<th>branch</th><th>commits ahead</th><th>diffstat</th>"
-			  "<th>denies</th><th>snapshots</th><th>restores</th>"
-			  "<th>last event</th><th>worktree</th></tr>\n");
+	strbuf_addstr(
+		sb, "<table class=\"sessions\"><tr><th>agent</th><th>state</th>"
+		    "<th>branch</th><th>commits ahead</th><th>diffstat</th>"
+		    "<th>denies</th><th>snapshots</th><th>restores</th>"
+		    "<th>last event</th><th>worktree</th></tr>\n");
 	for (size_t i = 0; i < r->agents_nr; i++) {
 		const struct report_agent *ag = &r->agents[i];
 		struct strbuf last = STRBUF_INIT;
 
-		strbuf_addf(sb, "<tr class=\"session\" id=\"s%zu\"><td><a href=\"#a%zu\">",
-			    i, i);
+		strbuf_addf(
+			sb,
+			"<tr class=\"session\" id=\"s%zu\"><td><a href=\"#a%zu\">",
+			i, i);
 		H(sb, ag->si.agent);
 		strbuf_addstr(sb, "</a></td><td class=\"state\">");
 		state(sb, &ag->si);
@@ -147,14 +150,15 @@ static void agent_section(struct strbuf *sb, const struct report_agent *ag,
 	diffstat(sb, ag);
 	strbuf_addstr(sb, "</p>\n");
 	if (ag->commits_nr) {
-		strbuf_addstr(sb, "<table class=\"commits\"><tr><th>commit</th>"
-				  "<th>date</th><th>author</th><th>subject</th></tr>\n");
+		strbuf_addstr(
+			sb,
+			"<table class=\"commits\"><tr><th>commit</th>"
+			"<th>date</th><th>author</th><th>subject</th></tr>\n");
 		for (size_t k = 0; k < ag->commits_nr; k++) {
 			const struct report_commit *c = &ag->commits[k];
 
 			strbuf_addstr(sb, "<tr class=\"commit\"><td><code>");
-			strbuf_add_html_mem(sb, c->oid,
-					    strnlen(c->oid, 12), 0);
+			strbuf_add_html_mem(sb, c->oid, strnlen(c->oid, 12), 0);
 			strbuf_addstr(sb, "</code></td><td class=\"t\">");
 			when(sb, c->when);
 			strbuf_addstr(sb, "</td>");
@@ -165,10 +169,13 @@ static void agent_section(struct strbuf *sb, const struct report_agent *ag,
 		strbuf_addstr(sb, "</table>\n");
 	}
 	if (ag->files_nr) {
-		strbuf_addstr(sb, "<table class=\"files\"><tr><th>+</th><th>&#8722;</th>"
-				  "<th>file</th></tr>\n");
+		strbuf_addstr(
+			sb,
+			"<table class=\"files\"><tr><th>+</th><th>&#8722;</th>"
+			"<th>file</th></tr>\n");
 		for (size_t k = 0; k < ag->files_nr; k++) {
-			strbuf_addstr(sb, "<tr class=\"file\"><td class=\"n\">");
+			strbuf_addstr(sb,
+				      "<tr class=\"file\"><td class=\"n\">");
 			H(sb, ag->files[k].added);
 			strbuf_addstr(sb, "</td><td class=\"n\">");
 			H(sb, ag->files[k].deleted);
@@ -178,8 +185,10 @@ static void agent_section(struct strbuf *sb, const struct report_agent *ag,
 		}
 		strbuf_addstr(sb, "</table>\n");
 		if (ag->files_total > ag->files_nr)
-			strbuf_addf(sb, "<p class=\"note\">%zu more files not shown</p>\n",
-				    ag->files_total - ag->files_nr);
+			strbuf_addf(
+				sb,
+				"<p class=\"note\">%zu more files not shown</p>\n",
+				ag->files_total - ag->files_nr);
 	}
 	strbuf_addstr(sb, "</section>\n");
 }
@@ -211,10 +220,12 @@ static void events_table(struct strbuf *sb, const struct report_ring *rg,
 		return;
 	}
 	if (rg->seen > rg->nr)
-		strbuf_addf(sb, "<p class=\"note\">the newest %zu of %lu %s</p>\n",
+		strbuf_addf(sb,
+			    "<p class=\"note\">the newest %zu of %lu %s</p>\n",
 			    rg->nr, rg->seen, what);
-	strbuf_addf(sb, "<table class=\"%s\"><tr><th>time</th><th>agent</th>"
-			"<th>command</th><th>event</th><th>%s</th></tr>\n",
+	strbuf_addf(sb,
+		    "<table class=\"%s\"><tr><th>time</th><th>agent</th>"
+		    "<th>command</th><th>event</th><th>%s</th></tr>\n",
 		    id, !strcmp(id, "denies") ? "reason" : "detail");
 	for (size_t i = rg->nr; i-- > 0;) /* newest first */
 		event_row(sb, report_ring_at(rg, i), cls);
@@ -230,10 +241,13 @@ static void snapshots_table(struct strbuf *sb, const struct report *r)
 		return;
 	}
 	if (r->snaps_total > r->snaps_nr)
-		strbuf_addf(sb, "<p class=\"note\">the newest %zu of %zu snapshots</p>\n",
-			    r->snaps_nr, r->snaps_total);
-	strbuf_addstr(sb, "<table class=\"snapshots\"><tr><th>time</th><th>agent</th>"
-			  "<th>before</th><th>restore it with</th></tr>\n");
+		strbuf_addf(
+			sb,
+			"<p class=\"note\">the newest %zu of %zu snapshots</p>\n",
+			r->snaps_nr, r->snaps_total);
+	strbuf_addstr(
+		sb, "<table class=\"snapshots\"><tr><th>time</th><th>agent</th>"
+		    "<th>before</th><th>restore it with</th></tr>\n");
 	for (size_t i = 0; i < r->snaps_nr; i++) {
 		const struct report_snapshot *s = &r->snaps[i];
 		struct strbuf cmd = STRBUF_INIT;
@@ -266,8 +280,10 @@ static void runs_table(struct strbuf *sb, const struct report *r)
 		return;
 	}
 	if (r->runs_total > r->runs_nr)
-		strbuf_addf(sb, "<p class=\"note\">the newest %zu of %zu runs</p>\n",
-			    r->runs_nr, r->runs_total);
+		strbuf_addf(
+			sb,
+			"<p class=\"note\">the newest %zu of %zu runs</p>\n",
+			r->runs_nr, r->runs_total);
 	for (size_t i = 0; i < r->runs_nr; i++) {
 		const struct report_run *run = &r->runs[i];
 
@@ -282,10 +298,12 @@ static void runs_table(struct strbuf *sb, const struct report *r)
 		}
 		if (!run->nr)
 			continue;
-		strbuf_addstr(sb, "<table class=\"targets\"><tr><th>key</th><th>repo</th>"
-				  "<th>head</th><th>base</th><th>status</th>"
-				  "<th>verdict</th><th>push</th><th>exit</th>"
-				  "<th>seconds</th></tr>\n");
+		strbuf_addstr(
+			sb,
+			"<table class=\"targets\"><tr><th>key</th><th>repo</th>"
+			"<th>head</th><th>base</th><th>status</th>"
+			"<th>verdict</th><th>push</th><th>exit</th>"
+			"<th>seconds</th></tr>\n");
 		for (size_t k = 0; k < run->nr; k++) {
 			const struct report_target *t = &run->t[k];
 
@@ -307,14 +325,16 @@ static void runs_table(struct strbuf *sb, const struct report *r)
 
 static void header(struct strbuf *sb, const struct report *r)
 {
-	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-			  "<meta charset=\"utf-8\">"
-			  "<meta http-equiv=\"Content-Security-Policy\" "
-			  "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-			  "<title>agentic-git fleet report</title><style>");
+	strbuf_addstr(
+		sb, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+		    "<meta charset=\"utf-8\">"
+		    "<meta http-equiv=\"Content-Security-Policy\" "
+		    "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+		    "<title>agentic-git fleet report</title><style>");
 	strbuf_addstr(sb, style);
-	strbuf_addstr(sb, "</style></head><body>\n<h1>agentic-git fleet report</h1>\n"
-			  "<p>generated <span id=\"generated\">");
+	strbuf_addstr(
+		sb, "</style></head><body>\n<h1>agentic-git fleet report</h1>\n"
+		    "<p>generated <span id=\"generated\">");
 	H(sb, r->generated);
 	strbuf_addstr(sb, "</span> from <code id=\"home\">");
 	H(sb, r->home);

@@ -114,8 +114,9 @@ void report_read_journal(struct report *r)
 	report_ring_init(&r->denies, REPORT_DENIES_MAX);
 	if (fd < 0) {
 		if (errno != ENOENT)
-			strvec_pushf(&r->notes, "cannot open the audit log '%s': %s",
-				     path, strerror(errno));
+			strvec_pushf(&r->notes,
+				     "cannot open the audit log '%s': %s", path,
+				     strerror(errno));
 		free(path);
 		return;
 	}
@@ -164,7 +165,7 @@ static const char *yget(const struct ynode *map, const char *key)
 
 	if (!map || map->type != YN_MAP)
 		return NULL;
-	ynode_for_each_pair(k, v, map) {
+	ynode_for_each_pair (k, v, map) {
 		if (k->type != YN_SCALAR || strlen(k->u.text) != n ||
 		    strncmp(k->u.text, key, n))
 			continue;
@@ -277,8 +278,8 @@ void report_read_runs(struct report *r)
 		list_dir(dir, is_meta, cmp_asc, &metas);
 		for (size_t k = 0; k < metas.nr; k++)
 			if (read_meta(run, dir, metas.v[k]) < 0 && !run->error)
-				run->error = xstrfmt("cannot read '%s'",
-						     metas.v[k]);
+				run->error =
+					xstrfmt("cannot read '%s'", metas.v[k]);
 		strvec_clear(&metas);
 		free(dir);
 	}

@@ -68,13 +68,13 @@ struct report_agent {
 	struct session_info si; /* owned */
 	struct report_commit *commits;
 	size_t commits_nr, commits_alloc;
-	bool commits_more;     /* more than REPORT_COMMITS_MAX */
+	bool commits_more; /* more than REPORT_COMMITS_MAX */
 	struct report_file *files;
 	size_t files_nr, files_alloc, files_total;
-	long added, deleted;   /* numeric lines only */
+	long added, deleted; /* numeric lines only */
 	size_t snaps_total;
 	unsigned long events, denies, restores;
-	char *git_error;       /* why commits could not be read, or NULL */
+	char *git_error; /* why commits could not be read, or NULL */
 };
 
 struct report_event {
@@ -107,7 +107,7 @@ struct report {
 	size_t agents_nr;
 	struct report_ring timeline, denies;
 	unsigned long journal_lines, journal_bad;
-	bool journal_cut;   /* older than REPORT_JOURNAL_MAX not read */
+	bool journal_cut; /* older than REPORT_JOURNAL_MAX not read */
 	struct report_run *runs;
 	size_t runs_nr, runs_alloc, runs_total;
 	struct report_snapshot *snaps; /* newest first, every repository */
@@ -115,7 +115,10 @@ struct report {
 	struct strvec notes; /* what could not be read, one line each */
 };
 
-#define REPORT_INIT { .notes = STRVEC_INIT }
+#define REPORT_INIT                  \
+	{                            \
+		.notes = STRVEC_INIT \
+	}
 
 int report_collect(const char *home, const char *real_git, struct report *r);
 void report_render_html(const struct report *r, struct strbuf *out);

@@ -44,7 +44,8 @@ static void test_no_markup_characters_survive(void **state)
 	assert_null(strpbrk(sb.buf, "<>\"'"));
 	for (const char *p = strchr(sb.buf, '&'); p; p = strchr(p + 1, '&'))
 		assert_true(!strncmp(p, "&amp;", 5) || !strncmp(p, "&lt;", 4) ||
-			    !strncmp(p, "&gt;", 4) || !strncmp(p, "&quot;", 6) ||
+			    !strncmp(p, "&gt;", 4) ||
+			    !strncmp(p, "&quot;", 6) ||
 			    !strncmp(p, "&#39;", 5));
 	strbuf_release(&sb);
 }
