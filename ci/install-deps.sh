@@ -14,6 +14,8 @@ libclang-rt-14-dev llvm lld parallel nodejs npm e2fsprogs curl"
 PKGS="$PKGS cppcheck clang-format"
 # the fleet page's test opens it in a real browser (t0920-report.bats)
 PKGS="$PKGS chromium"
+# the generated completion scripts are loaded by each shell (t0925)
+PKGS="$PKGS zsh fish"
 
 missing=""
 for p in $PKGS; do

@@ -12,7 +12,6 @@
 #include "base/path.h"
 #include "cmd/cmd.h"
 
-/* one row a line, as `help` prints them */
 /* clang-format off */
 const struct cmd ag_commands[] = {
 	{ "run", cmd_run,
@@ -38,6 +37,8 @@ const struct cmd ag_commands[] = {
 	  "show what the shim would do with a git command" },
 	{ "hook", cmd_hook,
 	  "run a session hook (called by the installed stubs)" },
+	{ "completion", cmd_completion,
+	  "print a bash, zsh or fish completion script" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "show help for agentic-git or a command" },
 	{ NULL, NULL, NULL },

@@ -12,6 +12,7 @@
 #include "cmd/agents.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "fleet/agent-secrets.h"
 
 static const char usage[] =
@@ -54,6 +55,12 @@ static const struct argspec specs[] = {
 	/* a value is never help: `--prompt --help` is a prompt */
 	ARGSPEC_AT("help", 'h', ARG_FLAG, struct agents_cli, help, 0, 0),
 	ARGSPEC_END,
+};
+
+const struct cmd_optset agents_optsets[] = {
+	{ "list", specs, F_LIST },   { "show", specs, F_SHOW },
+	{ "check", specs, F_CHECK }, { "exec", specs, F_EXEC },
+	{ NULL, NULL, 0 },
 };
 
 struct verb {

@@ -10,6 +10,7 @@
 #include "base/envvar.h"
 #include "base/strbuf.h"
 #include "cmd/argtable.h"
+#include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/denymsg.h"
 #include "git/argv.h"
@@ -89,6 +90,11 @@ static void print_text(const struct verdict *v, const struct shim_facts *f)
 	if (v->audit_bypass)
 		printf("audit: bypass_mutating_op\n");
 }
+
+const struct cmd_optset check_optsets[] = {
+	{ NULL, argtable_json_only, 0 },
+	{ NULL, NULL, 0 },
+};
 
 static const struct argtable check_table = {
 	.cmd = "check",

@@ -35,6 +35,7 @@ int cmd_end(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
 int cmd_sandbox(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_completion(int argc, const char **argv);
 
 /* True when argv[1] is -h or --help; prints `text` to stdout. */
 bool cmd_wants_help(int argc, const char **argv, const char *text);

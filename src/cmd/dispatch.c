@@ -16,6 +16,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
+#include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/dispatch-agent.h"
 #include "fleet/dispatch.h"
@@ -80,6 +81,9 @@ static const struct argspec specs[] = {
 	{ "shard", 0, ARG_VALUE, O_SHARD }, { "dry-run", 0, ARG_FLAG, O_DRY },
 	{ "json", 0, ARG_FLAG, O_JSON }, { NULL, 0, ARG_FLAG, 0 },
 };
+
+const struct cmd_optset dispatch_optsets[] = { { NULL, specs, 0 },
+					       { NULL, NULL, 0 } };
 
 struct dopts {
 	const char *v[O_CONFIG + 1];

@@ -23,6 +23,7 @@
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "fleet/workspace.h"
 #include "git/ended-branches.h"
 #include "git/gitcmd.h"
@@ -401,6 +402,9 @@ static const struct argspec end_specs[] = {
 	ARGSPEC_END,
 };
 #undef ARGT_STRUCT
+
+const struct cmd_optset end_optsets[] = { { NULL, end_specs, 0 },
+					  { NULL, NULL, 0 } };
 
 static const struct argtable end_table = { .cmd = "end",
 					   .specs = end_specs,

@@ -17,6 +17,7 @@
 #include "base/strbuf.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "fleet/audit.h"
 
 #define EVENTS_LINE_MAX (1u << 20)
@@ -55,6 +56,9 @@ static const struct argspec events_specs[] = {
 	ARGSPEC_END,
 };
 #undef ARGT_STRUCT
+
+const struct cmd_optset events_optsets[] = { { NULL, events_specs, 0 },
+					     { NULL, NULL, 0 } };
 
 static int parse_args(struct events_cli *e, int argc, const char **argv)
 {

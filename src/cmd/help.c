@@ -5,6 +5,7 @@
 #include "base/die.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 
 bool cmd_wants_help(int argc, const char **argv, const char *text)
 {
@@ -27,6 +28,9 @@ static const struct argspec help_specs[] = {
 	ARGSPEC_AT("help", 'h', ARG_FLAG, struct help_opts, help, 0, 0),
 	ARGSPEC_END,
 };
+
+const struct cmd_optset help_optsets[] = { { NULL, help_specs, 0 },
+					   { NULL, NULL, 0 } };
 
 int cmd_help(int argc, const char **argv)
 {

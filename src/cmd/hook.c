@@ -36,6 +36,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "git/ended-branches.h"
 #include "git/pushpin.h"
 #include "git/realgit.h"
@@ -537,6 +538,14 @@ static int pre_push(const char *hook_home)
 	ag_binding_release(&own);
 	return rc;
 }
+
+/* The hooks the stubs call; `--home DIR` before one is the stubs' own. */
+const struct cmd_optset hook_optsets[] = {
+	{ "prepare-commit-msg", argtable_no_options, 0 },
+	{ "reference-transaction", argtable_no_options, 0 },
+	{ "pre-push", argtable_no_options, 0 },
+	{ NULL, NULL, 0 },
+};
 
 int cmd_hook(int argc, const char **argv)
 {

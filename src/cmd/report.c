@@ -12,6 +12,7 @@
 #include "base/fileio.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
 #include "fleet/report.h"
@@ -42,9 +43,12 @@ static const struct argspec report_specs[] = {
 	ARGSPEC_END,
 };
 
-const struct argtable report_table = { .cmd = "report",
-				       .specs = report_specs,
-				       .flags = ARGT_NO_REST };
+const struct cmd_optset report_optsets[] = { { NULL, report_specs, 0 },
+					     { NULL, NULL, 0 } };
+
+static const struct argtable report_table = { .cmd = "report",
+					      .specs = report_specs,
+					      .flags = ARGT_NO_REST };
 
 int cmd_report(int argc, const char **argv)
 {

@@ -15,6 +15,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
+#include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "fleet/review.h"
 #include "fleet/session-state.h"
@@ -52,6 +53,9 @@ static const struct argspec review_specs[] = {
 	ARGSPEC_END,
 };
 #undef ARGT_STRUCT
+
+const struct cmd_optset review_optsets[] = { { NULL, review_specs, 0 },
+					     { NULL, NULL, 0 } };
 
 static const struct argtable review_table = { .cmd = "review",
 					      .specs = review_specs,

@@ -18,6 +18,7 @@
 #include "base/strvec.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "cmd/run-profile.h"
 #include "fleet/pool.h" /* POOL_DEFAULT_GRACE_S: dispatch's grace */
 #include "fleet/session.h"
@@ -94,6 +95,9 @@ static const struct argspec run_specs[] = {
 	OPT_AS("config", ARG_VALUE, prof.config),
 	ARGSPEC_END,
 };
+
+const struct cmd_optset run_optsets[] = { { NULL, run_specs, 0 },
+					  { NULL, NULL, 0 } };
 #undef ARGT_STRUCT
 
 static int parse(int argc, const char **argv, struct run_opts *o)

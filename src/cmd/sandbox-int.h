@@ -45,6 +45,8 @@ char *sandbox_cli_canonical_existing(const char *what, const char *p);
 char *sandbox_cli_canonical_new(const char *p);
 
 int cmd_sandbox_run(int argc, const char **argv);
+/* sandbox run's options (cmd/optsets.h) */
+extern const struct argspec sandbox_run_specs[];
 int cmd_sandbox_exec(int argc, const char **argv);
 int cmd_sandbox_proxy(int argc, const char **argv);
 int cmd_sandbox_relay(int argc, const char **argv);

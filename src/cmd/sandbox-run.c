@@ -192,7 +192,7 @@ static void run_state_release(struct run_state *st)
 }
 
 #define ARGT_STRUCT struct run_opts
-static const struct argspec run_specs[] = {
+const struct argspec sandbox_run_specs[] = {
 	/* the sandbox */
 	OPT_VALUE(policy),
 	OPT_VALUE(backend),
@@ -215,7 +215,7 @@ static const struct argspec run_specs[] = {
 static const struct argtable run_table = {
 	.cmd = "sandbox run",
 	.hint = ARGT_HINT_COMMAND,
-	.specs = run_specs,
+	.specs = sandbox_run_specs,
 };
 
 /* The options into o; returns the index of the command after `--`. */

@@ -19,6 +19,7 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "cmd/sandbox-int.h"
 #include "git/realgit.h"
 #include "fleet/workspace.h"
@@ -239,6 +240,14 @@ static const struct argspec workspace_specs[] = {
 #undef ARGT_STRUCT
 
 /* One DIR among the options; `--` ends them. */
+/* The verbs an operator runs; exec, proxy and relay are the planner's. */
+const struct cmd_optset sandbox_optsets[] = {
+	{ "probe", argtable_json_only, 0 },
+	{ "run", sandbox_run_specs, 0 },
+	{ "workspace", workspace_specs, 0 },
+	{ NULL, NULL, 0 },
+};
+
 static const struct argtable workspace_table = {
 	.cmd = "sandbox workspace",
 	.hint = "only one DIR",

@@ -11,6 +11,7 @@
 #include "base/strbuf.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
 #include "fleet/session.h"
@@ -109,6 +110,11 @@ static void table(const struct session_list *l)
 	}
 	strbuf_release(&st);
 }
+
+const struct cmd_optset sessions_optsets[] = {
+	{ NULL, argtable_json_only, 0 },
+	{ NULL, NULL, 0 },
+};
 
 static const struct argtable sessions_table = { .cmd = "sessions",
 						.specs = argtable_json_only,

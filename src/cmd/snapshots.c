@@ -16,6 +16,7 @@
 #include "base/timefmt.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
+#include "cmd/optsets.h"
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
@@ -300,6 +301,12 @@ static const struct argspec specs[] = {
 	SNAP_OPT("any-worktree", 0, ARG_FLAG, any_worktree, S_RESTORE),
 	SNAP_OPT("head", 0, ARG_FLAG, head, S_RESTORE),
 	ARGSPEC_END,
+};
+
+const struct cmd_optset snapshots_optsets[] = {
+	{ "list", specs, S_LIST },   { "show", specs, S_SHOW },
+	{ "diff", specs, S_DIFF },   { "restore", specs, S_RESTORE },
+	{ "prune", specs, S_PRUNE }, { NULL, NULL, 0 },
 };
 
 /*

@@ -17,6 +17,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
+#include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/dispatch-agent.h"
 #include "fleet/agent-sandbox.h"
@@ -58,6 +59,9 @@ static const struct argspec specs[] = {
 	{ "input", 0, ARG_VALUE, S_INPUT }, { "prompt-file", 0, ARG_VALUE, S_PROMPT },
 	{ "timeout", 0, ARG_VALUE, S_TIMEOUT }, { NULL, 0, ARG_FLAG, 0 },
 };
+
+const struct cmd_optset summarize_optsets[] = { { NULL, specs, 0 },
+						{ NULL, NULL, 0 } };
 
 struct sopts {
 	const char *v[S_TIMEOUT + 1];

@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include "base/die.h"
 #include "cmd/argtable.h"
+#include "cmd/optsets.h"
 #include "cmd/cmd.h"
+
+const struct cmd_optset version_optsets[] = CMD_OPTSETS_NONE;
 
 int cmd_version(int argc, const char **argv)
 {
