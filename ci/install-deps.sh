@@ -16,6 +16,8 @@ PKGS="$PKGS cppcheck clang-format"
 PKGS="$PKGS chromium"
 # the generated completion scripts are loaded by each shell (t0925)
 PKGS="$PKGS zsh fish"
+# sessions --watch is driven in a real terminal (t0930)
+PKGS="$PKGS tmux"
 
 missing=""
 for p in $PKGS; do

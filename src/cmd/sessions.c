@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * agentic-git sessions [--json]: one row per session under
+ * agentic-git sessions [--json | --watch]: one row per session under
  * <home>/runtime/ (agent, branch, worktree, state, snapshots, last event).
  */
 #include "base/envvar.h"
@@ -12,13 +12,14 @@
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
+#include "cmd/sessions-int.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
 #include "fleet/session.h"
 #include "fleet/session-state.h"
 
 static const char sessions_usage[] =
-	"usage: agentic-git sessions [--json]\n"
+	"usage: agentic-git sessions [--json | --watch]\n"
 	"\n"
 	"List the guarded sessions of this home: agent, branch, state, snapshot\n"
 	"count, last audit event and worktree. State is running (pid N) while a\n"
@@ -28,7 +29,11 @@ static const char sessions_usage[] =
 	"\n"
 	"  --json   one JSON array of objects instead of the table; \"state\" is\n"
 	"           the worktree's state, \"running\" and \"pid\" say whether an\n"
-	"           agent runs in it\n";
+	"           agent runs in it\n"
+	"  --watch  on a terminal, a live view redrawn every second: running or\n"
+	"           idle, commits ahead of every other branch, their diffstat,\n"
+	"           the last deny and the last event of each session; q quits.\n"
+	"           Off a terminal it refuses (exit 2)\n";
 
 static void json_row(const struct session_info *si, bool first)
 {
@@ -111,26 +116,42 @@ static void table(const struct session_list *l)
 	strbuf_release(&st);
 }
 
+struct sessions_cli {
+	bool json, watch;
+};
+
+#define ARGT_STRUCT struct sessions_cli
+static const struct argspec sessions_specs[] = {
+	OPT_FLAG(json),
+	OPT_FLAG(watch),
+	ARGSPEC_END,
+};
+#undef ARGT_STRUCT
+
 const struct cmd_optset sessions_optsets[] = {
-	{ NULL, argtable_json_only, 0 },
+	{ NULL, sessions_specs, 0 },
 	{ NULL, NULL, 0 },
 };
 
 static const struct argtable sessions_table = { .cmd = "sessions",
-						.specs = argtable_json_only,
+						.specs = sessions_specs,
 						.flags = ARGT_NO_REST };
 
 int cmd_sessions(int argc, const char **argv)
 {
 	struct session_list l = { 0 };
-	bool json = false;
+	struct sessions_cli o = { false, false };
 	struct argres r;
 	char *home, *git;
 
 	if (cmd_wants_help(argc, argv, sessions_usage))
 		return 0;
-	if (argtable_parse_table(&sessions_table, argc, argv, &json, &r) < 0)
+	if (argtable_parse_table(&sessions_table, argc, argv, &o, &r) < 0)
 		return AG_EXIT_USAGE;
+	if (o.json && o.watch) {
+		error("sessions: --json and --watch do not go together");
+		return AG_EXIT_USAGE;
+	}
 	gitcmd_trust_set(GIT_AGENT_REPO); /* git status in agents' worktrees */
 	home = ag_home_dir();
 	if (!home)
@@ -138,10 +159,17 @@ int cmd_sessions(int argc, const char **argv)
 	git = realgit_locate(home);
 	if (!git)
 		die("sessions: cannot find the real git; set AGENTIC_GIT_REAL_GIT");
+	if (o.watch) {
+		int rc = sessions_watch(home, git);
+
+		free(home);
+		free(git);
+		return rc;
+	}
 	if (session_list_read(home, git, &l) < 0)
 		die_errno("sessions: cannot read '%s/runtime'", home);
 	session_list_last_events(home, l.v, l.nr);
-	if (json) {
+	if (o.json) {
 		fputs("[", stdout);
 		for (size_t i = 0; i < l.nr; i++)
 			json_row(&l.v[i], !i);

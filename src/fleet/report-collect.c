@@ -229,7 +229,8 @@ static void read_snapshots(struct report *r, const char *real_git)
 	}
 }
 
-int report_collect(const char *home, const char *real_git, struct report *r)
+int report_read_sessions(const char *home, const char *real_git,
+			 struct report *r)
 {
 	struct session_list l = { 0 };
 	struct strbuf now = STRBUF_INIT;
@@ -247,6 +248,13 @@ int report_collect(const char *home, const char *real_git, struct report *r)
 		read_branch(&r->agents[i]);
 	}
 	free(l.v);
+	return 0;
+}
+
+int report_collect(const char *home, const char *real_git, struct report *r)
+{
+	if (report_read_sessions(home, real_git, r) < 0)
+		return -1;
 	read_snapshots(r, real_git);
 	report_read_journal(r);
 	report_read_runs(r);
@@ -272,6 +280,7 @@ void report_release(struct report *r)
 		}
 		free(ag->files);
 		free(ag->git_error);
+		free(ag->last_deny);
 	}
 	free(r->agents);
 	for (size_t i = 0; i < r->snaps_nr; i++) {

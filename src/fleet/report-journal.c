@@ -101,6 +101,29 @@ static void take_line(struct report *r, struct strset *agents, char *line,
 	audit_record_release(&a);
 }
 
+static void last_deny(struct report *r, const struct strset *agents,
+		      const char *line, size_t len)
+{
+	struct audit_record a;
+	struct strset_entry *se;
+	struct strbuf d = STRBUF_INIT;
+
+	if (audit_record_parse(line, len, &a) < 0)
+		return;
+	se = strcmp(a.disposition, "deny") ? NULL
+					   : strset_find(agents, a.agent);
+	if (se) {
+		struct report_agent *ag = &r->agents[se->value];
+
+		audit_detail(&a, &d);
+		free(ag->last_deny);
+		ag->last_deny = xstrfmt("%.19s %s: %s", a.timestamp,
+					a.subcommand, d.buf);
+	}
+	strbuf_release(&d);
+	audit_record_release(&a);
+}
+
 void report_read_journal(struct report *r)
 {
 	char *path = xstrfmt("%s/fleet_events.jsonl", r->home);
@@ -151,6 +174,45 @@ void report_read_journal(struct report *r)
 out:
 	close(fd);
 	free(path);
+	strbuf_release(&data);
+	strset_clear(&agents);
+}
+
+void report_last_denies(struct report *r, size_t tail)
+{
+	char *path = xstrfmt("%s/fleet_events.jsonl", r->home);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct strset agents = STRSET_INIT;
+	struct strbuf data = STRBUF_INIT;
+	struct stat st;
+	char *p, *end;
+
+	free(path);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_size > (off_t)tail &&
+	     lseek(fd, st.st_size - (off_t)tail, SEEK_SET) < 0) ||
+	    read_fd_bounded(fd, tail, &data) < 0)
+		goto out;
+	for (size_t i = 0; i < r->agents_nr; i++) {
+		bool added;
+
+		strset_add(&agents, r->agents[i].si.agent, &added)->value = i;
+	}
+	end = data.buf + data.len;
+	for (p = data.buf; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end;
+		/* only a deny is parsed: the others are most of the log */
+		if (memmem(p, (size_t)(nl - p), "\"deny\"", 6))
+			last_deny(r, &agents, p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+out:
+	close(fd);
 	strbuf_release(&data);
 	strset_clear(&agents);
 }

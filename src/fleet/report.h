@@ -75,6 +75,7 @@ struct report_agent {
 	size_t snaps_total;
 	unsigned long events, denies, restores;
 	char *git_error; /* why commits could not be read, or NULL */
+	char *last_deny; /* "<time> <command>: <reason>" (report_last_denies) */
 };
 
 struct report_event {
@@ -121,6 +122,14 @@ struct report {
 	}
 
 int report_collect(const char *home, const char *real_git, struct report *r);
+/*
+ * What `sessions --watch` redraws: the sessions with their branches only
+ * (report_collect() without snapshots, journal and runs), then the last
+ * deny of each from the journal's last `tail` bytes.
+ */
+int report_read_sessions(const char *home, const char *real_git,
+			 struct report *r);
+void report_last_denies(struct report *r, size_t tail);
 void report_render_html(const struct report *r, struct strbuf *out);
 void report_release(struct report *r);
 

@@ -25,7 +25,7 @@ wcommit() {
 @test "sessions and end have --help" {
 	run "$AG_BIN" sessions --help
 	assert_success
-	assert_output --partial "usage: agentic-git sessions [--json]"
+	assert_output --partial "usage: agentic-git sessions [--json | --watch]"
 	run "$AG_BIN" end --help
 	assert_success
 	assert_output --partial "usage: agentic-git end --agent NAME [--force]"
