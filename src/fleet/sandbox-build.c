@@ -211,6 +211,8 @@ void sandbox_build_request(struct agent_sandbox *as)
 	rq->ca_env = as->ca_env;
 	rq->allow_hosts = as->allow_hosts.v;
 	rq->allow_hosts_nr = as->allow_hosts.nr;
+	rq->masks = as->masks.v;
+	rq->masks_nr = as->masks.nr;
 	if (as->real_git && as->git_paths.nr && shim_exe()) {
 		rq->git_shim = shim_exe();
 		rq->git_real = as->real_git;
