@@ -191,7 +191,8 @@ void agent_sandbox_import_spool(const struct agent_sandbox *as)
 
 	if (!as->sandboxed && !as->own_roots)
 		return;
-	if (spool_import(as->home, as->spool, as->agent, &rejected) < 0)
+	if (spool_import(as->home, as->spool, as->agent, as->workspace,
+			 &rejected) < 0)
 		warning("cannot import the sandbox's event spool '%s': %s",
 			as->spool, strerror(errno));
 	if (rejected)
