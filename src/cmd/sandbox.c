@@ -79,7 +79,8 @@ static const char *auto_backend(const struct sandbox_caps *c)
 
 /*
  * Where a cage would show agentic-git's home (fleet/sandbox-home.h): the
- * system dirs and every configured profile's ro_binds. *home is owned.
+ * system dirs and every configured profile's ro_binds and cache_dir.
+ * *home is owned.
  */
 static void home_exposure(char **home, struct strvec *shown)
 {
@@ -93,8 +94,11 @@ static void home_exposure(char **home, struct strvec *shown)
 	agent_config_default_path(&path);
 	/* a broken config is `agents check`'s to report; its binds count */
 	agent_config_load(path.buf, false, &cfg, &errs);
-	for (size_t i = 0; i < cfg.nr_profiles; i++)
+	for (size_t i = 0; i < cfg.nr_profiles; i++) {
 		strvec_pushv(&binds, cfg.profiles[i].ro_binds.v);
+		if (cfg.profiles[i].cache_dir)
+			strvec_push(&binds, cfg.profiles[i].cache_dir);
+	}
 	sandbox_home_exposure(*home, (const char *const *)binds.v, binds.nr,
 			      shown);
 	agent_config_release(&cfg);

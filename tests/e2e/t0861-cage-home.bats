@@ -111,6 +111,10 @@ state() {
 	run "$AG_BIN" sandbox probe --json
 	assert_equal "$(jq -c .home.shown_by <<<"$output")" "[]"
 	assert_equal "$(jq -r .home.landlock <<<"$output")" hidden
+	# a configured cache_dir is a directory the cage reads too
+	printf '    cache_dir: "%s"\n' "$T/tools" >>"$AGENTIC_GIT_HOME/config.yaml"
+	run "$AG_BIN" sandbox probe --json
+	assert_equal "$(jq -c .home.shown_by <<<"$output")" "[\"$T/tools\"]"
 }
 
 @test "bwrap: the home below a bound directory is masked; the session's own parts work" {
