@@ -207,7 +207,7 @@ int snapshot_bind_import(const struct snapshot_bind *b, const char *lines,
 			const char *sp = memchr(type, ' ', (size_t)(hdr_end - type));
 			char *num = sp ? xstrndup(sp + 1, (size_t)(hdr_end - sp - 1))
 				       : NULL;
-			if (!num || parse_ulong(num, (unsigned long)(end - hdr_end), &size) < 0) {
+			if (!num || parse_ulong(num, (unsigned long)(end - hdr_end - 1), &size) < 0) {
 				free(num);
 				rc = error("%s: unreadable output of git cat-file", b->who);
 				break;
