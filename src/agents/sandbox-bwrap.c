@@ -170,8 +170,9 @@ void bwrap_build(const struct sandbox_request *rq,
 		/* invariant 11: a mask after every bind that shows it (those
 		 * are shallower, or the same path), before those below it */
 		for (size_t m = 0; m < rq->masks_nr; m++) {
-			if (done[m] || (i < nr && depth_of(rq->masks[m]) >=
-							  depth_of(binds[i].path)))
+			if (done[m] ||
+			    (i < nr &&
+			     depth_of(rq->masks[m]) >= depth_of(binds[i].path)))
 				continue;
 			strvec_pushl(argv, "--tmpfs", rq->masks[m], NULL);
 			done[m] = true;

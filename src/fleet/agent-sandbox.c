@@ -148,8 +148,10 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	}
 	if (!rc)
 		strbuf_addbuf(&why, &as->plan.reason);
-	strbuf_addf(err, "profile '%s' requires sandbox '%s': %s; nothing was created",
-		    p->name, sandbox_policy_name(p->sandbox), why.buf);
+	strbuf_addf(
+		err,
+		"profile '%s' requires sandbox '%s': %s; nothing was created",
+		p->name, sandbox_policy_name(p->sandbox), why.buf);
 	/* a refusal about the request has its own way out, in `why` */
 	if (rc || !as->plan.bad_input)
 		strbuf_addstr(err, " (install bubblewrap with user namespaces, "

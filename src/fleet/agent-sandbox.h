@@ -134,8 +134,8 @@ struct agent_sandbox {
 		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,    \
 		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,       \
 		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT, \
-		.masks = STRVEC_INIT,                              \
-		.allow_hosts = STRVEC_INIT, .secrets_fd = -1       \
+		.masks = STRVEC_INIT, .allow_hosts = STRVEC_INIT,  \
+		.secrets_fd = -1                                   \
 	}
 
 /*

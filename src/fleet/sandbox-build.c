@@ -327,8 +327,7 @@ enum sandbox_verdict sandbox_build_plan(const struct sandbox_request *rq,
  * base's descriptor, never through a symbolic link: the cage may have
  * replaced any of them since the last launch. 0, or -1 with the reason.
  */
-static int mkdir_beneath(const char *base, const char *path,
-			 struct strbuf *err)
+static int mkdir_beneath(const char *base, const char *path, struct strbuf *err)
 {
 	const char *rel;
 	char *walk, *comp, *save = NULL;
@@ -351,29 +350,33 @@ static int mkdir_beneath(const char *base, const char *path,
 		if (mkdirat(fd, comp, 0700) < 0 && errno != EEXIST)
 			next = -1;
 		else
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY |
-							O_NOFOLLOW | O_CLOEXEC);
+			next = openat(fd, comp,
+				      O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					      O_CLOEXEC);
 		if (next < 0 && (errno == ELOOP || errno == ENOTDIR)) {
-			bool link = !fstatat(fd, comp, &st,
-					     AT_SYMLINK_NOFOLLOW) &&
-				    S_ISLNK(st.st_mode);
+			bool link =
+				!fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) &&
+				S_ISLNK(st.st_mode);
 			int len = (int)(comp - walk + strlen(comp));
 
-			strbuf_addf(err,
-				    "the sandbox directory '%s/%.*s' is %s, not agentic-git's (a cage can plant one there; its rules are never built through it); look at it, remove '%s/%.*s' and run again",
-				    base, len, rel,
-				    link ? "a symbolic link" : "not a directory",
-				    base, len, rel);
+			strbuf_addf(
+				err,
+				"the sandbox directory '%s/%.*s' is %s, not agentic-git's (a cage can plant one there; its rules are never built through it); look at it, remove '%s/%.*s' and run again",
+				base, len, rel,
+				link ? "a symbolic link" : "not a directory",
+				base, len, rel);
 			rc = -1;
 		} else if (next < 0) {
-			strbuf_addf(err, "cannot create the sandbox directory '%s/%s': %s",
-				    base, rel, strerror(errno));
+			strbuf_addf(
+				err,
+				"cannot create the sandbox directory '%s/%s': %s",
+				base, rel, strerror(errno));
 			rc = -1;
 		} else if (fstat(next, &st) < 0 || st.st_uid != geteuid()) {
-			strbuf_addf(err,
-				    "the sandbox directory '%s/%.*s' is not owned by you; remove it and run again",
-				    base, (int)(comp - walk + strlen(comp)),
-				    rel);
+			strbuf_addf(
+				err,
+				"the sandbox directory '%s/%.*s' is not owned by you; remove it and run again",
+				base, (int)(comp - walk + strlen(comp)), rel);
 			rc = -1;
 		}
 		close(fd);
@@ -411,15 +414,17 @@ int sandbox_build_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 		/* tmp/ and home/ lie in the scratch dir (the cache unless
 		 * dispatch or summarize set one), the config dir in the cache */
 		char *base = !inner[i] ? NULL
-			     : i < 2 ? path_dirname(inner[i])
-				     : xstrdup(as->cache);
+			     : i < 2   ? path_dirname(inner[i])
+				       : xstrdup(as->cache);
 		int rc;
 
 		if (!base)
 			continue;
 		if (mkdir_p(base, 0700) < 0) {
-			strbuf_addf(err, "cannot create the sandbox directory '%s': %s",
-				    base, strerror(errno));
+			strbuf_addf(
+				err,
+				"cannot create the sandbox directory '%s': %s",
+				base, strerror(errno));
 			free(base);
 			return -1;
 		}

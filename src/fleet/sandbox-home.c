@@ -90,9 +90,10 @@ int sandbox_home_guard(struct agent_sandbox *as, struct strbuf *err)
 		const char *rel;
 
 		if (path_inside(real, home_real, &rel) && *rel) {
-			strbuf_addf(err,
-				    "ro_binds entry '%s' lies in agentic-git's home '%s': a cage sees only its own session's part of it (never the fleet key, other sessions' bindings or the audit log); bind a directory outside the home",
-				    as->ro_binds.v[i], as->home);
+			strbuf_addf(
+				err,
+				"ro_binds entry '%s' lies in agentic-git's home '%s': a cage sees only its own session's part of it (never the fleet key, other sessions' bindings or the audit log); bind a directory outside the home",
+				as->ro_binds.v[i], as->home);
 			rc = -1;
 		}
 		free(real);

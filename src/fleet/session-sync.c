@@ -527,8 +527,10 @@ static void sync_release(struct sync *y)
 
 int session_ws_sync(const struct session_ws *w, const char *who)
 {
-	struct sync y = { .ws_snaps = STRBUF_INIT, .have = STRBUF_INIT,
-			  .tx = STRBUF_INIT, .snaps = STRBUF_INIT,
+	struct sync y = { .ws_snaps = STRBUF_INIT,
+			  .have = STRBUF_INIT,
+			  .tx = STRBUF_INIT,
+			  .snaps = STRBUF_INIT,
 			  .want = STRVEC_INIT };
 	int rc = sync_init(&y, w, who);
 

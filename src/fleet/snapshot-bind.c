@@ -98,7 +98,8 @@ int snapshot_bind_commit(const struct snapshot_bind *b, const char *ref,
 		    is_lower_hex(v, b->hexlen) && !tree) {
 			strbuf_add(&head, p, l + 1);
 			tree = true;
-		} else if (l == 7 + b->hexlen && skip_prefix(p, "parent ", &v) &&
+		} else if (l == 7 + b->hexlen &&
+			   skip_prefix(p, "parent ", &v) &&
 			   is_lower_hex(v, b->hexlen) && tree) {
 			strbuf_add(&head, p, l + 1);
 		} else if (skip_prefix(p, "committer ", &v)) {
@@ -174,8 +175,8 @@ static int write_commit(const struct snapshot_bind *b, const struct strbuf *obj,
 int snapshot_bind_import(const struct snapshot_bind *b, const char *lines,
 			 struct strbuf *tx)
 {
-	struct strbuf batch = STRBUF_INIT, obj = STRBUF_INIT,
-		      oid = STRBUF_INIT, ref = STRBUF_INIT;
+	struct strbuf batch = STRBUF_INIT, obj = STRBUF_INIT, oid = STRBUF_INIT,
+		      ref = STRBUF_INIT;
 	const char *p, *end;
 	int rc = 0;
 
@@ -204,26 +205,33 @@ int snapshot_bind_import(const struct snapshot_bind *b, const char *lines,
 		commit = type + 7 <= hdr_end && !strncmp(type, "commit ", 7);
 		present = type < hdr_end && strncmp(type, "missing", 7);
 		if (present) {
-			const char *sp = memchr(type, ' ', (size_t)(hdr_end - type));
-			char *num = sp ? xstrndup(sp + 1, (size_t)(hdr_end - sp - 1))
+			const char *sp =
+				memchr(type, ' ', (size_t)(hdr_end - type));
+			char *num = sp ? xstrndup(sp + 1,
+						  (size_t)(hdr_end - sp - 1))
 				       : NULL;
-			if (!num || parse_ulong(num, (unsigned long)(end - hdr_end - 1), &size) < 0) {
+			if (!num ||
+			    parse_ulong(num, (unsigned long)(end - hdr_end - 1),
+					&size) < 0) {
 				free(num);
-				rc = error("%s: unreadable output of git cat-file", b->who);
+				rc = error(
+					"%s: unreadable output of git cat-file",
+					b->who);
 				break;
 			}
 			free(num);
 		}
 		strbuf_reset(&obj);
-		if (!commit ||
-		    snapshot_bind_commit(b, ref.buf, hdr_end + 1, size, &obj) < 0) {
+		if (!commit || snapshot_bind_commit(b, ref.buf, hdr_end + 1,
+						    size, &obj) < 0) {
 			warning("%s: snapshot ref '%s' of the private workspace is not a snapshot of agent '%s': not imported",
 				b->who, ref.buf, b->agent);
 		} else {
 			strbuf_reset(&oid);
 			rc = write_commit(b, &obj, &oid);
 			if (!rc)
-				strbuf_addf(tx, "create %s %s\n", ref.buf, oid.buf);
+				strbuf_addf(tx, "create %s %s\n", ref.buf,
+					    oid.buf);
 		}
 		p = hdr_end + 1 + (present ? size + 1 : 0);
 	}

@@ -402,9 +402,10 @@ static void test_masks(void **state)
 	rq.masks_nr = ARRAY_SIZE(masks);
 	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
 	got = joined(&plan.argv);
-	assert_non_null(strstr(got, "--ro-bind /srv /srv --tmpfs /srv/ag "
-				    "--ro-bind /srv/ag/bin /srv/ag/bin "
-				    "--bind /srv/ag/ws/t1 /srv/ag/ws/t1 --chdir"));
+	assert_non_null(strstr(got,
+			       "--ro-bind /srv /srv --tmpfs /srv/ag "
+			       "--ro-bind /srv/ag/bin /srv/ag/bin "
+			       "--bind /srv/ag/ws/t1 /srv/ag/ws/t1 --chdir"));
 	free(got);
 	/* a mask equal to a bind comes after it; one nothing shows, last */
 	rq.masks = (const char *const[]){ "/srv", "/nowhere/x/y/z" };
@@ -417,10 +418,11 @@ static void test_masks(void **state)
 	rq.backend = SANDBOX_BACKEND_LANDLOCK;
 	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
 	assert_true(plan.bad_input);
-	assert_non_null(strstr(plan.reason.buf, "inside the landlock cage at '/srv'"));
-	assert_int_equal(sandbox_fallback(&rq, SANDBOX_FALLBACK_WARN_RUN, "a1",
-					  &plan),
-			 SANDBOX_REFUSED);
+	assert_non_null(
+		strstr(plan.reason.buf, "inside the landlock cage at '/srv'"));
+	assert_int_equal(
+		sandbox_fallback(&rq, SANDBOX_FALLBACK_WARN_RUN, "a1", &plan),
+		SANDBOX_REFUSED);
 	rq.masks = (const char *const[]){ "relative" };
 	rq.masks_nr = 1;
 	rq.backend = SANDBOX_BACKEND_BWRAP;

@@ -46,9 +46,8 @@ static void test_forged_message(void **state)
 	struct strbuf out = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(snapshot_bind_commit(&b, REF, obj, sizeof(obj) - 1,
-					      &out),
-			 0);
+	assert_int_equal(
+		snapshot_bind_commit(&b, REF, obj, sizeof(obj) - 1, &out), 0);
 	assert_string_equal(
 		out.buf,
 		"tree " OID_A "\n"
@@ -76,9 +75,8 @@ static void test_plain_commit(void **state)
 	struct strbuf out = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(snapshot_bind_commit(&b, REF, obj, sizeof(obj) - 1,
-					      &out),
-			 0);
+	assert_int_equal(
+		snapshot_bind_commit(&b, REF, obj, sizeof(obj) - 1, &out), 0);
 	assert_non_null(strstr(out.buf, "\n\nreset-hard snapshot\n\n"
 					"Agentic-Snapshot-Op: reset-hard\n"
 					"Agentic-Snapshot-Agent: a1\n"));
@@ -100,13 +98,13 @@ static void test_refused(void **state)
 			"refs/agentic-git/snapshots/ag2/20261206T080000Z-0-reset-hard",
 			obj, sizeof(obj) - 1, &out),
 		-1);
-	assert_int_equal(snapshot_bind_commit(&b,
-					      "refs/agentic-git/snapshots/a1/mine",
-					      obj, sizeof(obj) - 1, &out),
-			 -1);
-	assert_int_equal(snapshot_bind_commit(&b, REF, notree,
-					      sizeof(notree) - 1, &out),
-			 -1);
+	assert_int_equal(
+		snapshot_bind_commit(&b, "refs/agentic-git/snapshots/a1/mine",
+				     obj, sizeof(obj) - 1, &out),
+		-1);
+	assert_int_equal(
+		snapshot_bind_commit(&b, REF, notree, sizeof(notree) - 1, &out),
+		-1);
 	/* headers only, no message */
 	assert_int_equal(snapshot_bind_commit(&b, REF, obj, 46, &out), -1);
 	assert_int_equal(out.len, 0);

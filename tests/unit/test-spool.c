@@ -160,7 +160,8 @@ static void test_import_binds_the_worktree(void **state)
 	    "{\"event\":\"ref_update\",\"worktree\":\"/ws/a1\",\"timestamp\":\"t\"}\n"
 	    "{\"event\":\"deny\",\"timestamp\":\"t\"}\n"
 	    "{\"event\":\"snapshot\",\"worktree\":7,\"timestamp\":\"t\"}\n");
-	assert_int_equal(spool_import(dir, spoolp, "ag1", "/ws/a1", &rejected), 4);
+	assert_int_equal(spool_import(dir, spoolp, "ag1", "/ws/a1", &rejected),
+			 4);
 	n = read_log(v, 4);
 	assert_int_equal(n, 4);
 	assert_string_equal(field(v[0], "worktree"), "/ws/a1");
@@ -206,11 +207,19 @@ static void test_import_refuses_links_and_oversize(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_import_binds_the_worktree, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_falls_back_to_the_spool_without_a_log, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_without_a_spool_the_log_is_created, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_import_vets_every_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_import_refuses_links_and_oversize, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_binds_the_worktree,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_write_falls_back_to_the_spool_without_a_log, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_without_a_spool_the_log_is_created, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_import_vets_every_line,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_import_refuses_links_and_oversize, setup,
+			teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
