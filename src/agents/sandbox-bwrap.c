@@ -10,6 +10,7 @@
 #include "agents/sandbox-bwrap.h"
 #include "base/path.h"
 #include "base/strvec.h"
+#include "base/xalloc.h"
 
 static const char *const sys_dirs[] = SANDBOX_SYS_DIRS;
 
@@ -47,6 +48,14 @@ static void push_tmpfs(struct strvec *argv, const char *home)
 		return;
 	}
 	strvec_pushl(argv, "--tmpfs", "/tmp", "--tmpfs", home, NULL);
+}
+
+static size_t depth_of(const char *p)
+{
+	size_t d = 0;
+	for (; *p; p++)
+		d += *p == '/';
+	return d;
 }
 
 static bool git_override(const struct sandbox_request *rq)
@@ -132,7 +141,7 @@ void bwrap_build(const struct sandbox_request *rq,
 {
 	struct strvec *argv = &plan->argv;
 	struct sandbox_bind *binds;
-	bool api = rq->policy == SANDBOX_FS_API;
+	bool api = rq->policy == SANDBOX_FS_API, *done;
 	size_t nr;
 
 	strvec_clear(argv);
@@ -156,11 +165,26 @@ void bwrap_build(const struct sandbox_request *rq,
 	strvec_pushl(argv, "--proc", "/proc", "--dev", "/dev", NULL);
 	push_tmpfs(argv, rq->home);
 	nr = sandbox_collect_binds(rq, false, &binds);
-	for (size_t i = 0; i < nr; i++)
-		strvec_pushl(argv, binds[i].kind == BIND_RW ? "--bind"
-							    : "--ro-bind",
-			     binds[i].path, binds[i].path, NULL);
+	done = rq->masks_nr ? xcalloc(rq->masks_nr, sizeof(*done)) : NULL;
+	for (size_t i = 0; i <= nr; i++) {
+		/* invariant 11: a mask after every bind that shows it (those
+		 * are shallower, or the same path), before those below it */
+		for (size_t m = 0; m < rq->masks_nr; m++) {
+			if (done[m] ||
+			    (i < nr &&
+			     depth_of(rq->masks[m]) >= depth_of(binds[i].path)))
+				continue;
+			strvec_pushl(argv, "--tmpfs", rq->masks[m], NULL);
+			done[m] = true;
+		}
+		if (i < nr)
+			strvec_pushl(argv,
+				     binds[i].kind == BIND_RW ? "--bind"
+							      : "--ro-bind",
+				     binds[i].path, binds[i].path, NULL);
+	}
 	free(binds);
+	free(done);
 	push_git_binds(argv, rq);
 	if (api)
 		strvec_pushl(argv, "--ro-bind", rq->proxy_sock,

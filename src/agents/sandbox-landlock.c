@@ -75,17 +75,27 @@ static size_t attr_size(int abi)
 	return offsetof(struct ag_landlock_ruleset_attr, handled_access_net);
 }
 
+/*
+ * A writable rule is never built through a symbolic link in its last
+ * component (`nofollow`): those directories lie in places a cage could
+ * write before (the cache's tmp/ and home/, issue 32 W2).
+ */
 static int add_path(int ruleset, const char *path, uint64_t allowed,
-		    bool skip_missing)
+		    bool skip_missing, bool nofollow)
 {
 	struct ag_landlock_path_beneath_attr pb = { 0 };
 	struct stat st;
-	int fd = open(path, O_PATH | O_CLOEXEC), errsv;
+	int fd = open(path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0)),
+	    errsv;
 
 	if (fd < 0)
 		return skip_missing && errno == ENOENT ? 0 : -1;
 	if (fstat(fd, &st) < 0)
 		goto fail;
+	if (S_ISLNK(st.st_mode)) {
+		errno = ELOOP;
+		goto fail;
+	}
 	if (!S_ISDIR(st.st_mode))
 		allowed &= AG_LL_FS_FILE_RIGHTS;
 	pb.allowed_access = allowed;
@@ -110,13 +120,13 @@ static int add_rules(int ruleset, const struct landlock_rules *r,
 			AG_LL_FS_TRUNCATE | AG_LL_FS_IOCTL_DEV) & all;
 
 	for (size_t i = 0; i < r->ro_nr; i++)
-		if (add_path(ruleset, r->ro[i], ro, false) < 0)
+		if (add_path(ruleset, r->ro[i], ro, false, false) < 0)
 			return *what = r->ro[i], -1;
 	for (size_t i = 0; i < r->rw_nr; i++)
-		if (add_path(ruleset, r->rw[i], all, false) < 0)
+		if (add_path(ruleset, r->rw[i], all, false, true) < 0)
 			return *what = r->rw[i], -1;
 	for (size_t i = 0; i < r->dev_nr; i++)
-		if (add_path(ruleset, r->dev[i], dev, true) < 0)
+		if (add_path(ruleset, r->dev[i], dev, true, false) < 0)
 			return *what = r->dev[i], -1;
 	return 0;
 }

@@ -290,7 +290,9 @@ static int check_request(const struct sandbox_request *rq,
 		return refuse(plan, true, "private home '%s' must be an absolute, normalised path that does not contain $HOME",
 			      rq->private_home), -1;
 	if (check_list(rq->ro_binds, rq->ro_binds_nr, "ro bind", plan) < 0 ||
-	    check_list(rq->extra_ro, rq->extra_ro_nr, "read-only path", plan) < 0)
+	    check_list(rq->extra_ro, rq->extra_ro_nr, "read-only path", plan) <
+		    0 ||
+	    check_list(rq->masks, rq->masks_nr, "masked path", plan) < 0)
 		return -1;
 	for (size_t i = 0; i < rq->env_nr; i++)
 		if (!rq->env[i] || !strchr(rq->env[i], '=') || rq->env[i][0] == '=')
@@ -360,6 +362,12 @@ enum sandbox_verdict sandbox_plan(const struct sandbox_request *rq,
 	} else if (b == SANDBOX_BACKEND_LANDLOCK && landlock_usable(caps)) {
 		if (!rq->self_exe || rq->self_exe[0] != '/')
 			return refuse(plan, true, "the landlock backend needs the absolute path of agentic-git");
+		/* invariant 11: Landlock grants whole trees */
+		if (rq->masks_nr)
+			return refuse(
+				plan, true,
+				"agentic-git's home would be readable inside the landlock cage at '%s' (the fleet key with it): a directory the cage reads contains it, and landlock cannot hide part of a tree it grants; move AGENTIC_GIT_HOME out of every directory the cage reads (system dirs, ro_binds), or use bubblewrap (sandbox_backend: bwrap), which hides it",
+				rq->masks[0]);
 		landlock_build(rq, caps, plan);
 	} else {
 		if (rq->backend != SANDBOX_BACKEND_LANDLOCK)

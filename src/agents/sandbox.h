@@ -57,6 +57,10 @@
  *     PATH`, and the cage the bundle at SANDBOX_CA_BUNDLE, named in
  *     SSL_CERT_FILE, CURL_CA_BUNDLE, NODE_EXTRA_CA_CERTS,
  *     REQUESTS_CA_BUNDLE and each of rq->ca_env; never the CA's key.
+ *  11. Nothing in rq->masks is visible inside: bwrap puts an empty tmpfs
+ *     over each (the binds below it on top); a Landlock plan with any
+ *     mask is refused as bad input (never downgraded), naming it and
+ *     the ways out (issue 32, W3/W11).
  */
 #include "base/common.h"
 #include "base/strbuf.h"
@@ -128,6 +132,15 @@ struct sandbox_request {
 	size_t extra_ro_nr;
 	const char *const *env; /* the child's exact environment, "K=V" */
 	size_t env_nr;
+	/*
+	 * Invariant 11: paths inside the cage where a bind would show
+	 * agentic-git's home (fleet/sandbox-home.h). bwrap mounts an empty
+	 * tmpfs over each, after the binds that show it and before those
+	 * below it; Landlock cannot hide a part of a tree it grants, so a
+	 * Landlock plan with any is refused.
+	 */
+	const char *const *masks;
+	size_t masks_nr;
 	/*
 	 * bwrap only: the shim bound over each of `git_paths` (the standard
 	 * places real git lives on this host), real git itself at

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agents/config.h"
 #include "agents/sandbox-probe.h"
 #include "agents/sandbox.h"
 #include "base/die.h"
@@ -22,6 +23,7 @@
 #include "cmd/optsets.h"
 #include "cmd/sandbox-int.h"
 #include "git/realgit.h"
+#include "fleet/sandbox-home.h"
 #include "fleet/workspace.h"
 
 const char sandbox_cli_usage[] =
@@ -76,6 +78,74 @@ static const char *auto_backend(const struct sandbox_caps *c)
 	return "none";
 }
 
+/*
+ * Where a cage would show agentic-git's home (fleet/sandbox-home.h): the
+ * system dirs and every configured profile's ro_binds and cache_dir.
+ * *home is owned.
+ */
+static void home_exposure(char **home, struct strvec *shown)
+{
+	struct agent_config cfg = AGENT_CONFIG_INIT;
+	struct strbuf path = STRBUF_INIT, errs = STRBUF_INIT;
+	struct strvec binds = STRVEC_INIT;
+
+	*home = ag_home_dir();
+	if (!*home)
+		return;
+	agent_config_default_path(&path);
+	/* a broken config is `agents check`'s to report; its binds count */
+	agent_config_load(path.buf, false, &cfg, &errs);
+	for (size_t i = 0; i < cfg.nr_profiles; i++) {
+		strvec_pushv(&binds, cfg.profiles[i].ro_binds.v);
+		if (cfg.profiles[i].cache_dir)
+			strvec_push(&binds, cfg.profiles[i].cache_dir);
+	}
+	sandbox_home_exposure(*home, (const char *const *)binds.v, binds.nr,
+			      shown);
+	agent_config_release(&cfg);
+	strvec_clear(&binds);
+	strbuf_release(&path);
+	strbuf_release(&errs);
+}
+
+static void add_home_json(struct strbuf *sb)
+{
+	struct strvec shown = STRVEC_INIT;
+	char *home;
+
+	home_exposure(&home, &shown);
+	strbuf_addstr(sb, ",\"home\":{\"path\":");
+	strbuf_add_json_str(sb, home ? home : "");
+	strbuf_addstr(sb, ",\"shown_by\":[");
+	for (size_t i = 0; i < shown.nr; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_add_json_str(sb, shown.v[i]);
+	}
+	strbuf_addf(sb, "],\"landlock\":\"%s\"}",
+		    shown.nr ? "refused" : "hidden");
+	strvec_clear(&shown);
+	free(home);
+}
+
+static void print_home(void)
+{
+	struct strvec shown = STRVEC_INIT;
+	char *home;
+
+	home_exposure(&home, &shown);
+	if (!home)
+		printf("home:      unknown (set AGENTIC_GIT_HOME or HOME)\n");
+	else if (!shown.nr)
+		printf("home:      %s, outside every directory a cage reads\n",
+		       home);
+	else
+		printf("home:      %s lies in '%s', which a cage reads: landlock launches are refused (move AGENTIC_GIT_HOME out of it; bubblewrap hides it)\n",
+		       home, shown.v[0]);
+	strvec_clear(&shown);
+	free(home);
+}
+
 static int probe_json(const struct sandbox_caps *c)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -96,6 +166,7 @@ static int probe_json(const struct sandbox_caps *c)
 	strbuf_add_json_str(&sb, c->bwrap_works ? "" : FS_API_WHY);
 	strbuf_addstr(&sb, "},");
 	add_sysdirs_json(&sb, c);
+	add_home_json(&sb);
 	strbuf_addstr(&sb, "}\n");
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
@@ -132,6 +203,7 @@ static int cmd_probe(int argc, const char **argv)
 		printf("fs+api:    available (bwrap)\n");
 	else
 		printf("fs+api:    unavailable: %s\n", FS_API_WHY);
+	print_home();
 	return 0;
 }
 

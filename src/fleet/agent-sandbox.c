@@ -17,6 +17,7 @@
 #include "fleet/agent-sandbox.h"
 #include "fleet/agent-secrets.h"
 #include "fleet/sandbox-build.h"
+#include "fleet/sandbox-home.h"
 #include "fleet/spool.h"
 #include "fleet/workspace.h"
 #include "git/hooks.h"
@@ -123,6 +124,16 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 	s.env = env.v;
 	s.env_nr = env.nr;
 	rc = sandbox_build(&s, as, &why);
+	/* the home never inside (fleet/sandbox-home.h) */
+	if (!rc && sandbox_home_guard(as, &why) < 0) {
+		free(cache);
+		free(hint);
+		strvec_clear(&env);
+		strbuf_addf(err, "profile '%s': %s; nothing was created",
+			    p->name, why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
 	free(cache);
 	free(hint);
 	strvec_clear(&env);
@@ -139,10 +150,13 @@ int agent_sandbox_plan(const struct agent_sandbox_spec *sp,
 		strbuf_addbuf(&why, &as->plan.reason);
 	strbuf_addf(
 		err,
-		"profile '%s' requires sandbox '%s': %s; nothing was created "
-		"(install bubblewrap with user namespaces, or run a kernel with "
-		"Landlock and seccomp, or set 'sandbox_fallback: warn-run')",
+		"profile '%s' requires sandbox '%s': %s; nothing was created",
 		p->name, sandbox_policy_name(p->sandbox), why.buf);
+	/* a refusal about the request has its own way out, in `why` */
+	if (rc || !as->plan.bad_input)
+		strbuf_addstr(err, " (install bubblewrap with user namespaces, "
+				   "or run a kernel with Landlock and seccomp, "
+				   "or set 'sandbox_fallback: warn-run')");
 	strbuf_release(&why);
 	return -1;
 }
@@ -179,7 +193,8 @@ void agent_sandbox_import_spool(const struct agent_sandbox *as)
 
 	if (!as->sandboxed && !as->own_roots)
 		return;
-	if (spool_import(as->home, as->spool, as->agent, &rejected) < 0)
+	if (spool_import(as->home, as->spool, as->agent, as->workspace,
+			 &rejected) < 0)
 		warning("cannot import the sandbox's event spool '%s': %s",
 			as->spool, strerror(errno));
 	if (rejected)
@@ -329,6 +344,7 @@ void agent_sandbox_release(struct agent_sandbox *as)
 	strvec_clear(&as->env);
 	strvec_clear(&as->extra_ro);
 	strvec_clear(&as->ro_binds);
+	strvec_clear(&as->masks);
 	free(as->workspace);
 	free(as->user_home);
 	as->user_home = NULL;

@@ -104,6 +104,8 @@ struct agent_sandbox {
 	struct sandbox_request rq; /* points into the fields below */
 	struct sandbox_plan plan;
 	struct strvec argv, env, extra_ro, ro_binds;
+	struct strvec masks; /* where the cage would show the home
+				(fleet/sandbox-home.h) */
 	enum sandbox_fallback fallback;
 	char *workspace, *cache, *tmp, *private_home, *home, *agent;
 	char *quarantine; /* the session's own, bound writable (git/quarantine.h
@@ -132,7 +134,8 @@ struct agent_sandbox {
 		.plan = SANDBOX_PLAN_INIT, .argv = STRVEC_INIT,    \
 		.env = STRVEC_INIT, .extra_ro = STRVEC_INIT,       \
 		.ro_binds = STRVEC_INIT, .git_paths = STRVEC_INIT, \
-		.allow_hosts = STRVEC_INIT, .secrets_fd = -1       \
+		.masks = STRVEC_INIT, .allow_hosts = STRVEC_INIT,  \
+		.secrets_fd = -1                                   \
 	}
 
 /*

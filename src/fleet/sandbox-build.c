@@ -211,6 +211,8 @@ void sandbox_build_request(struct agent_sandbox *as)
 	rq->ca_env = as->ca_env;
 	rq->allow_hosts = as->allow_hosts.v;
 	rq->allow_hosts_nr = as->allow_hosts.nr;
+	rq->masks = as->masks.v;
+	rq->masks_nr = as->masks.nr;
 	if (as->real_git && as->git_paths.nr && shim_exe()) {
 		rq->git_shim = shim_exe();
 		rq->git_real = as->real_git;
@@ -319,10 +321,78 @@ enum sandbox_verdict sandbox_build_plan(const struct sandbox_request *rq,
 	return sandbox_fallback(rq, fb, agent, out);
 }
 
+/*
+ * Invariant 6: `path`, below `base` (which exists, and whose parent the
+ * cage cannot write), made and opened one component at a time from
+ * base's descriptor, never through a symbolic link: the cage may have
+ * replaced any of them since the last launch. 0, or -1 with the reason.
+ */
+static int mkdir_beneath(const char *base, const char *path, struct strbuf *err)
+{
+	const char *rel;
+	char *walk, *comp, *save = NULL;
+	int fd, next, rc = 0;
+	struct stat st;
+
+	if (!path_inside(path, base, &rel) || !*rel)
+		return 0;
+	/* the base itself is the operator's (a configured cache_dir may be
+	 * a link); what lies in it is the cage's */
+	fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot open the sandbox directory '%s': %s",
+			    base, strerror(errno));
+		return -1;
+	}
+	walk = xstrdup(rel);
+	for (comp = strtok_r(walk, "/", &save); comp && !rc;
+	     comp = strtok_r(NULL, "/", &save)) {
+		if (mkdirat(fd, comp, 0700) < 0 && errno != EEXIST)
+			next = -1;
+		else
+			next = openat(fd, comp,
+				      O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					      O_CLOEXEC);
+		if (next < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+			bool link =
+				!fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) &&
+				S_ISLNK(st.st_mode);
+			int len = (int)(comp - walk + strlen(comp));
+
+			strbuf_addf(
+				err,
+				"the sandbox directory '%s/%.*s' is %s, not agentic-git's (a cage can plant one there; its rules are never built through it); look at it, remove '%s/%.*s' and run again",
+				base, len, rel,
+				link ? "a symbolic link" : "not a directory",
+				base, len, rel);
+			rc = -1;
+		} else if (next < 0) {
+			strbuf_addf(
+				err,
+				"cannot create the sandbox directory '%s/%s': %s",
+				base, rel, strerror(errno));
+			rc = -1;
+		} else if (fstat(next, &st) < 0 || st.st_uid != geteuid()) {
+			strbuf_addf(
+				err,
+				"the sandbox directory '%s/%.*s' is not owned by you; remove it and run again",
+				base, (int)(comp - walk + strlen(comp)), rel);
+			rc = -1;
+		}
+		close(fd);
+		fd = next;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(walk);
+	return rc;
+}
+
 int sandbox_build_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 {
-	const char *dirs[] = { as->cache, as->tmp, as->private_home,
-			       as->config_dir, as->quarantine };
+	const char *dirs[] = { as->cache, as->quarantine };
+	/* inside the cage's writable cache (or a scratch dir): invariant 6 */
+	const char *inner[] = { as->tmp, as->private_home, as->config_dir };
 
 	if (as->net_dir && mkdir_p(as->net_dir, 0700) < 0) {
 		strbuf_addf(err, "cannot create the proxy directory '%s': %s",
@@ -339,6 +409,29 @@ int sandbox_build_mkdirs(const struct agent_sandbox *as, struct strbuf *err)
 				dirs[i], strerror(errno));
 			return -1;
 		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(inner); i++) {
+		/* tmp/ and home/ lie in the scratch dir (the cache unless
+		 * dispatch or summarize set one), the config dir in the cache */
+		char *base = !inner[i] ? NULL
+			     : i < 2   ? path_dirname(inner[i])
+				       : xstrdup(as->cache);
+		int rc;
+
+		if (!base)
+			continue;
+		if (mkdir_p(base, 0700) < 0) {
+			strbuf_addf(
+				err,
+				"cannot create the sandbox directory '%s': %s",
+				base, strerror(errno));
+			free(base);
+			return -1;
+		}
+		rc = mkdir_beneath(base, inner[i], err);
+		free(base);
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }

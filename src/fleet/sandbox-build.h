@@ -17,7 +17,8 @@
  *   sandbox_build_plan(&as.rq, fallback, agent, &as.plan);
  *   sandbox_build_mkdirs(&as, &err);
  *
- * Security module. Invariants (tests: t0600, t0610-t0613, t0640, t0709):
+ * Security module. Invariants (tests: t0600, t0610-t0613, t0640, t0709,
+ * t0860):
  *  1. $HOME in the request is the canonical path (symlinks resolved) of
  *     the caller's HOME, so the checks that keep the workspace and the
  *     cache out of it (agents/sandbox.h invariant 4) compare real
@@ -35,6 +36,12 @@
  *     launch (git/quarantine.h), named in the cage's environment, so what
  *     a `clean -x` inside moves out of the way outlives the cage, and the
  *     cage sees no other session's quarantine.
+ *  6. What lies inside a directory a cage can write (the Landlock tmp/
+ *     and home/, the preset's config dir, all in the cache or scratch
+ *     dir) is made and opened from the parent's descriptor one component
+ *     at a time, never through a symbolic link: a link or a non-directory
+ *     planted there by an earlier cage is a refusal that names it, so
+ *     the next cage's rules are never built through it (issue 32, W2).
  *
  * Ownership: a spec's pointers are borrowed for the call; the struct
  * agent_sandbox owns its copies, the request points into them.
@@ -102,8 +109,8 @@ enum sandbox_verdict sandbox_build_plan(const struct sandbox_request *rq,
 
 /*
  * Creates fs+api's net dir (a stale counts file removed) and the cache,
- * tmp, private home and config dirs that are set, all 0700. 0, or -1
- * with the reason in err.
+ * tmp, private home and config dirs that are set, all 0700, the last
+ * three as invariant 6 says. 0, or -1 with the reason in err.
  */
 int sandbox_build_mkdirs(const struct agent_sandbox *as, struct strbuf *err);
 

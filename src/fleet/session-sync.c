@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "fleet/session.h"
 #include "fleet/session-sync.h"
+#include "fleet/snapshot-bind.h"
 #include "fleet/workspace.h"
 #include "git/gitcmd.h"
 #include "git/refs-files.h"
@@ -120,6 +121,7 @@ struct sync {
 	size_t hexlen;
 	char tip[65], old[65]; /* old: "" when the clone lacks the branch */
 	struct strbuf ws_snaps, have, tx;
+	struct strbuf snaps; /* "oid ref" of the snapshots to bind */
 	struct strvec want; /* what the clone may lack */
 	char *keep;	    /* the .keep of the pack brought in */
 	const char *kept_why; /* set when the tip goes to kept_ref */
@@ -259,8 +261,8 @@ static int plan(struct sync *y)
 		strbuf_reset(&name);
 		strbuf_add(&name, l + y->hexlen + 1, (size_t)(e - l) - y->hexlen - 1);
 		if (!find_oid(y->have.buf, name.buf, NULL)) {
-			strbuf_addf(&y->tx, "create %s %.*s\n", name.buf,
-				    (int)y->hexlen, l);
+			strbuf_addf(&y->snaps, "%.*s %s\n", (int)y->hexlen, l,
+				    name.buf);
 			strvec_pushf(&y->want, "%.*s", (int)y->hexlen, l);
 		}
 		l = *e ? e + 1 : e;
@@ -356,6 +358,22 @@ static int bring_objects(struct sync *y)
 	strvec_pushv(&c.args, y->want.v);
 	strvec_pushl(&c.args, "--not", "--all", NULL);
 	return run_git(y, &c, NULL);
+}
+
+/* Invariant 4: the snapshots filed are agentic-git's, bound to the
+ * session (fleet/snapshot-bind.h). */
+static int bind_snapshots(struct sync *y)
+{
+	const struct snapshot_bind b = {
+		.git = y->w->git,
+		.repo = y->w->repo,
+		.agent = y->w->agent,
+		.worktree = y->w->workspace,
+		.hexlen = y->hexlen,
+		.who = y->who,
+	};
+
+	return snapshot_bind_import(&b, y->snaps.buf, &y->tx);
 }
 
 /* Counts the commits only old has and only the tip has (old...tip). */
@@ -503,13 +521,17 @@ static void sync_release(struct sync *y)
 	strbuf_release(&y->ws_snaps);
 	strbuf_release(&y->have);
 	strbuf_release(&y->tx);
+	strbuf_release(&y->snaps);
 	strvec_clear(&y->want);
 }
 
 int session_ws_sync(const struct session_ws *w, const char *who)
 {
-	struct sync y = { .ws_snaps = STRBUF_INIT, .have = STRBUF_INIT,
-			  .tx = STRBUF_INIT, .want = STRVEC_INIT };
+	struct sync y = { .ws_snaps = STRBUF_INIT,
+			  .have = STRBUF_INIT,
+			  .tx = STRBUF_INIT,
+			  .snaps = STRBUF_INIT,
+			  .want = STRVEC_INIT };
 	int rc = sync_init(&y, w, who);
 
 	if (!rc)
@@ -518,6 +540,8 @@ int session_ws_sync(const struct session_ws *w, const char *who)
 		rc = plan(&y);
 	if (!rc)
 		rc = bring_objects(&y);
+	if (!rc)
+		rc = bind_snapshots(&y);
 	if (!rc)
 		rc = plan_branch(&y);
 	if (!rc)

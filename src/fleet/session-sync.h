@@ -25,7 +25,10 @@
  *     workspace's tip is kept as refs/agentic-git/sessions/<agent>/<branch>
  *     (a warning says so). A workspace behind the branch changes nothing.
  *  4. Only refs/agentic-git/snapshots/<agent>/ come back, and only those
- *     the clone lacks: never another agent's, never over an existing one.
+ *     the clone lacks: never another agent's, never over an existing one;
+ *     each points at a commit agentic-git writes, attributed to the
+ *     session's agent and workspace whatever the agent's message says
+ *     (fleet/snapshot-bind.h).
  *  5. Nothing is done to a directory that is not a private workspace of
  *     that clone (workspace_is_private_of()).
  *  6. The workspace's config is restored from the copy provisioning kept

@@ -26,7 +26,7 @@ int spool_create(const char *path)
 
 /* One spool line → one log line in out, or -1 (invariants 1, 2). */
 static int vet(const char *line, size_t len, const char *agent,
-	       struct strbuf *out)
+	       const char *worktree, struct strbuf *out)
 {
 	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL);
 	const char *ev, *claimed;
@@ -43,6 +43,14 @@ static int vet(const char *line, size_t len, const char *agent,
 		json_object_set_new(o, "claimed_agent", json_string(claimed));
 	json_object_set_new(o, "kind", json_string("git_event"));
 	json_object_set_new(o, "agent", json_string(agent));
+	/* invariant 5: the session's worktree, whatever the record says */
+	claimed = json_string_value(json_object_get(o, "worktree"));
+	if (worktree && json_object_get(o, "worktree")) {
+		if (!claimed || strcmp(claimed, worktree))
+			json_object_set(o, "claimed_worktree",
+					json_object_get(o, "worktree"));
+		json_object_set_new(o, "worktree", json_string(worktree));
+	}
 	json_object_set_new(o, "disposition", json_string(event_disposition(ev)));
 	json_object_set_new(o, "via", json_string("sandbox"));
 	dump = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -59,7 +67,7 @@ bad:
 }
 
 int spool_import(const char *home, const char *path, const char *agent,
-		 size_t *rejected)
+		 const char *worktree, size_t *rejected)
 {
 	struct strbuf buf = STRBUF_INIT, line = STRBUF_INIT;
 	int imported = 0;
@@ -85,7 +93,7 @@ int spool_import(const char *home, const char *path, const char *agent,
 		if (!len)
 			continue;
 		strbuf_reset(&line);
-		if (vet(s, len, agent, &line) < 0 ||
+		if (vet(s, len, agent, worktree, &line) < 0 ||
 		    event_append_line(home, line.buf, line.len) < 0)
 			(*rejected)++;
 		else

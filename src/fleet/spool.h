@@ -20,6 +20,9 @@
  *  3. At most SPOOL_MAX bytes are read, from a regular file opened with
  *     O_NOFOLLOW; a larger spool is rejected whole.
  *  4. The spool is removed after import, imported or not.
+ *  5. A record's "worktree" is the session's (another claim is kept as
+ *     "claimed_worktree"): journal records are bound to the session,
+ *     never to what the agent wrote (issue 32, W4).
  */
 #include "base/common.h"
 
@@ -30,11 +33,12 @@
 int spool_create(const char *path);
 
 /*
- * Imports `path` into <home>/fleet_events.jsonl for `agent` and removes
+ * Imports `path` into <home>/fleet_events.jsonl for `agent` (and the
+ * session's `worktree`, NULL: none to bind) and removes
  * it. Returns the number of imported records, or -1 (errno) when the spool
  * cannot be read; *rejected counts dropped lines. A missing spool is 0.
  */
 int spool_import(const char *home, const char *path, const char *agent,
-		 size_t *rejected);
+		 const char *worktree, size_t *rejected);
 
 #endif

@@ -243,28 +243,45 @@ plant_would_run() {
 	[ -s "$T/pwned" ]
 }
 
+# bound REF COMMIT: REF in the clone is agentic-git's commit for the
+# agent's COMMIT: its tree and parents, the session's agent and workspace
+# (fleet/snapshot-bind.h, issue 32 W4)
+bound() {
+	assert_equal "$(rev "$1^{tree}")" "$(rev "$2^{tree}")"
+	assert_equal "$("$REAL_GIT" -C "$REPO" log -1 --format='%P|%an' "$1")" \
+		"$("$REAL_GIT" -C "$REPO" log -1 --format=%P "$2")|agentic-git"
+	"$REAL_GIT" -C "$REPO" log -1 --format=%B "$1" | grep -qx 'Agentic-Snapshot-Agent: a1'
+	"$REAL_GIT" -C "$REPO" log -1 --format=%B "$1" | grep -qx "Agentic-Snapshot-Worktree: $WS"
+}
+
 case_plants_never_run() {
-	local clash tip
+	# snapshot names of now: end prunes old ones in the workspace
+	local clash tip now mine later packed
+	now=$(date -u +%Y%m%dT%H%M%SZ)
+	mine=a1/$now-901-mine later=a1/$now-902-later packed=a1/$now-903-packed
 	"$REAL_GIT" -C "$REPO" update-ref refs/agentic-git/snapshots/a1/clash HEAD
 	clash=$(rev refs/agentic-git/snapshots/a1/clash)
 	agent "commit one"
 	assert_success
-	agent "plant $T/pwned a1/mine a1/clash other/planted"
+	agent "plant $T/pwned $mine a1/mine a1/clash other/planted"
 	assert_success
 	assert_output --partial "PLANTED:ok"
 	[ ! -e "$T/pwned" ] # invariant 1: not at exit
 	# invariant 6: the config is provisioning's again
 	cmp "$WS/.git/config" "$AGENTIC_GIT_HOME/runtime/a1/workspace.config"
 	assert_equal "$(rev feat/x)" "$(head_of "$WS")"
-	# invariant 4: only a1's own new snapshot refs came back
-	assert_equal "$(rev refs/agentic-git/snapshots/a1/mine)" "$(head_of "$WS")"
+	# invariant 4: only a1's own new snapshot refs came back, bound to
+	# the session; a name that is no snapshot's stays behind
+	bound "refs/agentic-git/snapshots/$mine" "$(head_of "$WS")"
+	assert_output --partial "snapshot ref 'refs/agentic-git/snapshots/a1/mine' of the private workspace is not a snapshot of agent 'a1': not imported"
+	no_ref refs/agentic-git/snapshots/a1/mine
 	no_ref refs/agentic-git/snapshots/other/planted
 	assert_equal "$(rev refs/agentic-git/snapshots/a1/clash)" "$clash"
 	# something left running in the workspace plants it all again, and
 	# packs refs (read from packed-refs, never by git there)
 	tip=$(head_of "$WS")
-	(cd "$WS" && "$T/bin/agent.sh" --task "plant $T/pwned a1/later other/later")
-	printf '%s refs/agentic-git/snapshots/%s\n' "$tip" a1/packed "$tip" other/packed \
+	(cd "$WS" && "$T/bin/agent.sh" --task "plant $T/pwned $later other/later")
+	printf '%s refs/agentic-git/snapshots/%s\n' "$tip" "$packed" "$tip" other/packed \
 		>>"$WS/.git/packed-refs"
 	keep_plant
 	echo wip >"$WS/wip.txt"
@@ -281,8 +298,8 @@ case_plants_never_run() {
 	[ ! -e "$T/pwned" ] # nor by end (status, snapshot, sync)
 	[ ! -e "$WS" ]
 	"$REAL_GIT" -C "$REPO" for-each-ref refs/agentic-git/snapshots/a1/ | grep -q -- '-end$'
-	rev -q --verify refs/agentic-git/snapshots/a1/later
-	assert_equal "$(rev refs/agentic-git/snapshots/a1/packed)" "$tip"
+	bound "refs/agentic-git/snapshots/$later" "$tip"
+	bound "refs/agentic-git/snapshots/$packed" "$tip"
 	no_ref refs/agentic-git/snapshots/other/planted
 	no_ref refs/agentic-git/snapshots/other/later
 	no_ref refs/agentic-git/snapshots/other/packed

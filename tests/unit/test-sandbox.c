@@ -377,6 +377,60 @@ static void test_bind_order_parents_first(void **state)
 	sandbox_plan_release(&plan);
 }
 
+/* 11: a mask after the binds that show it, before those below it;
+ * Landlock refuses any mask (it grants whole trees) */
+static void test_masks(void **state)
+{
+	static const char *const binds[] = { "/srv", "/srv/ag/bin" };
+	static const char *const masks[] = { "/srv/ag" };
+	struct sandbox_caps caps;
+	struct sandbox_request rq;
+	struct sandbox_plan plan = SANDBOX_PLAN_INIT;
+	char *got;
+
+	(void)state;
+	caps_init(&caps, true, 6, true);
+	memset(caps.sys_kind, 0, sizeof(caps.sys_kind));
+	rq_init(&rq, SANDBOX_FS_ONLY, SANDBOX_BACKEND_BWRAP);
+	rq.workspace = "/srv/ag/ws/t1";
+	rq.home = "/tmp/h";
+	rq.cache_dir = NULL;
+	rq.ro_binds = binds;
+	rq.ro_binds_nr = ARRAY_SIZE(binds);
+	rq.extra_ro_nr = 0;
+	rq.masks = masks;
+	rq.masks_nr = ARRAY_SIZE(masks);
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
+	got = joined(&plan.argv);
+	assert_non_null(strstr(got,
+			       "--ro-bind /srv /srv --tmpfs /srv/ag "
+			       "--ro-bind /srv/ag/bin /srv/ag/bin "
+			       "--bind /srv/ag/ws/t1 /srv/ag/ws/t1 --chdir"));
+	free(got);
+	/* a mask equal to a bind comes after it; one nothing shows, last */
+	rq.masks = (const char *const[]){ "/srv", "/nowhere/x/y/z" };
+	rq.masks_nr = 2;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_WRAPPED);
+	got = joined(&plan.argv);
+	assert_non_null(strstr(got, "--ro-bind /srv /srv --tmpfs /srv "));
+	assert_non_null(strstr(got, "--tmpfs /nowhere/x/y/z --chdir"));
+	free(got);
+	rq.backend = SANDBOX_BACKEND_LANDLOCK;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_true(plan.bad_input);
+	assert_non_null(
+		strstr(plan.reason.buf, "inside the landlock cage at '/srv'"));
+	assert_int_equal(
+		sandbox_fallback(&rq, SANDBOX_FALLBACK_WARN_RUN, "a1", &plan),
+		SANDBOX_REFUSED);
+	rq.masks = (const char *const[]){ "relative" };
+	rq.masks_nr = 1;
+	rq.backend = SANDBOX_BACKEND_BWRAP;
+	assert_int_equal(sandbox_plan(&rq, &caps, &plan), SANDBOX_REFUSED);
+	assert_true(plan.bad_input);
+	sandbox_plan_release(&plan);
+}
+
 static void allow_bad(struct sandbox_request *rq,
 		      const struct sandbox_caps *caps,
 		      struct sandbox_plan *plan)
@@ -536,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_none_is_plain_without_caps),
 		cmocka_unit_test(test_bad_input_never_downgraded),
 		cmocka_unit_test(test_bind_order_parents_first),
+		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_fs_api),
 		cmocka_unit_test(test_names),
 	};

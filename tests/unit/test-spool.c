@@ -128,7 +128,7 @@ static void test_import_vets_every_line(void **state)
 	    "\n"
 	    "{\"kind\":\"x\",\"event\":\"deny\",\"disposition\":\"info\",\"agent\":\"other\",\"via\":\"host\",\"timestamp\":\"2026-01-01T00:00:01Z\"}\n"
 	    "{\"event\":\"ref_update\",\"timestamp\":\"2026-01-01T00:00:02Z\"}");
-	assert_int_equal(spool_import(dir, spoolp, "ag1", &rejected), 3);
+	assert_int_equal(spool_import(dir, spoolp, "ag1", NULL, &rejected), 3);
 	assert_int_equal(rejected, 4);
 	assert_int_equal(access(spoolp, F_OK), -1); /* removed */
 	n = read_log(v, 8);
@@ -147,6 +147,34 @@ static void test_import_vets_every_line(void **state)
 		json_decref(v[i]);
 }
 
+/* 5: a journal record's worktree is the session's */
+static void test_import_binds_the_worktree(void **state)
+{
+	json_t *v[4] = { 0 };
+	size_t rejected = 0, n;
+
+	(void)state;
+	assert_int_equal(spool_create(spoolp), 0);
+	put(spoolp,
+	    "{\"event\":\"ref_update\",\"worktree\":\"/srv/other/wt\",\"timestamp\":\"t\"}\n"
+	    "{\"event\":\"ref_update\",\"worktree\":\"/ws/a1\",\"timestamp\":\"t\"}\n"
+	    "{\"event\":\"deny\",\"timestamp\":\"t\"}\n"
+	    "{\"event\":\"snapshot\",\"worktree\":7,\"timestamp\":\"t\"}\n");
+	assert_int_equal(spool_import(dir, spoolp, "ag1", "/ws/a1", &rejected),
+			 4);
+	n = read_log(v, 4);
+	assert_int_equal(n, 4);
+	assert_string_equal(field(v[0], "worktree"), "/ws/a1");
+	assert_string_equal(field(v[0], "claimed_worktree"), "/srv/other/wt");
+	assert_string_equal(field(v[1], "worktree"), "/ws/a1");
+	assert_null(json_object_get(v[1], "claimed_worktree"));
+	assert_null(json_object_get(v[2], "worktree"));
+	assert_string_equal(field(v[3], "worktree"), "/ws/a1");
+	assert_true(json_is_integer(json_object_get(v[3], "claimed_worktree")));
+	for (size_t i = 0; i < n; i++)
+		json_decref(v[i]);
+}
+
 static void test_import_refuses_links_and_oversize(void **state)
 {
 	size_t rejected = 0;
@@ -155,13 +183,13 @@ static void test_import_refuses_links_and_oversize(void **state)
 
 	(void)state;
 	/* a missing spool imports nothing */
-	assert_int_equal(spool_import(dir, spoolp, "ag1", &rejected), 0);
+	assert_int_equal(spool_import(dir, spoolp, "ag1", NULL, &rejected), 0);
 	assert_int_equal(rejected, 0);
 	/* a symlink is not followed */
 	snprintf(target, sizeof(target), "%s/target", dir);
 	put(target, "{\"event\":\"deny\",\"timestamp\":\"t\"}\n");
 	assert_int_equal(symlink(target, spoolp), 0);
-	assert_int_equal(spool_import(dir, spoolp, "ag1", &rejected), -1);
+	assert_int_equal(spool_import(dir, spoolp, "ag1", NULL, &rejected), -1);
 	assert_int_equal(access(logp, F_OK), -1);
 	unlink(target);
 	/* larger than SPOOL_MAX: rejected whole, removed */
@@ -170,7 +198,7 @@ static void test_import_refuses_links_and_oversize(void **state)
 	assert_int_equal(fseek(f, SPOOL_MAX + 1, SEEK_SET), 0);
 	fputc('\n', f);
 	fclose(f);
-	assert_int_equal(spool_import(dir, spoolp, "ag1", &rejected), -1);
+	assert_int_equal(spool_import(dir, spoolp, "ag1", NULL, &rejected), -1);
 	assert_int_equal(rejected, 1);
 	assert_int_equal(access(spoolp, F_OK), -1);
 	assert_int_equal(access(logp, F_OK), -1);
@@ -179,10 +207,19 @@ static void test_import_refuses_links_and_oversize(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_write_falls_back_to_the_spool_without_a_log, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_without_a_spool_the_log_is_created, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_import_vets_every_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_import_refuses_links_and_oversize, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_binds_the_worktree,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_write_falls_back_to_the_spool_without_a_log, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_without_a_spool_the_log_is_created, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_import_vets_every_line,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_import_refuses_links_and_oversize, setup,
+			teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
