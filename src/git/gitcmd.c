@@ -92,11 +92,17 @@ static const char *const neutral[] = {
 static enum git_trust process_trust = GIT_INTERNAL;
 static char *real_git_path; /* owned, found once */
 static gitcmd_cage_fn cage_fn;
+static bool cage_required = true;
 static struct strvec trusted_stores = STRVEC_INIT; /* owned */
 
 void gitcmd_cage_set(gitcmd_cage_fn fn)
 {
 	cage_fn = fn;
+}
+
+void gitcmd_cage_require(bool required)
+{
+	cage_required = required;
 }
 
 static bool has(const struct strvec *v, const char *s)
@@ -195,7 +201,7 @@ static void push_configs(struct strvec *args, const char *const *kv)
 }
 
 static int cage_prefix(const char *real_git, const char *dir,
-		       const char *gitdir, const char *top,
+		       const char *gitdir, const char *top, const char *also,
 		       struct strvec *prefix);
 
 /* The filter, diff and merge drivers a repository defines (invariant 2). */
@@ -245,7 +251,7 @@ static const struct drivers *drivers_of(const char *real_git, const char *dir,
 		;
 	seen[i].key = xstrdup(key);
 	strvec_init(&seen[i].kv);
-	if (cage_prefix(real_git, dir, gitdir, top, &c.args) < 0) {
+	if (cage_prefix(real_git, dir, gitdir, top, NULL, &c.args) < 0) {
 		child_release(&c);
 		return &seen[i]; /* not ok: invariant 3 */
 	}
@@ -299,14 +305,21 @@ static void store_chain(const char *objects, struct strvec *out, int depth)
 	free(path);
 }
 
-/* Invariant 5: may the cage write `d`, a git or common dir of `top`? */
-static bool repo_dir_ok(const char *d, const char *top, const char *gitdir)
+/*
+ * Invariant 5: may the cage write `d`, a git or common dir of `top`? Where
+ * the caller pointed (`start`) holds it, or the work tree does, or it is
+ * the admin dir of a linked worktree of `top`: never a place a `.git`
+ * file in the work tree names on its own.
+ */
+static bool repo_dir_ok(const char *d, const char *top, const char *gitdir,
+			const char *start)
 {
 	const char *rel;
 	char *wt;
 	bool ok;
 
-	if (!top || path_inside(d, top, &rel))
+	if (!top || path_inside(d, top, &rel) || path_inside(d, start, &rel) ||
+	    path_inside(start, d, &rel))
 		return true;
 	/* a linked worktree: its admin dir's `gitdir` names <top>/.git */
 	wt = repo_worktree_of_admin(gitdir);
@@ -327,7 +340,7 @@ static void cage_refused(const char *why)
 
 /* Invariant 5: the cage's prefix for git in `dir` (or gitdir/top). */
 static int cage_prefix(const char *real_git, const char *dir,
-		       const char *gitdir, const char *top,
+		       const char *gitdir, const char *top, const char *also,
 		       struct strvec *prefix)
 {
 	struct repo_loc r = { 0 };
@@ -346,8 +359,9 @@ static int cage_prefix(const char *real_git, const char *dir,
 	strvec_push(&rw, r.top && f == REPO_FOUND ? r.top : cwd);
 	if (f == REPO_FOUND) {
 		const char *wt = r.top ? r.top : NULL;
-		if (!repo_dir_ok(r.gitdir, wt, r.gitdir) ||
-		    !repo_dir_ok(r.commondir, wt, r.gitdir)) {
+		const char *start = gitdir ? r.gitdir : cwd;
+		if (!repo_dir_ok(r.gitdir, wt, r.gitdir, start) ||
+		    !repo_dir_ok(r.commondir, wt, r.gitdir, start)) {
 			strbuf_addf(&why, "the git dir of '%s' lies outside it ('%s')",
 				    wt, r.gitdir);
 			goto out;
@@ -355,6 +369,12 @@ static int cage_prefix(const char *real_git, const char *dir,
 		strvec_push(&rw, r.gitdir);
 		if (strcmp(r.commondir, r.gitdir))
 			strvec_push(&rw, r.commondir);
+	}
+	if (also) {
+		char *a = real_path(also);
+		if (a)
+			strvec_push(&rw, a);
+		free(a);
 	}
 	git_dir = path_dirname(git_real);
 	strvec_push(&ro, git_dir);
@@ -376,6 +396,8 @@ static int cage_prefix(const char *real_git, const char *dir,
 					  .ro = (const char *const *)ro.v,
 					  .ro_nr = ro.nr };
 		rc = cage_fn(&cg, prefix, &why);
+		if (rc && !cage_required)
+			rc = 0; /* no caged agent wrote it: as before */
 	}
 out:
 	if (rc)
@@ -390,13 +412,14 @@ out:
 	return rc;
 }
 
-static void prepare(struct child *c, enum git_trust t, const char *real_git,
-		    const char *dir, const char *gitdir, const char *top)
+static void prepare_also(struct child *c, enum git_trust t,
+			 const char *real_git, const char *dir,
+			 const char *gitdir, const char *top, const char *also)
 {
 	const struct drivers *d;
 
 	if (t == GIT_AGENT_REPO &&
-	    cage_prefix(real_git, dir, gitdir, top, &c->args) < 0) {
+	    cage_prefix(real_git, dir, gitdir, top, also, &c->args) < 0) {
 		strvec_push(&c->args, "/nonexistent/git-not-caged");
 		return;
 	}
@@ -429,6 +452,18 @@ static void prepare(struct child *c, enum git_trust t, const char *real_git,
 	}
 	for (size_t i = 0; i < d->kv.nr; i++)
 		strvec_pushl(&c->args, "-c", d->kv.v[i], NULL);
+}
+
+static void prepare(struct child *c, enum git_trust t, const char *real_git,
+		    const char *dir, const char *gitdir, const char *top)
+{
+	prepare_also(c, t, real_git, dir, gitdir, top, NULL);
+}
+
+void gitcmd_init_also(struct child *c, const char *real_git, const char *dir,
+		      const char *also_rw)
+{
+	prepare_also(c, process_trust, real_git, dir, NULL, NULL, also_rw);
 }
 
 void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,

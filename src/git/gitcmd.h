@@ -82,6 +82,13 @@ typedef int (*gitcmd_cage_fn)(const struct gitcmd_cage *cg,
  */
 void gitcmd_cage_set(gitcmd_cage_fn fn);
 /*
+ * Whether a host that can cage nothing refuses GIT_AGENT_REPO git (true,
+ * the default) or runs it neutralised but uncaged (false): only for a
+ * repository no caged agent wrote (a dispatch target whose agent ran
+ * with sandbox none, or downgraded by warn-run).
+ */
+void gitcmd_cage_require(bool required);
+/*
  * An object store every caged git of this process may read: what
  * agentic-git knows the repositories it looks at borrow (a session's
  * clone, from its signed binding), with its own alternates chain when
@@ -109,6 +116,11 @@ void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,
  * does this already; threat T63). */
 void gitcmd_drop_traces(struct child *c);
 void gitcmd_init(struct child *c, const char *real_git, const char *dir);
+/* gitcmd_init(), and the cage may also write `also_rw` (a directory the
+ * command works on besides the repository: `worktree remove <path>`;
+ * borrowed). */
+void gitcmd_init_also(struct child *c, const char *real_git, const char *dir,
+		      const char *also_rw);
 /*
  * gitcmd_init() in the work tree `top` of the repository whose git dir is
  * `gitdir` (absolute), both given to git (GIT_DIR, GIT_WORK_TREE): for a
