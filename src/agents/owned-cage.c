@@ -93,9 +93,11 @@ int owned_cage_prefix(const struct gitcmd_cage *cg, struct strvec *prefix,
 		bwrap_prefix(caps, cg, prefix);
 		return 0;
 	}
-	strbuf_addf(why, "this host can sandbox nothing (landlock: %s; bubblewrap: %s)",
-		    *caps->landlock_why ? caps->landlock_why : "unavailable",
-		    *caps->bwrap_why ? caps->bwrap_why : "unavailable");
+	strbuf_addf(
+		why,
+		"this host can sandbox nothing (landlock: %s; bubblewrap: %s)",
+		*caps->landlock_why ? caps->landlock_why : "unavailable",
+		*caps->bwrap_why ? caps->bwrap_why : "unavailable");
 	return -1;
 }
 

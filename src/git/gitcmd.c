@@ -79,13 +79,23 @@ static const char *const own_ops[] = {
 };
 /* GIT_AGENT_REPO: every code path the repository's config could name. */
 static const char *const neutral[] = {
-	"core.fsmonitor=false", "core.sshCommand=false", "core.pager=cat",
-	"core.editor=:", "sequence.editor=:", "core.askPass=",
-	"credential.helper=", "diff.external=", "core.alternateRefsCommand=",
-	"commit.gpgSign=false", "tag.gpgSign=false", "protocol.ext.allow=never",
+	"core.fsmonitor=false",
+	"core.sshCommand=false",
+	"core.pager=cat",
+	"core.editor=:",
+	"sequence.editor=:",
+	"core.askPass=",
+	"credential.helper=",
+	"diff.external=",
+	"core.alternateRefsCommand=",
+	"commit.gpgSign=false",
+	"tag.gpgSign=false",
+	"protocol.ext.allow=never",
 	/* invariant 6 */
-	"submodule.recurse=false", "diff.ignoreSubmodules=all",
-	"status.submoduleSummary=false", "fetch.recurseSubmodules=false",
+	"submodule.recurse=false",
+	"diff.ignoreSubmodules=all",
+	"status.submoduleSummary=false",
+	"fetch.recurseSubmodules=false",
 	NULL,
 };
 
@@ -283,8 +293,7 @@ static void store_chain(const char *objects, struct strvec *out, int depth)
 	struct strbuf alt = STRBUF_INIT;
 	char *path = path_join(objects, "info/alternates");
 
-	if (depth <= 5 &&
-	    !read_file_bounded(path, 1 << 16, RF_REGULAR, &alt)) {
+	if (depth <= 5 && !read_file_bounded(path, 1 << 16, RF_REGULAR, &alt)) {
 		for (char *l = alt.buf, *e; *l; l = e) {
 			e = strchrnul(l, '\n');
 			if (*e)
@@ -352,7 +361,8 @@ static int cage_prefix(const char *real_git, const char *dir,
 	int rc = -1;
 
 	if (!cwd || !git_real) {
-		strbuf_addf(&why, "cannot resolve '%s'", !cwd ? (dir ? dir : ".") : real_git);
+		strbuf_addf(&why, "cannot resolve '%s'",
+			    !cwd ? (dir ? dir : ".") : real_git);
 		goto out;
 	}
 	f = gitdir ? repo_from_gitdir(gitdir, top, &r) : repo_discover(cwd, &r);
@@ -362,8 +372,10 @@ static int cage_prefix(const char *real_git, const char *dir,
 		const char *start = gitdir ? r.gitdir : cwd;
 		if (!repo_dir_ok(r.gitdir, wt, r.gitdir, start) ||
 		    !repo_dir_ok(r.commondir, wt, r.gitdir, start)) {
-			strbuf_addf(&why, "the git dir of '%s' lies outside it ('%s')",
-				    wt, r.gitdir);
+			strbuf_addf(
+				&why,
+				"the git dir of '%s' lies outside it ('%s')",
+				wt, r.gitdir);
 			goto out;
 		}
 		strvec_push(&rw, r.gitdir);
@@ -390,7 +402,8 @@ static int cage_prefix(const char *real_git, const char *dir,
 		goto out;
 	}
 	{
-		struct gitcmd_cage cg = { .dir = cwd, .real_git = git_real,
+		struct gitcmd_cage cg = { .dir = cwd,
+					  .real_git = git_real,
 					  .rw = (const char *const *)rw.v,
 					  .rw_nr = rw.nr,
 					  .ro = (const char *const *)ro.v,

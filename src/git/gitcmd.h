@@ -64,8 +64,8 @@ enum git_trust { GIT_INTERNAL, GIT_OPERATOR, GIT_AGENT_REPO, GIT_AS_AGENT };
  * git's directory). All borrowed.
  */
 struct gitcmd_cage {
-	const char *dir;       /* git's working directory (absolute) */
-	const char *real_git;  /* absolute */
+	const char *dir;      /* git's working directory (absolute) */
+	const char *real_git; /* absolute */
 	const char *const *rw;
 	size_t rw_nr;
 	const char *const *ro;
