@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "agents/owned-cage.h"
 #include "base/die.h"
 #include "base/path.h"
 #include "cmd/cmd.h"
@@ -50,6 +51,8 @@ int main(int argc, const char **argv)
 	/* CLI mode: no inherited descriptors leak into our children. */
 	closefrom(3);
 	signal(SIGPIPE, SIG_IGN);
+	/* every git over an agent's repository runs caged (the boundary rule) */
+	owned_cage_install();
 	if (argc < 2) {
 		cmd_help(1, argv);
 		return AG_EXIT_USAGE;

@@ -198,8 +198,19 @@ static int remove_session(struct end_ctx *c)
 	    is_private_workspace(si->worktree)) {
 		rc = remove_private(c, from);
 	} else if (si->worktree && is_dir(si->worktree)) {
-		if (gitcmd_capture(c->git, from, NULL, &err, "worktree", "remove",
-				   "--force", si->worktree, NULL)) {
+		struct child wc = CHILD_INIT;
+		char *parent = path_dirname(si->worktree);
+		int st;
+
+		/* the worktree the signed binding names (and so its parent,
+		 * where its name is removed) writable in the cage */
+		gitcmd_init_also(&wc, c->git, from, parent);
+		free(parent);
+		strvec_pushl(&wc.args, "worktree", "remove", "--force",
+			     si->worktree, NULL);
+		st = gitcmd_run(&wc, NULL, &err);
+		child_release(&wc);
+		if (st) {
 			error("end: git worktree remove failed: %s; the session was kept",
 			      err.buf);
 			rc = 1;

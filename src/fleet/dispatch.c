@@ -514,7 +514,10 @@ static void verify_and_push(const struct dispatch_run *run,
 
 	d->rec.verified = true;
 	verify_command_box(d, &in, &venv, &vplan, &why);
+	/* an agent that ran uncaged wrote nothing a cage would keep in */
+	gitcmd_cage_require(!starts_with(d->rec.sandbox, "none"));
 	verify_run(&in, &d->rec.verify);
+	gitcmd_cage_require(true);
 	sandbox_plan_release(&vplan);
 	strvec_clear(&venv);
 	strbuf_release(&why);
@@ -588,8 +591,11 @@ static void teardown(const struct dispatch_run *run, struct dispatch_target *d)
 	struct strbuf why = STRBUF_INIT, note = STRBUF_INIT, p = STRBUF_INIT;
 
 	salvage_escalation(run, d);
-	if (!d->rec.verified)
+	if (!d->rec.verified) {
+		gitcmd_cage_require(!starts_with(d->rec.sandbox, "none"));
 		verify_conflicts(d->ws.dir, &d->rec.verify);
+		gitcmd_cage_require(true);
+	}
 	if (d->rec.verify.in_conflict)
 		strbuf_addstr(&why, "the workspace is in conflict (unmerged paths or an operation in progress)");
 	else if (d->rec.status == RS_LEASE_REFUSED || d->rec.status == RS_PUSH_FAILED)

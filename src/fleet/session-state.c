@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include "agentic-git/core.h"
 #include "base/envvar.h"
+#include "base/path.h"
 #include "base/fileio.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -209,6 +210,18 @@ static void take_fields(struct session_info *si, struct ag_binding *b)
 	si->base = extra_str(b->extra_json, "base");
 	si->base_oid = extra_str(b->extra_json, "base_oid");
 	ag_binding_release(b);
+	if (si->source_repo) {
+		/* the cage of our git reads the clone's objects, which the
+		 * signed binding names, never what the workspace's own
+		 * alternates file (the agent's) says (docs/sandbox.md) */
+		char *common = session_common_dir_of(si->source_repo);
+		if (common) {
+			char *objects = path_join(common, "objects");
+			gitcmd_cage_trust_store(objects, true);
+			free(objects);
+		}
+		free(common);
+	}
 }
 
 void session_info_read(const char *home, const char *git, const char *agent,

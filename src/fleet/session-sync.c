@@ -130,6 +130,13 @@ struct sync {
 /* git in the clone; with_ws: the workspace's objects as an alternate. */
 static void clone_git(const struct sync *y, struct child *c, bool with_ws)
 {
+	if (with_ws) {
+		/* our caged git in the clone reads exactly the workspace's
+		 * store, not the chain its alternates file names */
+		char *objects = xstrfmt("%s/.git/objects", y->w->workspace);
+		gitcmd_cage_trust_store(objects, false);
+		free(objects);
+	}
 	gitcmd_init(c, y->w->git, y->w->repo);
 	if (!with_ws)
 		return;

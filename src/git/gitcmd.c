@@ -20,6 +20,17 @@
  *  4. Every mode but GIT_AS_AGENT runs git with GIT_OPTIONAL_LOCKS=0: the
  *     operator looking (`sessions`, `review`, `events`, snapshot listings,
  *     `end`'s checks) never holds an index.lock an agent's command needs.
+ *  5. GIT_AGENT_REPO git runs in the process's cage (gitcmd_cage_set(),
+ *     docs/sandbox.md "The boundary rule"); invariant 2 is only a second
+ *     wall. The cage may write the repository's work tree, and its git and
+ *     common dir only when they lie inside it or are the admin dir of a
+ *     linked worktree that names this work tree (a `.git` file an agent
+ *     wrote cannot hand the cage another repository). No cage, or a
+ *     repository whose git dir is elsewhere: git is not run, and the
+ *     reason is printed once.
+ *  6. Submodules are never entered (submodule.recurse=false,
+ *     diff.ignoreSubmodules=all): a nested repository's config is the
+ *     agent's too.
  */
 #include "base/common.h"
 #include <errno.h>
@@ -27,10 +38,12 @@
 #include <string.h>
 #include "base/die.h"
 #include "base/envvar.h"
+#include "base/fileio.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
+#include "git/repo.h"
 
 extern char **environ;
 
@@ -66,10 +79,23 @@ static const char *const own_ops[] = {
 };
 /* GIT_AGENT_REPO: every code path the repository's config could name. */
 static const char *const neutral[] = {
-	"core.fsmonitor=false", "core.sshCommand=false", "core.pager=cat",
-	"core.editor=:", "sequence.editor=:", "core.askPass=",
-	"credential.helper=", "diff.external=", "core.alternateRefsCommand=",
-	"commit.gpgSign=false", "tag.gpgSign=false", "protocol.ext.allow=never",
+	"core.fsmonitor=false",
+	"core.sshCommand=false",
+	"core.pager=cat",
+	"core.editor=:",
+	"sequence.editor=:",
+	"core.askPass=",
+	"credential.helper=",
+	"diff.external=",
+	"core.alternateRefsCommand=",
+	"commit.gpgSign=false",
+	"tag.gpgSign=false",
+	"protocol.ext.allow=never",
+	/* invariant 6 */
+	"submodule.recurse=false",
+	"diff.ignoreSubmodules=all",
+	"status.submoduleSummary=false",
+	"fetch.recurseSubmodules=false",
 	NULL,
 };
 
@@ -79,6 +105,41 @@ static const char *const no_verify[] = { "log.showSignature=false", NULL };
 
 static enum git_trust process_trust = GIT_INTERNAL;
 static char *real_git_path; /* owned, found once */
+static gitcmd_cage_fn cage_fn;
+static bool cage_required = true;
+static struct strvec trusted_stores = STRVEC_INIT; /* owned */
+
+void gitcmd_cage_set(gitcmd_cage_fn fn)
+{
+	cage_fn = fn;
+}
+
+void gitcmd_cage_require(bool required)
+{
+	cage_required = required;
+}
+
+static bool has(const struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}
+
+static void store_chain(const char *objects, struct strvec *out, int depth);
+
+void gitcmd_cage_trust_store(const char *dir, bool chain)
+{
+	char *real = real_path(dir);
+
+	if (real && !has(&trusted_stores, real)) {
+		strvec_push(&trusted_stores, real);
+		if (chain)
+			store_chain(real, &trusted_stores, 1);
+	}
+	free(real);
+}
 
 void gitcmd_trust_set(enum git_trust t)
 {
@@ -153,6 +214,10 @@ static void push_configs(struct strvec *args, const char *const *kv)
 		strvec_pushl(args, "-c", *kv, NULL);
 }
 
+static int cage_prefix(const char *real_git, const char *dir,
+		       const char *gitdir, const char *top, const char *also,
+		       struct strvec *prefix);
+
 /* The filter, diff and merge drivers a repository defines (invariant 2). */
 struct drivers {
 	char *key;	      /* dir or git dir it was read for */
@@ -200,6 +265,10 @@ static const struct drivers *drivers_of(const char *real_git, const char *dir,
 		;
 	seen[i].key = xstrdup(key);
 	strvec_init(&seen[i].kv);
+	if (cage_prefix(real_git, dir, gitdir, top, NULL, &c.args) < 0) {
+		child_release(&c);
+		return &seen[i]; /* not ok: invariant 3 */
+	}
 	strvec_push(&c.args, real_git);
 	push_configs(&c.args, own_ops);
 	push_configs(&c.args, neutral);
@@ -223,11 +292,155 @@ static const struct drivers *drivers_of(const char *real_git, const char *dir,
 	return &seen[i];
 }
 
-static void prepare(struct child *c, enum git_trust t, const char *real_git,
-		    const char *dir, const char *gitdir, const char *top)
+/* The object stores `objects` reads (its alternates, 5 deep as git). */
+static void store_chain(const char *objects, struct strvec *out, int depth)
+{
+	struct strbuf alt = STRBUF_INIT;
+	char *path = path_join(objects, "info/alternates");
+
+	if (depth <= 5 && !read_file_bounded(path, 1 << 16, RF_REGULAR, &alt)) {
+		for (char *l = alt.buf, *e; *l; l = e) {
+			e = strchrnul(l, '\n');
+			if (*e)
+				*e++ = '\0';
+			if (*l && *l != '#') {
+				char *j = path_join(objects, l);
+				char *real = real_path(j);
+				if (real && !has(out, real)) {
+					strvec_push(out, real);
+					store_chain(real, out, depth + 1);
+				}
+				free(real);
+				free(j);
+			}
+		}
+	}
+	strbuf_release(&alt);
+	free(path);
+}
+
+/*
+ * Invariant 5: may the cage write `d`, a git or common dir of `top`? Where
+ * the caller pointed (`start`) holds it, or the work tree does, or it is
+ * the admin dir of a linked worktree of `top`: never a place a `.git`
+ * file in the work tree names on its own.
+ */
+static bool repo_dir_ok(const char *d, const char *top, const char *gitdir,
+			const char *start)
+{
+	const char *rel;
+	char *wt;
+	bool ok;
+
+	if (!top || path_inside(d, top, &rel) || path_inside(d, start, &rel) ||
+	    path_inside(start, d, &rel))
+		return true;
+	/* a linked worktree: its admin dir's `gitdir` names <top>/.git */
+	wt = repo_worktree_of_admin(gitdir);
+	ok = wt && !strcmp(wt, top);
+	free(wt);
+	return ok;
+}
+
+static void cage_refused(const char *why)
+{
+	static bool said;
+
+	if (!said)
+		error("agentic-git's own git was not run: %s (docs/sandbox.md, \"The boundary rule\")",
+		      why);
+	said = true;
+}
+
+/* Invariant 5: the cage's prefix for git in `dir` (or gitdir/top). */
+static int cage_prefix(const char *real_git, const char *dir,
+		       const char *gitdir, const char *top, const char *also,
+		       struct strvec *prefix)
+{
+	struct repo_loc r = { 0 };
+	struct strvec rw = STRVEC_INIT, ro = STRVEC_INIT;
+	struct strbuf why = STRBUF_INIT;
+	char *cwd = real_path(top ? top : dir ? dir : ".");
+	char *git_real = real_path(real_git), *git_dir = NULL;
+	enum repo_found f;
+	int rc = -1;
+
+	if (!cwd || !git_real) {
+		strbuf_addf(&why, "cannot resolve '%s'",
+			    !cwd ? (dir ? dir : ".") : real_git);
+		goto out;
+	}
+	f = gitdir ? repo_from_gitdir(gitdir, top, &r) : repo_discover(cwd, &r);
+	strvec_push(&rw, r.top && f == REPO_FOUND ? r.top : cwd);
+	if (f == REPO_FOUND) {
+		const char *wt = r.top ? r.top : NULL;
+		const char *start = gitdir ? r.gitdir : cwd;
+		if (!repo_dir_ok(r.gitdir, wt, r.gitdir, start) ||
+		    !repo_dir_ok(r.commondir, wt, r.gitdir, start)) {
+			strbuf_addf(
+				&why,
+				"the git dir of '%s' lies outside it ('%s')",
+				wt, r.gitdir);
+			goto out;
+		}
+		strvec_push(&rw, r.gitdir);
+		if (strcmp(r.commondir, r.gitdir))
+			strvec_push(&rw, r.commondir);
+	}
+	if (also) {
+		char *a = real_path(also);
+		if (a)
+			strvec_push(&rw, a);
+		free(a);
+	}
+	git_dir = path_dirname(git_real);
+	strvec_push(&ro, git_dir);
+	if (trusted_stores.nr) {
+		strvec_pushv(&ro, (const char *const *)trusted_stores.v);
+	} else if (f == REPO_FOUND) {
+		char *objects = path_join(r.commondir, "objects");
+		store_chain(objects, &ro, 1);
+		free(objects);
+	}
+	if (!cage_fn) {
+		strbuf_addstr(&why, "no cage is set up for it");
+		goto out;
+	}
+	{
+		struct gitcmd_cage cg = { .dir = cwd,
+					  .real_git = git_real,
+					  .rw = (const char *const *)rw.v,
+					  .rw_nr = rw.nr,
+					  .ro = (const char *const *)ro.v,
+					  .ro_nr = ro.nr };
+		rc = cage_fn(&cg, prefix, &why);
+		if (rc && !cage_required)
+			rc = 0; /* no caged agent wrote it: as before */
+	}
+out:
+	if (rc)
+		cage_refused(why.buf);
+	repo_loc_release(&r);
+	strvec_clear(&rw);
+	strvec_clear(&ro);
+	strbuf_release(&why);
+	free(cwd);
+	free(git_real);
+	free(git_dir);
+	return rc;
+}
+
+static void prepare_also(struct child *c, enum git_trust t,
+			 const char *real_git, const char *dir,
+			 const char *gitdir, const char *top, const char *also)
 {
 	const struct drivers *d;
 
+	if (t == GIT_AGENT_REPO &&
+	    cage_prefix(real_git, dir, gitdir, top, also, &c->args) < 0) {
+		strvec_push(&c->args, "/nonexistent/git-not-caged");
+		return;
+	}
 	strvec_push(&c->args, real_git);
 	c->dir = top ? top : dir;
 	if (t == GIT_AS_AGENT) {
@@ -258,6 +471,18 @@ static void prepare(struct child *c, enum git_trust t, const char *real_git,
 	}
 	for (size_t i = 0; i < d->kv.nr; i++)
 		strvec_pushl(&c->args, "-c", d->kv.v[i], NULL);
+}
+
+static void prepare(struct child *c, enum git_trust t, const char *real_git,
+		    const char *dir, const char *gitdir, const char *top)
+{
+	prepare_also(c, t, real_git, dir, gitdir, top, NULL);
+}
+
+void gitcmd_init_also(struct child *c, const char *real_git, const char *dir,
+		      const char *also_rw)
+{
+	prepare_also(c, process_trust, real_git, dir, NULL, NULL, also_rw);
 }
 
 void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,

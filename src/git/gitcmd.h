@@ -56,6 +56,49 @@
 
 enum git_trust { GIT_INTERNAL, GIT_OPERATOR, GIT_AGENT_REPO, GIT_AS_AGENT };
 
+/*
+ * The cage GIT_AGENT_REPO git runs in (the boundary rule, docs/sandbox.md;
+ * agents/owned-cage.h builds it): what git may write (the repository's work
+ * tree, git dir and common dir, as agentic-git found them) and read
+ * besides the system (the object stores the repository borrows, the real
+ * git's directory). All borrowed.
+ */
+struct gitcmd_cage {
+	const char *dir;      /* git's working directory (absolute) */
+	const char *real_git; /* absolute */
+	const char *const *rw;
+	size_t rw_nr;
+	const char *const *ro;
+	size_t ro_nr;
+};
+/* Appends the argv prefix (ending in "--") that runs what follows caged;
+ * -1 with `why` set when this host cannot cage it. */
+typedef int (*gitcmd_cage_fn)(const struct gitcmd_cage *cg,
+			      struct strvec *prefix, struct strbuf *why);
+/*
+ * Sets the process's cage. Without one, every GIT_AGENT_REPO git is
+ * refused (fail closed): the command layer installs it
+ * (owned_cage_install()) before it touches an agent's repository.
+ */
+void gitcmd_cage_set(gitcmd_cage_fn fn);
+/*
+ * Whether a host that can cage nothing refuses GIT_AGENT_REPO git (true,
+ * the default) or runs it neutralised but uncaged (false): only for a
+ * repository no caged agent wrote (a dispatch target whose agent ran
+ * with sandbox none, or downgraded by warn-run).
+ */
+void gitcmd_cage_require(bool required);
+/*
+ * An object store every caged git of this process may read: what
+ * agentic-git knows the repositories it looks at borrow (a session's
+ * clone, from its signed binding), with its own alternates chain when
+ * `chain` (the operator's store), or exactly that directory (a
+ * workspace's objects the operator's clone takes in). While none is
+ * registered, a repository's own objects/info/alternates chain is granted
+ * read-only. `dir` is copied.
+ */
+void gitcmd_cage_trust_store(const char *dir, bool chain);
+
 /* The process's mode for gitcmd_init() (default GIT_INTERNAL). */
 void gitcmd_trust_set(enum git_trust t);
 enum git_trust gitcmd_trust(void);
@@ -73,6 +116,11 @@ void gitcmd_prepare(struct child *c, enum git_trust t, const char *real_git,
  * does this already; threat T63). */
 void gitcmd_drop_traces(struct child *c);
 void gitcmd_init(struct child *c, const char *real_git, const char *dir);
+/* gitcmd_init(), and the cage may also write `also_rw` (a directory the
+ * command works on besides the repository: `worktree remove <path>`;
+ * borrowed). */
+void gitcmd_init_also(struct child *c, const char *real_git, const char *dir,
+		      const char *also_rw);
 /*
  * gitcmd_init() in the work tree `top` of the repository whose git dir is
  * `gitdir` (absolute), both given to git (GIT_DIR, GIT_WORK_TREE): for a

@@ -92,7 +92,9 @@ resolve_case() {
 		[ "$(meta plain status)" = pushed ]
 		[ "$(meta plain sandbox)" = none ]
 	done
-	[ -z "$(ls "$AGENTIC_GIT_HOME/runtime")" ]
+	# no session left; the probe's cache may be there (the cage of our
+	# own git probed bubblewrap, docs/sandbox.md "The boundary rule")
+	[ -z "$(ls "$AGENTIC_GIT_HOME/runtime" | grep -vx 'sandbox-probe.*')" ]
 }
 
 @test "t0709.5 warn-run: runs unsandboxed, warning in events and on stderr, exit 2" {
