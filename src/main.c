@@ -20,6 +20,8 @@ const struct cmd ag_commands[] = {
 	  "end a session safely (its branch and snapshots are kept)" },
 	{ "review", cmd_review,
 	  "show a session's branch against its base, with its denies and snapshots" },
+	{ "merge", cmd_merge,
+	  "merge a session's branch into its base, then end the session" },
 	{ "snapshots", cmd_snapshots,
 	  "list, show, restore and prune recovery snapshots" },
 	{ "events", cmd_events, "read and follow the audit log" },
