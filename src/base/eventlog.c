@@ -31,9 +31,14 @@ static const char *const info_events[] = {
 
 /* Every deny agentic-git writes (a deny is any name not listed above). */
 static const char *const deny_events[] = {
-	"deny", "deny_cross_agent_sibling", "deny_cross_branch_push",
-	"deny_force_no_lease", "deny_protected_ref", "deny_snapshot_ref_push",
-	"deny_trust_root", "net_deny",
+	"deny",
+	"deny_cross_agent_sibling",
+	"deny_cross_branch_push",
+	"deny_force_no_lease",
+	"deny_protected_ref",
+	"deny_snapshot_ref_push",
+	"deny_trust_root",
+	"net_deny",
 };
 
 static const struct {

@@ -413,8 +413,11 @@ static const struct argtable end_table = { .cmd = "end",
 int end_agent(const char *home, const char *git, const char *agent,
 	      unsigned flags)
 {
-	struct end_ctx c = { .home = home, .git = git, .flags = flags,
-			     .snap = STRBUF_INIT, .lock = SESSION_LOCK_INIT };
+	struct end_ctx c = { .home = home,
+			     .git = git,
+			     .flags = flags,
+			     .snap = STRBUF_INIT,
+			     .lock = SESSION_LOCK_INIT };
 	char *rt = xstrfmt("%s/runtime/%s", home, agent);
 	int rc;
 

@@ -61,11 +61,8 @@ struct merge_opts {
 
 #define ARGT_STRUCT struct merge_opts
 static const struct argspec merge_specs[] = {
-	OPT_VALUE(agent),
-	OPT_FLAG(rebase),
-	OPT_FLAG(squash),
-	OPT_FLAG(keep),
-	ARGSPEC_END,
+	OPT_VALUE(agent), OPT_FLAG(rebase), OPT_FLAG(squash),
+	OPT_FLAG(keep),	  ARGSPEC_END,
 };
 #undef ARGT_STRUCT
 
@@ -77,11 +74,11 @@ struct merge_ctx {
 	const char *home, *git, *mode;
 	struct merge_opts o;
 	struct session_info si;
-	char *repo;	   /* the operator's checkout (borrowed from si) */
-	char *base_ref;	   /* refs/heads/<base> */
-	char *branch_ref;  /* refs/heads/<branch> */
-	char *before;	   /* the base's commit before the merge */
-	char *orig_head;   /* ORIG_HEAD before, or NULL: put back on abort */
+	char *repo;	  /* the operator's checkout (borrowed from si) */
+	char *base_ref;	  /* refs/heads/<base> */
+	char *branch_ref; /* refs/heads/<branch> */
+	char *before;	  /* the base's commit before the merge */
+	char *orig_head;  /* ORIG_HEAD before, or NULL: put back on abort */
 };
 
 /* git in the operator's checkout (invariant 3); args NULL-terminated. */
@@ -118,18 +115,26 @@ static int check_session(struct merge_ctx *m)
 
 	if (si->state == SESSION_FORGED || si->state == SESSION_INVALID ||
 	    !si->branch || !si->source_repo) {
-		strbuf_addf(&msg, "the binding of agent '%s' is %s; nothing in it is trusted",
-			    si->agent,
-			    si->state == SESSION_FORGED ? "forged" : "not usable");
+		strbuf_addf(
+			&msg,
+			"the binding of agent '%s' is %s; nothing in it is trusted",
+			si->agent,
+			si->state == SESSION_FORGED ? "forged" : "not usable");
 	} else if (!si->base) {
-		strbuf_addf(&msg, "the session of '%s' records no base branch (it started from a tag or a commit, or before agentic-git recorded bases); merge '%s' by hand",
-			    si->agent, si->branch);
+		strbuf_addf(
+			&msg,
+			"the session of '%s' records no base branch (it started from a tag or a commit, or before agentic-git recorded bases); merge '%s' by hand",
+			si->agent, si->branch);
 	} else if (si->running && !m->o.keep) {
-		strbuf_addf(&msg, "agent '%s' is still running in its session (pid %ld); wait for it, or merge what it committed so far with --keep",
-			    si->agent, si->pid);
+		strbuf_addf(
+			&msg,
+			"agent '%s' is still running in its session (pid %ld); wait for it, or merge what it committed so far with --keep",
+			si->agent, si->pid);
 	} else if (si->state == SESSION_DIRTY && !m->o.keep) {
-		strbuf_addf(&msg, "the session of '%s' has uncommitted work in %s that the merge would not carry (%d changed, %d untracked); let the agent commit it, or merge the commits with --keep",
-			    si->agent, si->worktree, si->changed, si->untracked);
+		strbuf_addf(
+			&msg,
+			"the session of '%s' has uncommitted work in %s that the merge would not carry (%d changed, %d untracked); let the agent commit it, or merge the commits with --keep",
+			si->agent, si->worktree, si->changed, si->untracked);
 	} else if (!is_dir(si->source_repo)) {
 		strbuf_addf(&msg, "the operator's checkout '%s' is gone",
 			    si->source_repo);
@@ -164,8 +169,8 @@ static bool in_progress(const struct merge_ctx *m, const char *what)
 /* Invariant 1, the checkout's side. */
 static int check_checkout(struct merge_ctx *m)
 {
-	static const char *const ops[] = { "MERGE_HEAD", "CHERRY_PICK_HEAD",
-					   "REVERT_HEAD", "rebase-merge",
+	static const char *const ops[] = { "MERGE_HEAD",   "CHERRY_PICK_HEAD",
+					   "REVERT_HEAD",  "rebase-merge",
 					   "rebase-apply", NULL };
 	struct strbuf out = STRBUF_INIT, msg = STRBUF_INIT;
 	int rc = 0;
@@ -174,23 +179,30 @@ static int check_checkout(struct merge_ctx *m)
 		strbuf_reset(&out);
 	gitcmd_chomp(&out);
 	if (strcmp(out.buf, m->base_ref)) {
-		strbuf_addf(&msg, "the checkout %s is on %s%s, not on the session's base '%s'; switch to it first (git -C %s switch %s)",
-			    m->repo, out.len ? "branch " : "a detached HEAD",
-			    out.len ? out.buf + strlen("refs/heads/") : "",
-			    m->si.base, m->repo, m->si.base);
+		strbuf_addf(
+			&msg,
+			"the checkout %s is on %s%s, not on the session's base '%s'; switch to it first (git -C %s switch %s)",
+			m->repo, out.len ? "branch " : "a detached HEAD",
+			out.len ? out.buf + strlen("refs/heads/") : "",
+			m->si.base, m->repo, m->si.base);
 		goto out;
 	}
 	for (size_t i = 0; ops[i]; i++)
 		if (in_progress(m, ops[i])) {
-			strbuf_addf(&msg, "the checkout %s has an operation in progress (%s); finish or abort it first",
-				    m->repo, ops[i]);
+			strbuf_addf(
+				&msg,
+				"the checkout %s has an operation in progress (%s); finish or abort it first",
+				m->repo, ops[i]);
 			goto out;
 		}
 	strbuf_reset(&out);
 	if (OP_GIT(m, &out, NULL, "status", "--porcelain", "-z",
-		   "--untracked-files=no") || out.len) {
-		strbuf_addf(&msg, "the checkout %s has uncommitted changes; commit or stash them first",
-			    m->repo);
+		   "--untracked-files=no") ||
+	    out.len) {
+		strbuf_addf(
+			&msg,
+			"the checkout %s has uncommitted changes; commit or stash them first",
+			m->repo);
 		goto out;
 	}
 	strbuf_reset(&out);
@@ -200,7 +212,8 @@ static int check_checkout(struct merge_ctx *m)
 	}
 	gitcmd_chomp(&out);
 	m->before = strbuf_detach(&out, NULL);
-	if (!OP_GIT(m, &out, NULL, "rev-parse", "-q", "--verify", "ORIG_HEAD")) {
+	if (!OP_GIT(m, &out, NULL, "rev-parse", "-q", "--verify",
+		    "ORIG_HEAD")) {
 		gitcmd_chomp(&out);
 		m->orig_head = strbuf_detach(&out, NULL);
 	}
@@ -232,8 +245,10 @@ static int check_conflicts(struct merge_ctx *m)
 			strbuf_addf(&msg, " %.*s", (int)(nl - p - 1), p + 1);
 			p = nl;
 		}
-		strbuf_addf(&msg, "; let the agent rebase it on '%s' (agentic-git review --agent %s shows both)",
-			    m->si.base, m->si.agent);
+		strbuf_addf(
+			&msg,
+			"; let the agent rebase it on '%s' (agentic-git review --agent %s shows both)",
+			m->si.base, m->si.agent);
 		rc = refuse(m, msg.buf);
 	} else if (rc) {
 		strbuf_addf(&msg, "git merge-tree failed: %s", err.buf);
@@ -329,7 +344,8 @@ static int merge_session(struct merge_ctx *m)
 	log_merge(m, after.buf);
 	printf_inert("merged session '%s' (%s): branch '%s' into '%s' in %s\n",
 		     m->si.agent, m->mode, m->si.branch, m->si.base, m->repo);
-	printf_inert("  %s:  %.12s -> %.12s\n", m->si.base, m->before, after.buf);
+	printf_inert("  %s:  %.12s -> %.12s\n", m->si.base, m->before,
+		     after.buf);
 	strbuf_release(&after);
 	if (m->o.keep) {
 		printf("  kept:      the session (--keep)\n");

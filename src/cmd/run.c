@@ -254,7 +254,8 @@ static void warn_left_behind(const struct session *s)
 	}
 	if (n)
 		warning("run: %s has %zu uncommitted change(s) that the session does not carry: it starts from the last commit of %s. Commit them first if the agent is to see them",
-			s->source_repo, n, s->base_branch ? s->base_branch : "HEAD");
+			s->source_repo, n,
+			s->base_branch ? s->base_branch : "HEAD");
 	strbuf_release(&out);
 }
 

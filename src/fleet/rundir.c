@@ -512,8 +512,10 @@ int rundir_cap_log(const struct rundir *rd, const char *name,
 	*cut = (unsigned long long)st.st_size - RUNDIR_LOG_CAP;
 	rc = read_at(fd, 0, RUNDIR_LOG_HEAD, &data);
 	if (!rc) {
-		strbuf_addf(&data, "\n[agentic-git: %llu bytes of this log cut here; a log keeps its first %u MiB and its last %zu MiB]\n",
-			    *cut, RUNDIR_LOG_HEAD >> 20, tail >> 20);
+		strbuf_addf(
+			&data,
+			"\n[agentic-git: %llu bytes of this log cut here; a log keeps its first %u MiB and its last %zu MiB]\n",
+			*cut, RUNDIR_LOG_HEAD >> 20, tail >> 20);
 		rc = read_at(fd, st.st_size - (off_t)tail, tail, &data);
 	}
 	if (!rc)
@@ -582,9 +584,9 @@ int rundir_prune(const char *home, size_t keep, const char *except)
 		char *run = xstrfmt("%s/%s", runs, ids.v[i]);
 		struct stat st;
 
-		if ((!except || strcmp(ids.v[i], except)) &&
-		    !lstat(run, &st) && S_ISDIR(st.st_mode) &&
-		    !holds_kept_workspace(run) && remove_tree(run) == 0)
+		if ((!except || strcmp(ids.v[i], except)) && !lstat(run, &st) &&
+		    S_ISDIR(st.st_mode) && !holds_kept_workspace(run) &&
+		    remove_tree(run) == 0)
 			removed++;
 		free(run);
 	}

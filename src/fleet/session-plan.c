@@ -48,8 +48,10 @@ static int plan_names(struct session *s, const char *agent, const char *branch,
 		return 2;
 	}
 	if (session_agent_reserved(s->agent)) {
-		strbuf_addf(err, "invalid agent name '%s': reserved for agentic-git's own state under <home>/runtime",
-			    s->agent);
+		strbuf_addf(
+			err,
+			"invalid agent name '%s': reserved for agentic-git's own state under <home>/runtime",
+			s->agent);
 		return 2;
 	}
 	if (branch) {
