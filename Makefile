@@ -5,6 +5,8 @@
 #   make bench   run the benchmarks and print ratios
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+# make install PREFIX=DIR (README "Install"); DESTDIR is honoured for packagers
+PREFIX ?= /usr/local
 
 .PHONY: all build asan demo check test bench fuzz clean install
 
@@ -40,8 +42,11 @@ check: build asan
 bench: build
 	bench/run-all.sh $(BUILD)/src/agentic-git
 
+# Nothing in the binaries depends on the prefix (agentic-git finds the shim
+# and the proxy beside itself), so re-pointing it costs no rebuild.
 install: build
-	meson install -C $(BUILD)
+	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))
+	meson install -C $(BUILD) $(if $(DESTDIR),--destdir "$(DESTDIR)")
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

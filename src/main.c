@@ -20,6 +20,7 @@ const struct cmd ag_commands[] = {
 	{ "sessions", cmd_sessions, "list guarded sessions and their state" },
 	{ "end", cmd_end, "end a session safely (its branch and snapshots are kept)" },
 	{ "review", cmd_review, "show a session's branch against its base, with its denies and snapshots" },
+	{ "merge", cmd_merge, "merge a session's branch into its base, then end the session" },
 	{ "snapshots", cmd_snapshots, "list, show, restore and prune recovery snapshots" },
 	{ "events", cmd_events, "read and follow the audit log" },
 	{ "agents", cmd_agents, "list, show and check agent profiles" },

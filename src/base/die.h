@@ -16,8 +16,13 @@
 /* Exit codes reserved for the tool itself (documented in the man page). */
 enum ag_exit {
 	AG_EXIT_OK = 0,
-	AG_EXIT_DENY = 1,	/* a policy denial, or a command's own failure */
-	AG_EXIT_USAGE = 2,	/* bad command line */
+	AG_EXIT_DENY = 1,      /* a policy denial, or a command's own failure */
+	AG_EXIT_USAGE = 2,     /* bad command line */
+	AG_EXIT_WARNED = 3,    /* done, with something the operator must see:
+				   run unsandboxed under warn-run, dispatch
+				   escalations */
+	AG_EXIT_ATTENTION = 4, /* done, and some of it needs a look: dispatch
+				   targets failed, timed out, blocked, ... */
 	AG_EXIT_RECURSION = 70, /* recursion guard tripped */
 	AG_EXIT_UNSAFE = 78,	/* refused to launch unguarded */
 	AG_EXIT_EXEC = 127,	/* could not exec real git / the agent */

@@ -26,7 +26,49 @@ static const char *const info_events[] = {
 	"agent_launch",
 	"dispatch_push",
 	"net_allow",
+	"session_merged",
 };
+
+/* Every deny agentic-git writes (a deny is any name not listed above). */
+static const char *const deny_events[] = {
+	"deny",
+	"deny_cross_agent_sibling",
+	"deny_cross_branch_push",
+	"deny_force_no_lease",
+	"deny_protected_ref",
+	"deny_snapshot_ref_push",
+	"deny_trust_root",
+	"net_deny",
+};
+
+static const struct {
+	const char *const *v;
+	size_t n;
+} known[] = {
+	{ info_events, ARRAY_SIZE(info_events) },
+	{ warn_events, ARRAY_SIZE(warn_events) },
+	{ deny_events, ARRAY_SIZE(deny_events) },
+};
+
+bool event_name_known(const char *name)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
+		for (size_t i = 0; i < known[k].n; i++)
+			if (!strcmp(name, known[k].v[i]))
+				return true;
+	return false;
+}
+
+void event_names_list(struct strbuf *out, const char *sep)
+{
+	const char *s = "";
+
+	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
+		for (size_t i = 0; i < known[k].n; i++) {
+			strbuf_addf(out, "%s%s", s, known[k].v[i]);
+			s = sep;
+		}
+}
 
 static const char *const envelope[] = {
 	"kind", "event", "disposition", "agent", "subcommand", "timestamp",

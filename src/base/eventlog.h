@@ -32,6 +32,11 @@ struct event {
 
 /* "deny", "warn" or "info"; unknown events are "deny" (fail closed). */
 const char *event_disposition(const char *event);
+/* Whether agentic-git writes events of that name (the info, warn and
+ * deny tables); `events --event` takes only these. */
+bool event_name_known(const char *name);
+/* Appends every known name to out, `sep` between them. */
+void event_names_list(struct strbuf *out, const char *sep);
 void event_add_str(struct event *ev, const char *key, const char *val);
 void event_add_null(struct event *ev, const char *key);
 void event_add_int(struct event *ev, const char *key, long long val);

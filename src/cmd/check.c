@@ -5,6 +5,7 @@
  * git queries aside). Exit 0 when it would run, 1 when it would be denied.
  */
 #include "base/common.h"
+#include <stdlib.h>
 #include <string.h>
 #include "base/die.h"
 #include "base/envvar.h"
@@ -123,6 +124,17 @@ int cmd_check(int argc, const char **argv)
 		return AG_EXIT_USAGE;
 	}
 	i = r.rest;
+	/*
+	 * The home every other command uses when AGENTIC_GIT_HOME is unset
+	 * (~/.agentic-git): the shim itself never guesses one, but the
+	 * operator asking what it would do in a session means that home.
+	 */
+	if (!*ag_getenv_str(AGE_HOME)) {
+		char *home = ag_home_dir();
+		if (home)
+			setenv(ag_env_primary(AGE_HOME), home, 1);
+		free(home);
+	}
 	real_git = realgit_locate(ag_getenv_str(AGE_HOME));
 	git_argv_parse(&ga, argv + i, (size_t)(argc - i));
 	facts_gather(&f, &ga, real_git);

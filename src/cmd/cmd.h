@@ -33,6 +33,7 @@ int cmd_run(int argc, const char **argv);
 int cmd_sessions(int argc, const char **argv);
 int cmd_end(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
+int cmd_merge(int argc, const char **argv);
 int cmd_sandbox(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_completion(int argc, const char **argv);

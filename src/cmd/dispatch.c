@@ -59,9 +59,9 @@ static const char usage[] =
 	"                      credentials)\n"
 	"\n"
 	"Exit codes: 0 every target pushed or already up to date, 1 bad input or\n"
-	"setup failure (nothing ran), 2 attention (failed, timed out, blocked,\n"
-	"push refused, interrupted, sandbox refused or downgraded), 3 only\n"
-	"escalations besides successes.\n";
+	"setup failure (nothing ran), 2 bad usage (nothing ran), 3 only\n"
+	"escalations besides successes, 4 attention (failed, timed out,\n"
+	"blocked, push refused, interrupted, sandbox refused or downgraded).\n";
 
 enum opt_id {
 	O_TARGETS, O_REPO, O_HEAD, O_BASE, O_KEY, O_TASK, O_PROMPT_FILE,
@@ -505,6 +505,8 @@ static int run_plan(struct plan *p, const struct dopts *o)
 		free(home);
 		return 1;
 	}
+	/* the retention of runs/ (docs/dispatch.md, "Run directories") */
+	rundir_prune(home, RUNDIR_KEEP, p->run.rd.id);
 	if (!o->json && isatty(1)) {
 		p->run.on_start = progress_start;
 		p->run.on_finish = progress_finish;
@@ -543,18 +545,18 @@ int cmd_dispatch(int argc, const char **argv)
 	strvec_init(&p.agent_argv);
 	if (argtable_parse_cmd("dispatch", "the agent command goes after '--'",
 			       argc, argv, specs, on_opt, &o, &rest) < 0)
-		return 1;
+		return AG_EXIT_USAGE;
 	if ((o.v[O_PROFILE] || o.v[O_MODEL]) && rest < argc) {
 		error("give either --profile/--model or an agent command after '--', not both");
-		return 1;
+		return AG_EXIT_USAGE;
 	}
 	if (!!o.v[O_TASK] == !!o.v[O_PROMPT_FILE]) {
 		error("give exactly one of --task %s or --prompt-file FILE", builtin_task_names());
-		return 1;
+		return AG_EXIT_USAGE;
 	}
 	if (o.v[O_TASK] && !(task = builtin_task_find(o.v[O_TASK]))) {
 		error("unknown task '%s' (built in: %s)", o.v[O_TASK], builtin_task_names());
-		return 1;
+		return AG_EXIT_USAGE;
 	}
 	if (task)
 		strbuf_addstr(&p.default_prompt, task->prompt);

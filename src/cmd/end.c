@@ -24,6 +24,7 @@
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
+#include "cmd/end.h"
 #include "fleet/workspace.h"
 #include "git/ended-branches.h"
 #include "git/gitcmd.h"
@@ -54,6 +55,7 @@ static const char end_usage[] =
 
 struct end_ctx {
 	const char *home, *git;
+	unsigned flags; /* enum end_flags */
 	struct session_info si;
 	struct strbuf snap;
 	struct session_lock lock; /* held from the checks to the removal */
@@ -360,9 +362,10 @@ static int hold_session(struct end_ctx *c, bool force)
 	return 0;
 }
 
-static int end_session(struct end_ctx *c, bool force)
+static int end_session(struct end_ctx *c)
 {
 	struct session_info *si = &c->si;
+	bool force = c->flags & END_FORCE;
 	bool unsaved;
 
 	if (!trusted(si))
@@ -371,7 +374,8 @@ static int end_session(struct end_ctx *c, bool force)
 		return 1;
 	if (!trusted(si)) /* read again after stopping the agent */
 		return refuse_untrusted(c);
-	unsaved = si->state == SESSION_DIRTY || si->unpushed != 0;
+	unsaved = si->state == SESSION_DIRTY ||
+		  (si->unpushed != 0 && !(c->flags & END_MERGED));
 	if (si->state == SESSION_MISSING)
 		unsaved = false; /* the worktree is already gone */
 	if (unsaved && !force) {
@@ -421,13 +425,42 @@ static const struct argtable end_table = { .cmd = "end",
 					   .specs = end_specs,
 					   .flags = ARGT_NO_REST };
 
+int end_agent(const char *home, const char *git, const char *agent,
+	      unsigned flags)
+{
+	struct end_ctx c = { .home = home,
+			     .git = git,
+			     .flags = flags,
+			     .snap = STRBUF_INIT,
+			     .lock = SESSION_LOCK_INIT };
+	char *rt = xstrfmt("%s/runtime/%s", home, agent);
+	int rc;
+
+	if (!is_dir(rt)) {
+		error("end: no session for agent '%s' under %s/runtime (see agentic-git sessions)",
+		      agent, home);
+		rc = 1;
+	} else if (session_ws_disarm_bound(home, git, agent, "end") < 0) {
+		/* before git runs in a private workspace: our config */
+		error("end: nothing was changed; remove %s/runtime/%s and the workspace by hand if it is to go",
+		      home, agent);
+		rc = 1;
+	} else {
+		session_info_read(home, git, agent, &c.si);
+		rc = end_session(&c);
+		session_lock_release(&c.lock);
+		session_info_release(&c.si);
+	}
+	strbuf_release(&c.snap);
+	free(rt);
+	return rc;
+}
+
 int cmd_end(int argc, const char **argv)
 {
-	struct end_ctx c = { .snap = STRBUF_INIT, .lock = SESSION_LOCK_INIT };
 	struct end_opts o = { NULL, false };
-	const char *agent = NULL, *why;
-	bool force = false;
-	char *home, *git, *rt;
+	const char *why;
+	char *home, *git;
 	struct argres r;
 	int rc;
 
@@ -435,14 +468,12 @@ int cmd_end(int argc, const char **argv)
 		return 0;
 	if (argtable_parse_table(&end_table, argc, argv, &o, &r) < 0)
 		return AG_EXIT_USAGE;
-	agent = o.agent;
-	force = o.force;
-	if (!agent) {
+	if (!o.agent) {
 		error("end: --agent NAME is required (see agentic-git sessions)");
 		return AG_EXIT_USAGE;
 	}
-	if (!ag_agent_name_valid(agent, &why)) {
-		error("end: invalid agent name '%s': %s", agent, why);
+	if (!ag_agent_name_valid(o.agent, &why)) {
+		error("end: invalid agent name '%s': %s", o.agent, why);
 		return AG_EXIT_USAGE;
 	}
 	/* every git of ours here may meet the agent's config: neutralised */
@@ -453,28 +484,7 @@ int cmd_end(int argc, const char **argv)
 	git = realgit_locate(home);
 	if (!git)
 		die("end: cannot find the real git; set AGENTIC_GIT_REAL_GIT");
-	rt = xstrfmt("%s/runtime/%s", home, agent);
-	if (!is_dir(rt)) {
-		error("end: no session for agent '%s' under %s/runtime (see agentic-git sessions)",
-		      agent, home);
-		rc = 1;
-	} else {
-		c.home = home;
-		c.git = git;
-		/* before git runs in a private workspace: our config */
-		if (session_ws_disarm_bound(home, git, agent, "end") < 0) {
-			error("end: nothing was changed; remove %s/runtime/%s and the workspace by hand if it is to go",
-			      home, agent);
-			rc = 1;
-		} else {
-			session_info_read(home, git, agent, &c.si);
-			rc = end_session(&c, force);
-			session_lock_release(&c.lock);
-			session_info_release(&c.si);
-		}
-	}
-	strbuf_release(&c.snap);
-	free(rt);
+	rc = end_agent(home, git, o.agent, o.force ? END_FORCE : 0);
 	free(home);
 	free(git);
 	return rc;

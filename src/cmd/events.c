@@ -15,6 +15,8 @@
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "base/eventlog.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
@@ -68,6 +70,31 @@ static int parse_args(struct events_cli *e, int argc, const char **argv)
 	struct argres r;
 
 	return argtable_parse_table(&t, argc, argv, e, &r);
+}
+
+/* --event names only what agentic-git writes: a typo is not "no events". */
+static int check_events(const struct events_cli *e)
+{
+	const char *p = e->f.event;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		char *name = xstrndup(p, n);
+		bool ok = event_name_known(name);
+
+		if (!ok) {
+			struct strbuf all = STRBUF_INIT;
+			event_names_list(&all, ", ");
+			error("events: unknown event '%s' (known: %s)", name,
+			      all.buf);
+			strbuf_release(&all);
+		}
+		free(name);
+		if (!ok)
+			return -1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
 }
 
 static int parse_times(struct events_cli *e)
@@ -228,7 +255,8 @@ int cmd_events(int argc, const char **argv)
 
 	if (cmd_wants_help(argc, argv, usage_text))
 		return 0;
-	if (parse_args(&e, argc, argv) < 0 || parse_times(&e) < 0) {
+	if (parse_args(&e, argc, argv) < 0 || check_events(&e) < 0 ||
+	    parse_times(&e) < 0) {
 		fputs(usage_text, stderr);
 		return AG_EXIT_USAGE;
 	}

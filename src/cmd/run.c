@@ -234,6 +234,35 @@ static void summary(const struct session *s, int code, bool snaps)
 	strbuf_release(&br);
 }
 
+/*
+ * The operator's uncommitted edits stay in their checkout: a new session
+ * starts from the base's commit (issue 35). Said once, on stderr, when
+ * the base is HEAD, the default a user expects to carry them.
+ */
+static void warn_left_behind(const struct session *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t n = 0;
+
+	if (s->reused || s->adopt_oid || strcmp(s->base, "HEAD") ||
+	    gitcmd_capture(s->real_git, s->source_repo, &out, NULL, "status",
+			   "--porcelain", "-z", "--untracked-files=no", NULL)) {
+		strbuf_release(&out);
+		return;
+	}
+	for (const char *p = out.buf; p < out.buf + out.len; n++) {
+		bool two = p[0] == 'R' || p[0] == 'C'; /* then its source */
+		p += strlen(p) + 1;
+		if (two && p < out.buf + out.len)
+			p += strlen(p) + 1;
+	}
+	if (n)
+		warning("run: %s has %zu uncommitted change(s) that the session does not carry: it starts from the last commit of %s. Commit them first if the agent is to see them",
+			s->source_repo, n,
+			s->base_branch ? s->base_branch : "HEAD");
+	strbuf_release(&out);
+}
+
 /* Invariant 6: a running session is refused before anything changes. */
 static int check_idle(const struct session *s, struct strbuf *err)
 {
@@ -349,6 +378,7 @@ int cmd_run(int argc, const char **argv)
 		session_release(&s);
 		return code;
 	}
+	warn_left_behind(&s);
 	if (o.prof.profile) {
 		strvec_pushv(&env, rp.env.v);
 		log_event(&s, "session_start", -1, rp.p->name);

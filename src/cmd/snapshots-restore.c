@@ -8,6 +8,7 @@
 #include "base/envvar.h"
 #include "base/xalloc.h"
 #include "base/timefmt.h"
+#include "fleet/audit.h"
 #include "cmd/cmd.h"
 #include "cmd/git-out.h"
 #include "cmd/snapshots-cli.h"
@@ -77,23 +78,19 @@ static void refuse_to_guess(const struct snap_cli *c,
 	strbuf_release(&named);
 }
 
-/* `<N>m`, `<N>h` or `<N>d` into seconds. */
+/*
+ * The window back from now, in the one duration syntax of every --since
+ * (fleet/audit.h): an age <N>s|m|h|d|w, or an RFC 3339 time.
+ */
 static int parse_window(const char *v, long long *secs)
 {
-	char *end;
-	long long n;
+	time_t now = time(NULL);
+	struct timespec ts;
 
-	if (!v || !*v || *v < '0' || *v > '9')
+	if (!v || audit_parse_time(v, now, &ts) < 0 || ts.tv_sec > now)
 		return -1;
-	n = strtoll(v, &end, 10);
-	if (n < 0 || n > 100000 || end[0] == '\0' || end[1] != '\0')
-		return -1;
-	switch (*end) {
-	case 'm': *secs = n * 60; return 0;
-	case 'h': *secs = n * 3600; return 0;
-	case 'd': *secs = n * 86400; return 0;
-	}
-	return -1;
+	*secs = (long long)(now - ts.tv_sec);
+	return 0;
 }
 
 /* The newest snapshot of the scope (snapshots-cli.h) taken here. */
@@ -331,7 +328,7 @@ static int restore_since(struct snap_cli *c)
 		return AG_EXIT_USAGE;
 	}
 	if (parse_window(c->since, &window) < 0) {
-		error("snapshots restore: --since value \"%s\" must look like <N>m, <N>h or <N>d",
+		error("snapshots restore: --since value \"%s\" is neither an age (30s, 10m, 2h, 3d, 1w) nor an RFC 3339 time",
 		      c->since);
 		return AG_EXIT_USAGE;
 	}

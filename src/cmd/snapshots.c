@@ -31,7 +31,7 @@ static const char usage_text[] =
 	"  diff    <ref> [--repo P]\n"
 	"  restore [<ref>] [--repo P] [--agent A] [--yes|-y] [--staged]\n"
 	"          [--any-worktree] [--head]\n"
-	"  restore --since <N>m|<N>h|<N>d [--repo P] [--agent A] [--staged]\n"
+	"  restore --since <N>s|m|h|d|w [--repo P] [--agent A] [--staged]\n"
 	"          [--head]\n"
 	"          every snapshot taken in this work tree in that window,\n"
 	"          newest first, so the oldest state wins (undoes a burst of\n"

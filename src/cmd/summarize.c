@@ -40,7 +40,7 @@ static const char usage[] =
 	"dispatch, or a raw command after '--' (input on stdin after the prompt).\n"
 	"A profile's agent runs in the sandbox the profile asks for, with no\n"
 	"repository: an empty scratch directory is its cwd.\n"
-	"Exit: 0 the answer was printed, 1 anything else.\n";
+	"Exit: 0 the answer was printed, 2 bad usage, 1 anything else.\n";
 
 static const char default_prompt[] =
 	"Below is the report of an unattended agentic-git dispatch run: a summary\n"
@@ -351,10 +351,13 @@ int cmd_summarize(int argc, const char **argv)
 	}
 	agent_launch_init(&l);
 	if (argtable_parse_cmd("summarize", "the agent command goes after '--'",
-			       argc, argv, specs, on_opt, &o, &rest) < 0)
+			       argc, argv, specs, on_opt, &o, &rest) < 0) {
+		rc = AG_EXIT_USAGE;
 		goto out;
+	}
 	if (o.v[S_INPUT] && o.v[S_RUN]) {
 		error("give either --run or --input, not both");
+		rc = AG_EXIT_USAGE;
 		goto out;
 	}
 	if (o.v[S_PROMPT]) {

@@ -548,6 +548,25 @@ static void verify_and_push(const struct dispatch_run *run,
 	strbuf_release(&pr);
 }
 
+/* Bounded logs (rundir.h): a 300 MB stdout is not kept whole. */
+static void cap_logs(const struct dispatch_run *run,
+		     const struct dispatch_target *d, struct strbuf *note)
+{
+	static const char *const logs[] = { "stdout", "stderr" };
+	struct strbuf name = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
+		unsigned long long cut = 0;
+
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s.%s.log", d->t->key, logs[i]);
+		if (!rundir_cap_log(&run->rd, name.buf, &cut) && cut)
+			strbuf_addf(note, "%s%s.log capped: %llu bytes cut",
+				    note->len ? "; " : "", logs[i], cut);
+	}
+	strbuf_release(&name);
+}
+
 static void judge(const struct dispatch_run *run, struct dispatch_target *d,
 		  const struct pool_result *r)
 {
@@ -630,6 +649,7 @@ void dispatch_finished(void *data, size_t i, const struct pool_result *r)
 	struct dispatch_run *run = data;
 	struct dispatch_target *d = &run->v[i];
 	struct strbuf meta = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf capped = STRBUF_INIT;
 
 	if (r->status != POOL_SKIPPED) {
 		agent_sandbox_import_spool(&d->box); /* agent-sandbox.h 6 */
@@ -642,7 +662,11 @@ void dispatch_finished(void *data, size_t i, const struct pool_result *r)
 		d->rec.duration = r->duration;
 		d->rec.exit_code = r->exit_code;
 		d->rec.orphans_killed = r->orphans_killed;
+		cap_logs(run, d, &capped);
 		judge(run, d, r);
+		if (capped.len)
+			strbuf_addf(&d->rec.note, "%s%s",
+				    d->rec.note.len ? "; " : "", capped.buf);
 	}
 	if (d->have_ws)
 		teardown(run, d);
@@ -651,6 +675,7 @@ void dispatch_finished(void *data, size_t i, const struct pool_result *r)
 	rundir_write(&run->rd, name.buf, &meta);
 	strbuf_release(&meta);
 	strbuf_release(&name);
+	strbuf_release(&capped);
 	if (run->on_finish)
 		run->on_finish(run, i);
 }
@@ -666,5 +691,6 @@ int dispatch_exit_code(const struct dispatch_run *run)
 		if (s == 2 || (s == 3 && worst == 0))
 			worst = s;
 	}
-	return worst;
+	/* one ladder across commands (docs/commands.md): 2 is bad usage */
+	return worst == 2 ? AG_EXIT_ATTENTION : worst;
 }

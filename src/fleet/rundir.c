@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/common.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "base/die.h"
 #include "base/fileio.h"
 #include "base/inert.h"
@@ -11,6 +13,7 @@
 #include "base/timefmt.h"
 #include "base/xalloc.h"
 #include "fleet/rundir.h"
+#include "git/quarantine.h" /* remove_tree */
 
 const char *run_status_str(enum run_status s)
 {
@@ -485,4 +488,123 @@ void rundir_release(struct rundir *rd)
 	free(rd->id);
 	free(rd->path);
 	rd->id = rd->path = NULL;
+}
+
+/* Reads exactly n bytes at off (bounded by the caller). 0 or -1. */
+static int read_at(int fd, off_t off, size_t n, struct strbuf *out)
+{
+	strbuf_grow(out, n);
+	while (n) {
+		ssize_t r = pread(fd, out->buf + out->len, n, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		strbuf_setlen(out, out->len + (size_t)r);
+		off += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int rundir_cap_log(const struct rundir *rd, const char *name,
+		   unsigned long long *cut)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	size_t tail = RUNDIR_LOG_CAP - RUNDIR_LOG_HEAD;
+	struct stat st;
+	int fd, rc = -1;
+
+	*cut = 0;
+	strbuf_addf(&path, "%s/%s", rd->path, name);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	rc = 0;
+	if ((unsigned long long)st.st_size <= RUNDIR_LOG_CAP)
+		goto out;
+	*cut = (unsigned long long)st.st_size - RUNDIR_LOG_CAP;
+	rc = read_at(fd, 0, RUNDIR_LOG_HEAD, &data);
+	if (!rc) {
+		strbuf_addf(
+			&data,
+			"\n[agentic-git: %llu bytes of this log cut here; a log keeps its first %u MiB and its last %zu MiB]\n",
+			*cut, RUNDIR_LOG_HEAD >> 20, tail >> 20);
+		rc = read_at(fd, st.st_size - (off_t)tail, tail, &data);
+	}
+	if (!rc)
+		rc = write_file_atomic(path.buf, data.buf, data.len, 0600);
+	if (rc)
+		error_errno("cannot cap the log '%s'", path.buf);
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&path);
+	strbuf_release(&data);
+	return rc;
+}
+
+/* A run id as rundir_create() makes them: YYYYMMDDTHHMMSSZ-xxxxxx. */
+static bool is_run_id(const char *s)
+{
+	static const char shape[] = "ddddddddTddddddZ-hhhhhh";
+
+	for (size_t i = 0; i < sizeof(shape) - 1; i++) {
+		char c = s[i];
+		bool ok = shape[i] == 'd'   ? c >= '0' && c <= '9'
+			  : shape[i] == 'h' ? (c >= '0' && c <= '9') ||
+						      (c >= 'a' && c <= 'f')
+					    : c == shape[i];
+		if (!ok)
+			return false;
+	}
+	return !s[sizeof(shape) - 1];
+}
+
+static bool holds_kept_workspace(const char *run)
+{
+	char *work = xstrfmt("%s/work", run);
+	DIR *d = opendir(work);
+	struct dirent *de;
+	bool kept = false;
+
+	while (d && !kept && (de = readdir(d)))
+		kept = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	free(work);
+	return kept;
+}
+
+int rundir_prune(const char *home, size_t keep, const char *except)
+{
+	char *runs = xstrfmt("%s/runs", home);
+	DIR *d = opendir(runs);
+	struct strvec ids = STRVEC_INIT;
+	struct dirent *de;
+	int removed = 0;
+
+	if (!d) {
+		free(runs);
+		return errno == ENOENT ? 0 : -1;
+	}
+	while ((de = readdir(d)))
+		if (is_run_id(de->d_name))
+			strvec_push(&ids, de->d_name);
+	closedir(d);
+	/* ids sort as their UTC start times: the oldest first */
+	qsort(ids.v, ids.nr, sizeof(*ids.v), cmp_str);
+	for (size_t i = 0; i + keep < ids.nr; i++) {
+		char *run = xstrfmt("%s/%s", runs, ids.v[i]);
+		struct stat st;
+
+		if ((!except || strcmp(ids.v[i], except)) && !lstat(run, &st) &&
+		    S_ISDIR(st.st_mode) && !holds_kept_workspace(run) &&
+		    remove_tree(run) == 0)
+			removed++;
+		free(run);
+	}
+	strvec_clear(&ids);
+	free(runs);
+	return removed;
 }

@@ -85,6 +85,28 @@ int rundir_create(const char *home, struct rundir *rd);
 int rundir_open(const struct rundir *rd, const char *name);
 int rundir_write(const struct rundir *rd, const char *name,
 		 const struct strbuf *data);
+/*
+ * A bounded log (issue 35): when <run>/<name> is larger than
+ * RUNDIR_LOG_CAP, it is rewritten (atomically) as its first
+ * RUNDIR_LOG_HEAD bytes, one line saying how many bytes were cut, and its
+ * last bytes up to the cap (where the agent's verdict line is). *cut gets
+ * the bytes cut (0: the log was within the cap). 0 or -1.
+ */
+#define RUNDIR_LOG_CAP (8u << 20)
+#define RUNDIR_LOG_HEAD (1u << 20)
+int rundir_cap_log(const struct rundir *rd, const char *name,
+		   unsigned long long *cut);
+
+/*
+ * The retention of runs/ (docs/dispatch.md, "Run directories"): of the
+ * run directories under <home>/runs, all but the newest `keep` are
+ * removed, except `except` (the run starting) and a run that still holds
+ * a kept workspace (a non-empty work/). Returns how many were removed, or
+ * -1 when runs/ cannot be read.
+ */
+#define RUNDIR_KEEP 50
+int rundir_prune(const char *home, size_t keep, const char *except);
+
 /* Resolves "latest" or an id to the run's path. 0 or -1. */
 int rundir_resolve(const char *home, const char *id, struct strbuf *path);
 void rundir_release(struct rundir *rd);

@@ -21,6 +21,17 @@ static const char *const bypass_vars[] = {
 	"AGENTIC_GIT_ALLOW_CANONICAL_MUTATE", "AGEND_GIT_ALLOW_CANONICAL_MUTATE",
 };
 
+bool session_agent_reserved(const char *name)
+{
+	/* <home>/runtime/ entries that are agentic-git's own state */
+	static const char *const own[] = { "net", "sandbox-probe", NULL };
+
+	for (size_t i = 0; own[i]; i++)
+		if (!strcmp(name, own[i]))
+			return true;
+	return false;
+}
+
 static int plan_names(struct session *s, const char *agent, const char *branch,
 		      time_t now, const unsigned char rnd[6], struct strbuf *err)
 {
@@ -34,6 +45,13 @@ static int plan_names(struct session *s, const char *agent, const char *branch,
 	}
 	if (!ag_agent_name_valid(s->agent, &why)) {
 		strbuf_addf(err, "invalid agent name '%s': %s", s->agent, why);
+		return 2;
+	}
+	if (session_agent_reserved(s->agent)) {
+		strbuf_addf(
+			err,
+			"invalid agent name '%s': reserved for agentic-git's own state under <home>/runtime",
+			s->agent);
 		return 2;
 	}
 	if (branch) {

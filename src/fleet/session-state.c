@@ -304,7 +304,8 @@ int session_list_read(const char *home, const char *git,
 	if (!d)
 		return errno == ENOENT ? 0 : -1;
 	while ((de = readdir(d)))
-		if (ag_agent_name_valid(de->d_name, &why))
+		if (ag_agent_name_valid(de->d_name, &why) &&
+		    !session_agent_reserved(de->d_name))
 			strvec_push(&names, de->d_name);
 	closedir(d);
 	qsort(names.v, names.nr, sizeof(*names.v), cmp_name);

@@ -102,6 +102,13 @@ int session_plan(struct session *s, const char *agent, const char *branch,
 		 const unsigned char rnd[6], struct strbuf *err);
 
 /*
+ * True for the names under <home>/runtime/ that are agentic-git's own
+ * state (the fs+api proxy's `net`, the sandbox probe's cache), never a
+ * session: `run` refuses them as agent names, `sessions` skips them.
+ */
+bool session_agent_reserved(const char *name);
+
+/*
  * Real git, source repository, bare check, common dir, and the base
  * resolved to a commit (s->base_oid). 0 or 1; prints nothing.
  */

@@ -162,14 +162,34 @@ const char *push_spec_check(const struct push_spec *ps, const char *assigned,
 		const char *b = ps->nrefspecs ? ps->refspecs[0] : NULL;
 		struct strbuf d = STRBUF_INIT;
 		bool x;
+		const char *to;
+
 		if (b)
 			dst_of(b, current, &d, &x);
-		strbuf_addf(why, "bare force-push denied — use a lease so you never overwrite work you have not seen:\n"
-			    "  git fetch %s %s && git push --force-with-lease %s %s",
-			    ps->remote && b ? ps->remote : "<remote>",
-			    b ? d.buf : "<branch>",
-			    ps->remote && b ? ps->remote : "<remote>",
-			    b ? d.buf : "<branch>");
+		/*
+		 * The advice must itself be allowed (issue 35): a lease push
+		 * to a protected branch or another agent's is denied too, so
+		 * the retry names the session's own branch then.
+		 */
+		to = b ? d.buf : NULL;
+		if (to && assigned &&
+		    (strcmp(to, assigned) || is_protected(to, ctx)))
+			to = assigned;
+		else if (to && is_protected(to, ctx))
+			to = NULL;
+		strbuf_addf(
+			why,
+			"bare force-push denied — use a lease so you never overwrite work you have not seen:\n"
+			"  git fetch %s %s && git push --force-with-lease %s %s",
+			ps->remote && to ? ps->remote : "<remote>",
+			to ? to : "<branch>",
+			ps->remote && to ? ps->remote : "<remote>",
+			to ? to : "<branch>");
+		if (b && to != d.buf)
+			strbuf_addf(
+				why,
+				"\n  ('%s' is not yours to push: only your own branch)",
+				d.buf);
 		strbuf_release(&d);
 		return "deny_force_no_lease";
 	}

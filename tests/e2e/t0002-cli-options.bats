@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Every command's options go through the one table parser (cmd/argtable.c):
 # each option's missing value, each unknown option and each stray
-# positional is one line naming the command, with exit 2 (dispatch and
-# summarize: 1) and nothing changed. docs/commands.md "Options".
+# positional is one line naming the command, with exit 2 in every command
+# and nothing changed. docs/commands.md "Options".
 load lib
 
 setup() { ag_setup; }
@@ -115,20 +115,20 @@ each_value() {
 	usage_error 2 "check: missing '--' before the git command" check --json
 }
 
-@test "dispatch and summarize: named errors, exit 1 (their bad input)" {
+@test "dispatch and summarize: named errors, exit 2 like every command (one ladder)" {
 	local o
 	for o in targets repo head base key task prompt-file profile model config \
 		concurrency timeout grace shard; do
-		usage_error 1 "agentic-git: dispatch: needs a value: '--$o' (see agentic-git dispatch --help)" dispatch "--$o"
+		usage_error 2 "agentic-git: dispatch: needs a value: '--$o' (see agentic-git dispatch --help)" dispatch "--$o"
 	done
-	usage_error 1 "dispatch: needs a value: '-j'" dispatch -j
-	usage_error 1 "dispatch: unknown option '--nope' (see agentic-git dispatch --help)" dispatch --nope
-	usage_error 1 "dispatch: unexpected argument 'x' (the agent command goes after '--')" dispatch x
+	usage_error 2 "dispatch: needs a value: '-j'" dispatch -j
+	usage_error 2 "dispatch: unknown option '--nope' (see agentic-git dispatch --help)" dispatch --nope
+	usage_error 2 "dispatch: unexpected argument 'x' (the agent command goes after '--')" dispatch x
 	for o in profile model config run input prompt-file timeout; do
-		usage_error 1 "agentic-git: summarize: needs a value: '--$o' (see agentic-git summarize --help)" summarize "--$o"
+		usage_error 2 "agentic-git: summarize: needs a value: '--$o' (see agentic-git summarize --help)" summarize "--$o"
 	done
-	usage_error 1 "summarize: unknown option '--nope' (see agentic-git summarize --help)" summarize --nope
-	usage_error 1 "summarize: unexpected argument 'x' (the agent command goes after '--')" summarize x
+	usage_error 2 "summarize: unknown option '--nope' (see agentic-git summarize --help)" summarize --nope
+	usage_error 2 "summarize: unexpected argument 'x' (the agent command goes after '--')" summarize x
 }
 
 @test "run, end, sessions, events: each value option's missing value; strays" {

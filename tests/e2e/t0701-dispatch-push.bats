@@ -64,7 +64,7 @@ setup() {
 	theirs=$("$REAL_GIT" -C $T/other rev-parse HEAD)
 	export OTHER_CLONE=$T/other
 	run dispatch --json --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/other-pusher.sh"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_output --partial '"status":"lease-refused"'
 	[ "$(origin_sha feat/a)" = "$theirs" ]
 	ws=$(run_dir)/work/repo-feat-a

@@ -17,7 +17,7 @@ setup() {
 # pushed, CHECK failed with TEXT in meta.yaml.
 blocked() {
 	BAD_MODE=$1 run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/bad.sh"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_output --partial "blocked       repo-feat-a"
 	[ "$(origin_sha feat/a)" = "$OLD" ]
 	m=$(run_dir)/repo-feat-a.meta.yaml
@@ -71,7 +71,7 @@ blocked() {
 	chmod +x $T/check.sh
 	printf 'targets:\n  - {repo: %s, head: feat/a, base: main, key: v, verify_command: [/bin/false]}\n' "$REPO" >$T/t.yaml
 	SSH_AUTH_SOCK=/tmp/fake run dispatch --targets $T/t.yaml --task resolve-conflicts -- "$AGENTS/resolve.sh"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	[ "$(meta v status)" = blocked ]
 	grep -q "'/bin/false' exited 1" "$(run_dir)/v.meta.yaml"
 	[ "$(origin_sha feat/a)" = "$OLD" ]
@@ -84,10 +84,10 @@ blocked() {
 
 @test "t0702.9 no verdict line, or a failing agent: nothing verified or pushed" {
 	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- /bin/true
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	[ "$(meta repo-feat-a status)" = no-verdict ]
 	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- /bin/false
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	[ "$(meta repo-feat-a status)" = failed ]
 	[ "$(meta repo-feat-a exit_code)" = 1 ]
 	[ "$(origin_sha feat/a)" = "$OLD" ]

@@ -24,7 +24,7 @@ survivors() {
 
 @test "t0704.1 an agent that hangs and ignores SIGTERM is killed at the timeout, children too" {
 	run dispatch --timeout 1 --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/hang.sh"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_output --partial "timed-out     repo-feat-a"
 	[ "$(meta repo-feat-a status)" = timed-out ]
 	[ "$(meta repo-feat-a timed_out)" = true ]
@@ -55,7 +55,7 @@ survivors() {
 	sleep 0.3
 	kill -INT $pid
 	wait $pid || rc=$?
-	[ "${rc:-0}" -eq 2 ]
+	[ "${rc:-0}" -eq 4 ]
 	cat $T/out
 	[ "$(meta k1 status)" = interrupted ]
 	[ "$(meta k2 status)" = interrupted ]

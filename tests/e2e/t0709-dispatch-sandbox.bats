@@ -63,7 +63,7 @@ resolve_case() {
 	boxed_config auto none "$AGENTS/resolve.sh" "dispatch: {verify_command: [$AGENTS/caged-verify.sh, $HOME/.ssh/id_rsa]}"
 	before=$(origin_sha feat/a)
 	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	[ "$(meta repo-feat-a status)" = blocked ]
 	[ "$(meta repo-feat-a sandbox)" = none ]
 	grep -A1 'name: verify_command$' "$(run_dir)/repo-feat-a.meta.yaml" | grep -q 'result: fail$'
@@ -79,7 +79,7 @@ resolve_case() {
 		boxed_config "$b" fs+no-net "$AGENTS/resolve.sh"
 		before=$(origin_sha feat/a)
 		AGENTIC_GIT_SANDBOX_UNAVAILABLE=$b run dispatch --targets "$T/t.yaml" --task resolve-conflicts
-		[ "$status" -eq 2 ]
+		[ "$status" -eq 4 ]
 		assert_output --partial "target 'boxed': profile 'boxed' requires sandbox 'fs+no-net': sandbox 'fs+no-net' cannot be provided on this host (backend $b)"
 		[ "$(meta boxed status)" = sandbox-refused ]
 		[ "$(meta boxed exit_code)" = null ]
@@ -97,10 +97,10 @@ resolve_case() {
 	[ -z "$(ls "$AGENTIC_GIT_HOME/runtime" | grep -vx 'sandbox-probe.*')" ]
 }
 
-@test "t0709.5 warn-run: runs unsandboxed, warning in events and on stderr, exit 2" {
+@test "t0709.5 warn-run: runs unsandboxed, warning in events and on stderr, exit 4 (attention)" {
 	boxed_config auto fs+no-net "$AGENTS/resolve.sh" "sandbox_fallback: warn-run"
 	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_output --partial "ran UNSANDBOXED"
 	[ "$(meta repo-feat-a status)" = pushed ]
 	[ "$(meta repo-feat-a sandbox)" = "none (warn-run)" ]

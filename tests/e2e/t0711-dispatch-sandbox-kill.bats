@@ -25,7 +25,7 @@ hang_case() {
 	boxed_config "$b" fs+no-net "$AGENTS/hang.sh"
 	# hangs (SIGTERM ignored) after starting a daemon of its own
 	HANG_DAEMON=hang run dispatch --timeout 3 --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	grep -q '^daemon started$' "$(run_dir)/repo-feat-a.stdout.log"
 	[ "$(meta repo-feat-a status)" = timed-out ]
 	[ "$(meta repo-feat-a timed_out)" = true ]

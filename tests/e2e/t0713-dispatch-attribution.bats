@@ -116,7 +116,7 @@ boxed_case() {
 	YAML
 	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
 	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run dispatch --targets "$T/t.yaml" --task resolve-conflicts
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_output --partial "ran UNSANDBOXED"
 	[ "$(meta c sandbox)" = "none (warn-run)" ]
 	[ "$(meta x sandbox)" = "none (warn-run)" ]
@@ -158,7 +158,7 @@ boxed_case() {
 	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
 	before=$(origin_sha feat/a)
 	AGENTIC_GIT_SANDBOX_UNAVAILABLE=bwrap,landlock run dispatch --profile claude --repo "$REPO" --head feat/a --base main --task resolve-conflicts
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	if [ "$(id -u)" -ne 0 ]; then
 		# claude takes the flag from a normal user: it runs, untold
 		grep -qx "IS_SANDBOX=unset ran" "$(run_dir)/repo-feat-a.stdout.log"

@@ -506,6 +506,24 @@ static void test_push_spec(void **state)
 		push_spec_release(&ps);
 		git_argv_release(&ga);
 	}
+	/* issue 35: the retry is itself allowed: never a protected branch
+	 * or another one, but the session's own */
+	{
+		struct push_spec ps;
+		struct strbuf why = STRBUF_INIT;
+		git_argv_parse(
+			&ga, v,
+			split("push --force origin main", v, buf, sizeof(buf)));
+		push_spec_parse(&ga, &ps);
+		push_spec_check(&ps, "feat/x", "feat/x", prot_main, NULL, &why);
+		assert_non_null(strstr(
+			why.buf,
+			"git fetch origin feat/x && git push --force-with-lease origin feat/x"));
+		assert_null(strstr(why.buf, "--force-with-lease origin main"));
+		strbuf_release(&why);
+		push_spec_release(&ps);
+		git_argv_release(&ga);
+	}
 }
 
 /* ---- policy_decide ---- */
