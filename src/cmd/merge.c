@@ -28,6 +28,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
+#include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/end.h"
 #include "fleet/session-state.h"
@@ -65,6 +66,9 @@ static const struct argspec merge_specs[] = {
 	OPT_FLAG(keep),	  ARGSPEC_END,
 };
 #undef ARGT_STRUCT
+
+const struct cmd_optset merge_optsets[] = { { NULL, merge_specs, 0 },
+					    { NULL, NULL, 0 } };
 
 static const struct argtable merge_table = { .cmd = "merge",
 					     .specs = merge_specs,

@@ -10,6 +10,7 @@ const struct cmd_options ag_cmd_options[] = {
 	{ "sessions", sessions_optsets },
 	{ "end", end_optsets },
 	{ "review", review_optsets },
+	{ "merge", merge_optsets },
 	{ "snapshots", snapshots_optsets },
 	{ "events", events_optsets },
 	{ "agents", agents_optsets },

@@ -37,10 +37,11 @@ const struct cmd_optset *cmd_optsets_of(const char *cmd);
 bool cmd_optset_has(const struct cmd_optset *set, const struct argspec *s);
 
 extern const struct cmd_optset run_optsets[], sessions_optsets[], end_optsets[],
-	review_optsets[], snapshots_optsets[], events_optsets[],
-	agents_optsets[], sandbox_optsets[], dispatch_optsets[],
-	summarize_optsets[], report_optsets[], check_optsets[], hook_optsets[],
-	version_optsets[], help_optsets[], completion_optsets[];
+	review_optsets[], merge_optsets[], snapshots_optsets[],
+	events_optsets[], agents_optsets[], sandbox_optsets[],
+	dispatch_optsets[], summarize_optsets[], report_optsets[],
+	check_optsets[], hook_optsets[], version_optsets[], help_optsets[],
+	completion_optsets[];
 
 /* No options at all (version, hook). */
 #define CMD_OPTSETS_NONE                          \
