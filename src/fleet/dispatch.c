@@ -491,6 +491,29 @@ static void verify_command_box(const struct dispatch_target *d,
 	in->command_env = &plan->env;
 }
 
+/*
+ * The commits the operator's clone has at its branch and remote-tracking
+ * tips (read as the operator, before nothing of the agent's): what the
+ * import into the owned repository need not carry.
+ */
+static void clone_tips(const char *repo, struct strvec *out)
+{
+	struct strbuf tips = STRBUF_INIT;
+
+	if (!gitcmdl(GIT_OPERATOR, repo, &tips, NULL, "for-each-ref",
+		     "--format=%(objectname)", "refs/heads/", "refs/remotes/",
+		     NULL))
+		for (const char *p = tips.buf; *p;) {
+			const char *nl = strchrnul(p, '\n');
+			char *id = xstrndup(p, (size_t)(nl - p));
+			if (*id && out->nr < 4096)
+				strvec_push(out, id);
+			free(id);
+			p = *nl ? nl + 1 : nl;
+		}
+	strbuf_release(&tips);
+}
+
 /* RESOLVED: verify everything, then push (invariant 2). */
 static void verify_and_push(const struct dispatch_run *run,
 			    struct dispatch_target *d)
@@ -508,11 +531,34 @@ static void verify_and_push(const struct dispatch_run *run,
 		.command_timeout = d->launch.timeout,
 	};
 	struct sandbox_plan vplan = SANDBOX_PLAN_INIT;
-	struct strvec venv = STRVEC_INIT;
-	struct strbuf pr = STRBUF_INIT, why = STRBUF_INIT;
+	struct strvec venv = STRVEC_INIT, haves = STRVEC_INIT;
+	struct strbuf pr = STRBUF_INIT, why = STRBUF_INIT, prep = STRBUF_INIT;
 	struct push_req req;
 
 	d->rec.verified = true;
+	/*
+	 * The repository we own (fleet/push.h 1): the verifier takes the
+	 * agent's commits into it and reads them there, and the push goes
+	 * from it. One per object format: its alternates must match.
+	 */
+	strbuf_addf(&pr, "%s/push%s%s.git", run->rd.path,
+		    d->src.objfmt ? "-" : "",
+		    d->src.objfmt ? d->src.objfmt : "");
+	req = (struct push_req){ .push_repo = pr.buf,
+				 .stores = (const char *const *)d->ws.ro_dirs.v,
+				 .stores_nr = d->ws.ro_dirs.nr,
+				 .url = d->ws.origin_url,
+				 .head = d->t->head,
+				 .expected_sha = d->ws.head_oid,
+				 .objfmt = d->src.objfmt };
+	for (size_t i = 0; i < d->ws.ro_dirs.nr; i++)
+		gitcmd_cage_trust_store(d->ws.ro_dirs.v[i], false);
+	if (push_repo_prepare(&req, &prep) < 0)
+		in.owned_refused = prep.buf;
+	else
+		in.owned = pr.buf;
+	clone_tips(d->t->repo, &haves);
+	in.haves = (const char *const *)haves.v;
 	verify_command_box(d, &in, &venv, &vplan, &why);
 	/* an agent that ran uncaged wrote nothing a cage would keep in */
 	gitcmd_cage_require(!starts_with(d->rec.sandbox, "none"));
@@ -520,7 +566,9 @@ static void verify_and_push(const struct dispatch_run *run,
 	gitcmd_cage_require(true);
 	sandbox_plan_release(&vplan);
 	strvec_clear(&venv);
+	strvec_clear(&haves);
 	strbuf_release(&why);
+	strbuf_release(&prep);
 	if (!d->rec.verify.ok) {
 		bool only_unmoved =
 			d->rec.verify.state[VC_HEAD] == VS_FAIL &&
@@ -529,16 +577,10 @@ static void verify_and_push(const struct dispatch_run *run,
 			if (c != VC_HEAD && d->rec.verify.state[c] == VS_FAIL)
 				only_unmoved = false;
 		d->rec.status = only_unmoved ? RS_NO_CHANGE : RS_BLOCKED;
+		strbuf_release(&pr);
 		return;
 	}
-	/* one push repository per object format: its alternates must match */
-	strbuf_addf(&pr, "%s/push%s%s.git", run->rd.path,
-		    d->src.objfmt ? "-" : "",
-		    d->src.objfmt ? d->src.objfmt : "");
-	req = (struct push_req){ pr.buf,	   d->ws.objects,
-				 d->ws.origin_url, d->t->head,
-				 d->ws.head_oid,   d->rec.verify.new_head,
-				 d->src.objfmt };
+	req.sha = d->rec.verify.new_head;
 	d->rec.push = push_run(&req, &d->rec.push_detail);
 	d->rec.status = d->rec.push == PUSH_PUSHED ? RS_PUSHED :
 			d->rec.push == PUSH_LEASE_REFUSED ? RS_LEASE_REFUSED :

@@ -57,6 +57,28 @@ static int ensure_push_repo(const char *repo, const char *objfmt,
 	return rc;
 }
 
+int push_repo_prepare(const struct push_req *req, struct strbuf *detail)
+{
+	struct strbuf alt = STRBUF_INIT;
+	char *alt_path = NULL;
+	int rc = -1;
+
+	if (ensure_push_repo(req->push_repo, req->objfmt, detail) < 0)
+		goto out;
+	alt_path = path_join(req->push_repo, "objects/info/alternates");
+	for (size_t i = 0; i < req->stores_nr; i++)
+		strbuf_addf(&alt, "%s\n", req->stores[i]);
+	if (write_file_atomic(alt_path, alt.buf, alt.len, 0600) < 0) {
+		strbuf_addf(detail, "cannot write %s: %s", alt_path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(alt_path);
+	strbuf_release(&alt);
+	return rc;
+}
+
 enum push_status push_run(const struct push_req *req, struct strbuf *detail)
 {
 	struct strbuf alt = STRBUF_INIT, err = STRBUF_INIT, lease = STRBUF_INIT,
@@ -64,14 +86,8 @@ enum push_status push_run(const struct push_req *req, struct strbuf *detail)
 	char *alt_path = NULL;
 	enum push_status st = PUSH_FAILED;
 
-	if (ensure_push_repo(req->push_repo, req->objfmt, detail) < 0)
+	if (push_repo_prepare(req, detail) < 0)
 		goto out;
-	alt_path = path_join(req->push_repo, "objects/info/alternates");
-	strbuf_addf(&alt, "%s\n", req->objects_dir);
-	if (write_file_atomic(alt_path, alt.buf, alt.len, 0600) < 0) {
-		strbuf_addf(detail, "cannot write %s: %s", alt_path, strerror(errno));
-		goto out;
-	}
 	/* A missing object makes the push itself fail; no separate check. */
 	strbuf_addf(&lease, "--force-with-lease=refs/heads/%s:%s", req->head,
 		    req->expected_sha);

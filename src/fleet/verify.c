@@ -11,6 +11,7 @@
 #include "base/spawn.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/owned-import.h"
 #include "git/pushscan.h"
 #include "fleet/verify.h"
 
@@ -325,8 +326,8 @@ static void check_trust_root(const struct verify_input *in,
 {
 	const char *tips[] = { r->new_head, NULL };
 	const char *haves[] = { in->head_sha, in->base_sha, NULL };
-	struct push_scan s = { .trust = GIT_AGENT_REPO,
-			       .dir = in->workspace,
+	struct push_scan s = { .trust = GIT_OPERATOR,
+			       .dir = in->owned,
 			       .tips = tips,
 			       .haves = haves };
 	struct strbuf d = STRBUF_INIT;
@@ -366,39 +367,92 @@ static void markers_result(int status, const struct strbuf *diff,
  * the net diff of the branch (markers), every file the pushed range
  * touches (trust roots), and for a rebase task the ancestry of base.
  */
+/* The range checks cannot run: each fails with `why`. */
+static void range_fails(const struct verify_input *in, struct verify_report *r,
+			const char *why)
+{
+	set(r, VC_MARKERS, VS_FAIL, "%s", why);
+	set(r, VC_TRUST_ROOT, VS_FAIL, "%s", why);
+	if (in->rebase_task)
+		set(r, VC_ANCESTRY, VS_FAIL, "%s", why);
+}
+
+/* invariant 2: HEAD's commits into the owned repository; 0 when there */
+static int import_range(const struct verify_input *in, struct verify_report *r)
+{
+	struct strvec haves = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	if (!in->owned) {
+		strbuf_addf(
+			&err,
+			"no repository of agentic-git's to read the commits in: %s",
+			in->owned_refused ? in->owned_refused : "none given");
+		range_fails(in, r, err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	strvec_pushl(&haves, in->head_sha, in->base_sha, NULL);
+	if (in->haves)
+		strvec_pushv(&haves, in->haves);
+	rc = owned_import(in->workspace, in->owned, r->new_head,
+			  (const char *const *)haves.v, &err);
+	if (rc)
+		range_fails(in, r, err.buf);
+	strvec_clear(&haves);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* "-c K=V" of owned_read_config, then `args` (NULL-terminated) */
+static void owned_args(struct strvec *v, const char *const *args)
+{
+	for (const char *const *kv = owned_read_config; *kv; kv++)
+		strvec_pushl(v, "-c", *kv, NULL);
+	strvec_pushv(v, args);
+}
+
 static void check_range(const struct verify_input *in, struct verify_report *r)
 {
 	struct strbuf range = STRBUF_INIT;
+	/* --text: no attribute or size makes a file binary to this diff */
 	const char *markers[] = { "diff",
 				  "--no-ext-diff",
 				  "--no-textconv",
+				  "--text",
 				  "--no-color",
 				  "-U0",
 				  NULL,
 				  "--",
 				  NULL };
 	const char *ancestry[] = { "merge-base", "--is-ancestor", in->base_sha,
-		r->new_head, NULL };
-	struct gitcmd_job j[2] = { { markers, STRBUF_INIT, -1 },
-				   { ancestry, STRBUF_INIT, -1 } };
+				   r->new_head, NULL };
+	struct strvec ma = STRVEC_INIT, aa = STRVEC_INIT;
+	struct gitcmd_job j[2] = { { NULL, STRBUF_INIT, -1 },
+				   { NULL, STRBUF_INIT, -1 } };
 
 	if (!*r->new_head) {
-		set(r, VC_MARKERS, VS_FAIL, "no HEAD to check");
-		set(r, VC_TRUST_ROOT, VS_FAIL, "no HEAD to check");
-		if (in->rebase_task)
-			set(r, VC_ANCESTRY, VS_FAIL, "no HEAD to check");
+		range_fails(in, r, "no HEAD to check");
 		return;
 	}
+	if (import_range(in, r) < 0)
+		return;
 	strbuf_addf(&range, "%s...%s", in->base_sha, r->new_head);
-	markers[5] = range.buf;
-	gitcmd_parallel(GIT_AGENT_REPO, in->workspace, j,
-			in->rebase_task ? 2 : 1);
+	markers[6] = range.buf;
+	owned_args(&ma, markers);
+	owned_args(&aa, ancestry);
+	j[0].args = (const char *const *)ma.v;
+	j[1].args = (const char *const *)aa.v;
+	gitcmd_parallel(GIT_OPERATOR, in->owned, j, in->rebase_task ? 2 : 1);
 	markers_result(j[0].status, &j[0].out, r);
 	if (in->rebase_task)
 		ancestry_result(in, j[1].status, r);
 	check_trust_root(in, r);
 	for (size_t i = 0; i < ARRAY_SIZE(j); i++)
 		strbuf_release(&j[i].out);
+	strvec_clear(&ma);
+	strvec_clear(&aa);
 	strbuf_release(&range);
 }
 

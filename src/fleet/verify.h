@@ -9,8 +9,15 @@
  * Invariants (tests: t0702-verify.bats, tests/unit/test-verify.c):
  *  1. Nothing is pushed unless EVERY check passes; a check that cannot be
  *     evaluated (git failed) fails.
- *  2. Checks read the workspace only through GITCMD_WORKSPACE (no
- *     credentials, hooks/fsmonitor/external diff off).
+ *  2. Checks read the workspace only through GIT_AGENT_REPO (caged, no
+ *     credentials, hooks/fsmonitor/external diff off). The checks of what
+ *     is pushed (markers, ancestry, trust roots) read the commits in the
+ *     repository agentic-git owns (`owned`), imported by
+ *     git/owned-import.h with the workspace's shallow, grafts, replace
+ *     refs and alternates ignored, and never the workspace's attributes
+ *     or config: the diff is --text --no-textconv --no-ext-diff with
+ *     core.attributesFile and core.bigFileThreshold our own (W5, W6,
+ *     W13, W14). Without an owned repository they fail.
  *  3. Every comparison is against values agentic-git observed itself before
  *     the agent ran (head and base SHAs, the ref snapshot), never against
  *     refs the agent could have moved (refs/remotes/origin/<base>).
@@ -58,6 +65,12 @@ struct verify_input {
 				       sandbox wrapper's argv[0] is not it) */
 	const char *command_refused; /* non-NULL: fails with this reason,
 					nothing runs */
+	const char *owned;	     /* the bare repository the range is
+				       imported into and read in */
+	const char *owned_refused;   /* why there is none (then `owned` is
+				       NULL and the range checks fail) */
+	const char *const *haves;    /* more commits the owned repository may
+				       have (NULL-terminated, or NULL) */
 };
 
 struct verify_report {
