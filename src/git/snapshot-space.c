@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include "base/path.h"
+#include "base/proctree.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
@@ -120,46 +121,6 @@ void snapshot_space_hint(const char *real_git, const char *dir,
 	strbuf_release(&loc);
 }
 
-/* Whether a process of ours has `path` open (its /proc fds read). */
-static bool open_by_anyone(const struct strvec *paths, bool *open)
-{
-	DIR *proc = opendir("/proc");
-	struct dirent *pe;
-
-	if (!proc)
-		return false;
-	while ((pe = readdir(proc))) {
-		char fddir[300], link[PATH_MAX];
-		DIR *fds;
-		struct dirent *fe;
-
-		if (pe->d_name[0] < '0' || pe->d_name[0] > '9')
-			continue;
-		snprintf(fddir, sizeof(fddir), "/proc/%s/fd", pe->d_name);
-		fds = opendir(fddir);
-		while (fds && (fe = readdir(fds))) {
-			char fdpath[600];
-			ssize_t n;
-
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(fdpath, sizeof(fdpath), "%s/%s", fddir,
-				 fe->d_name);
-			n = readlink(fdpath, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			for (size_t i = 0; i < paths->nr; i++)
-				if (!strcmp(link, paths->v[i]))
-					open[i] = true;
-		}
-		if (fds)
-			closedir(fds);
-	}
-	closedir(proc);
-	return true;
-}
-
 static bool is_tmp_name(const char *name)
 {
 	return starts_with(name, "tmp_pack_") ||
@@ -209,7 +170,7 @@ unsigned snapshot_sweep_failed(const char *commondir, time_t since)
 	}
 	open = xcalloc(cand.nr + 1, sizeof(*open));
 	/* without /proc nothing can be told apart: nothing is removed */
-	if (cand.nr && open_by_anyone(&cand, open))
+	if (cand.nr && proc_files_open((const char *const *)cand.v, cand.nr, open))
 		for (size_t i = 0; i < cand.nr; i++)
 			if (!open[i] && !unlink(cand.v[i]))
 				n++;
