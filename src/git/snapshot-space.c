@@ -180,3 +180,45 @@ unsigned snapshot_sweep_failed(const char *commondir, time_t since)
 	strbuf_release(&dir);
 	return n;
 }
+
+unsigned snapshot_sweep_ref_locks(const char *commondir, const char *who)
+{
+	struct strvec cand = STRVEC_INIT;
+	struct strbuf dir = STRBUF_INIT;
+	time_t now = time(NULL);
+	unsigned n = 0;
+	struct dirent *de;
+	bool *open;
+	DIR *d;
+
+	char *common = real_path(commondir); /* /proc's names are canonical */
+
+	if (!common)
+		return 0;
+	strbuf_addf(&dir, "%s/refs/agentic-git/snapshots/%s", common, who);
+	free(common);
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		char *p;
+
+		if (!ends_with(de->d_name, ".lock"))
+			continue;
+		p = path_join(dir.buf, de->d_name);
+		if (!lstat(p, &st) && S_ISREG(st.st_mode) &&
+		    st.st_mtime < now - SNAPSHOT_REF_LOCK_STALE)
+			strvec_push(&cand, p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	open = xcalloc(cand.nr + 1, sizeof(*open));
+	if (cand.nr && proc_files_open((const char *const *)cand.v, cand.nr, open))
+		for (size_t i = 0; i < cand.nr; i++)
+			if (!open[i] && !unlink(cand.v[i]))
+				n++;
+	free(open);
+	strvec_clear(&cand);
+	strbuf_release(&dir);
+	return n;
+}

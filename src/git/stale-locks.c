@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* git's locks left behind by a killed git (invariants in stale-locks.h). */
 #include "base/common.h"
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "base/proctree.h"
@@ -20,6 +21,24 @@ static void add_if_there(struct strvec *v, const char *dir, const char *name,
 	strbuf_release(&p);
 }
 
+/* Every `*.lock` file directly in `dir` but ours (agentic-git-*): HEAD's,
+ * ORIG_HEAD's, config's, packed-refs' … */
+static void add_top_locks(struct strvec *v, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		if (!ends_with(de->d_name, ".lock") ||
+		    starts_with(de->d_name, "agentic-git-") ||
+		    !strcmp(de->d_name, "index.lock"))
+			continue;
+		add_if_there(v, dir, de->d_name, "");
+	}
+	if (d)
+		closedir(d);
+}
+
 size_t stale_locks_find(const char *dir, bool refs, struct strvec *out)
 {
 	struct repo_loc loc = { 0 };
@@ -32,15 +51,15 @@ size_t stale_locks_find(const char *dir, bool refs, struct strvec *out)
 		goto out;
 	add_if_there(&there, loc.gitdir, "index", ".lock");
 	if (refs)
-		add_if_there(&there, loc.gitdir, "HEAD", ".lock");
+		add_top_locks(&there, loc.gitdir);
+	if (refs && strcmp(loc.gitdir, loc.commondir))
+		add_top_locks(&there, loc.commondir);
 	if (refs && loc.head_branch) {
 		struct strbuf ref = STRBUF_INIT;
 		strbuf_addf(&ref, "refs/heads/%s", loc.head_branch);
 		add_if_there(&there, loc.commondir, ref.buf, ".lock");
 		strbuf_release(&ref);
 	}
-	if (refs)
-		add_if_there(&there, loc.commondir, "packed-refs", ".lock");
 	if (!there.nr)
 		goto out;
 	open = xcalloc(there.nr, sizeof(*open));

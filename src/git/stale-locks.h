@@ -9,9 +9,10 @@
  * snapshot (the shim, before the command git will refuse) and by
  * `snapshots restore` (which refuses before it changes anything).
  *
- * Looked at: the work tree's `index.lock` and `HEAD.lock` (its git dir),
- * the lock of the branch HEAD names and `packed-refs.lock` (the common
- * dir). A lock counts as left behind when it exists and no process has it
+ * Looked at: the work tree's `index.lock`, and every other `*.lock` at the
+ * top of its git dir and of the common dir (HEAD's, ORIG_HEAD's, config's,
+ * packed-refs'; not agentic-git's own) and the lock of the branch HEAD
+ * names. A lock counts as left behind when it exists and no process has it
  * open (base/proctree.h); a git that holds one while it waits (for an
  * editor, say) has it closed, so the way out says "when no git is running
  * in this work tree". Nothing here removes a lock.
@@ -21,8 +22,8 @@
 #include "base/strvec.h"
 
 /* The locks left behind in the work tree at `dir` into `out` (absolute
- * paths): its index's, and with `refs` those of HEAD, its branch and
- * packed-refs; how many. Costs a few stat(2) when there are none. */
+ * paths): its index's, and with `refs` the others above; how many. Costs
+ * a stat(2) and, with `refs`, two directory reads when there are none. */
 size_t stale_locks_find(const char *dir, bool refs, struct strvec *out);
 
 /* One line for `locks` (non-empty): what they are and the command that

@@ -82,3 +82,24 @@ kill9_commit() {
 	refute_output --partial "no process has it open"
 	rm -f "$GD/index.lock"
 }
+
+@test "t0805: a snapshot ref's lock a killed snapshot left is swept once it is a minute old" {
+	echo one >>"$WT/README.md"
+	run "$AG_BIN" run --agent ag1 --branch feat/one -- git reset -q --hard
+	assert_success
+	common=$("$REAL_GIT" -C "$WT" rev-parse --path-format=absolute --git-common-dir)
+	ref=$("$REAL_GIT" -C "$WT" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag1/ | head -1)
+	# as a snapshot killed between the link and the unlink leaves it: git's
+	# update-ref (the prune) refuses to delete the ref while it is there
+	touch -d '2 minutes ago' "$common/$ref.lock"
+	touch "$common/refs/agentic-git/snapshots/ag1/fresh.lock"
+	echo two >>"$WT/README.md"
+	run "$AG_BIN" run --agent ag1 --branch feat/one -- git reset -q --hard
+	assert_success
+	[ ! -e "$common/$ref.lock" ]
+	# a young one may be a live snapshot's: kept
+	[ -e "$common/refs/agentic-git/snapshots/ag1/fresh.lock" ]
+	rm "$common/refs/agentic-git/snapshots/ag1/fresh.lock"
+	# nothing stops git deleting the ref now (the session's hook aside)
+	"$REAL_GIT" -C "$WT" -c core.hooksPath=/dev/null update-ref -d "$ref"
+}
