@@ -298,8 +298,6 @@ static int restore_window(struct snap_cli *c, const struct snapshot_list *l,
 		       c->since);
 		return 0;
 	}
-	if (snapshots_locate_top(c) < 0 || check_locks(c))
-		return 1;
 	/* --head: the branch goes where the oldest step found it, and a
 	 * refusal comes before the first step */
 	o = restore_opts_of(c, &l->v[oldest]);
@@ -370,6 +368,9 @@ int snapshots_restore(struct snap_cli *c)
 	size_t pick = 0;
 	int ret;
 
+	/* a lock a killed git left: named before anything else */
+	if (snapshots_locate_top(c) < 0 || check_locks(c))
+		return 1;
 	if (c->since)
 		return restore_since(c);
 	ret = c->ref ? resolve_explicit(c, &l) : resolve_default(c, &l, &pick);

@@ -54,6 +54,9 @@ size_t stale_locks_find(const char *dir, bool refs, struct strvec *out)
 		add_top_locks(&there, loc.gitdir);
 	if (refs && strcmp(loc.gitdir, loc.commondir))
 		add_top_locks(&there, loc.commondir);
+	/* git maintenance skips, silently and for good, while it is there */
+	if (refs)
+		add_if_there(&there, loc.commondir, "objects/maintenance", ".lock");
 	if (refs && loc.head_branch) {
 		struct strbuf ref = STRBUF_INIT;
 		strbuf_addf(&ref, "refs/heads/%s", loc.head_branch);

@@ -11,8 +11,9 @@
  *
  * Looked at: the work tree's `index.lock`, and every other `*.lock` at the
  * top of its git dir and of the common dir (HEAD's, ORIG_HEAD's, config's,
- * packed-refs'; not agentic-git's own) and the lock of the branch HEAD
- * names. A lock counts as left behind when it exists and no process has it
+ * packed-refs'; not agentic-git's own), the lock of the branch HEAD
+ * names and objects/maintenance.lock (while it is there git's automatic
+ * maintenance skips, silently). A lock counts as left behind when it exists and no process has it
  * open (base/proctree.h); a git that holds one while it waits (for an
  * editor, say) has it closed, so the way out says "when no git is running
  * in this work tree". Nothing here removes a lock.

@@ -21,14 +21,18 @@ setup() {
 	[ "$status" -eq 0 ] || { echo "setup: $output" >&2; return 1; }
 	WT=$AGENTIC_GIT_HOME/worktrees/ag1/feat/one
 	COMMON=$("$REAL_GIT" -C "$REPO" rev-parse --path-format=absolute --git-common-dir)
+	# "${AS_AGENT[@]}" CMD...: CMD as the session's agent runs it, in its
+	# own session (a command, not a function: killed_at needs its pid)
+	AS_AGENT=(env -C "$WT" AGENTIC_GIT_AGENT=ag1 "PATH=$AGENTIC_GIT_HOME/bin:$PATH" setsid)
 	ROUNDS=${AG_FAULT_ROUNDS:-6}
 	SEED=${AG_FAULT_SEED:-$RANDOM}
 	RANDOM=$SEED
 	echo "seed $SEED" >&3 2>/dev/null || true
 }
 
-# killed_at MAX_MS CMD...: CMD in its own session, killed -9 (the whole
-# session) after a random 0..MAX_MS ms; waits for it.
+# killed_at MAX_MS CMD...: CMD (a program that ends in setsid: $! is then
+# the new session's leader) killed -9 with its whole session after a
+# random 0..MAX_MS ms; waits until nothing of the session is left.
 killed_at() {
 	local max=$1 pid ms
 	shift
@@ -46,10 +50,6 @@ killed_at() {
 	done
 }
 
-# as_agent CMD...: CMD as the session's agent runs it, in its own session.
-as_agent() {
-	(cd "$WT" && AGENTIC_GIT_AGENT=ag1 PATH="$AGENTIC_GIT_HOME/bin:$PATH" exec setsid "$@")
-}
 
 # locks_way_out: every lock of git's left in the repository is one the
 # next restore names with its rm; then it is removed as told. (A snapshot
@@ -101,7 +101,7 @@ kept() {
 	for i in $(seq "$ROUNDS"); do
 		tip=$(head_of "$WT")
 		echo "precious $i $SEED" >>"$WT/README.md"
-		killed_at 150 as_agent git reset -q --hard
+		killed_at 150 "${AS_AGENT[@]}" git reset -q --hard
 		sane "$i" "$tip"
 		kept "precious $i $SEED" || { echo "round $i (seed $SEED): the edit is lost" >&2; return 1; }
 	done
@@ -114,7 +114,7 @@ kept() {
 	for i in $(seq "$ROUNDS"); do
 		tip=$(head_of "$WT")
 		echo "commit $i" >>"$WT/README.md"
-		killed_at 120 as_agent git commit -qam "c$i"
+		killed_at 120 "${AS_AGENT[@]}" git commit -qam "c$i"
 		sane "$i" "$tip"
 	done
 	echo last >>"$WT/README.md"
@@ -128,6 +128,9 @@ kept() {
 	echo "saved work" >>"$WT/README.md"
 	run "$AG_BIN" run --agent ag1 --branch feat/one -- git reset -q --hard
 	assert_success
+	# (snapshots of two names taken in one second tie in restore --since's
+	# order: not what this test is about)
+	sleep 1
 	for i in $(seq "$ROUNDS"); do
 		tip=$(head_of "$WT")
 		echo "edit $i $SEED" >>"$WT/README.md"
@@ -155,6 +158,8 @@ kept() {
 		run "$AG_BIN" end --agent ag1 --force
 		if [[ "$output" == *"no session for agent 'ag1'"* ]]; then
 			[ ! -e "$WT" ] || { echo "round $i: a worktree without its session" >&2; return 1; }
+			run ls "$AGENTIC_GIT_HOME/runtime"
+			refute_output --partial "ag1"
 		else
 			[ "$status" -eq 0 ] || { echo "round $i: end after the kill: $output" >&2; return 1; }
 		fi
