@@ -13,9 +13,15 @@
 #include "base/timefmt.h"
 
 static const char *const warn_events[] = {
-	"cwd_worktree_drift", "git_conflict", "snapshot_failed",
-	"bypass_mutating_op", "canonical_passthrough_checkout",
-	"sandbox_downgraded", "quarantine_failed", "timeout", "events_lost",
+	"cwd_worktree_drift",
+	"git_conflict",
+	"snapshot_failed",
+	"bypass_mutating_op",
+	"canonical_passthrough_checkout",
+	"sandbox_downgraded",
+	"quarantine_failed",
+	"timeout",
+	"events_lost",
 };
 
 static const char *const info_events[] = {
@@ -302,8 +308,9 @@ static void lost_flush(const char *home, int log)
 		struct strbuf line = STRBUF_INIT;
 
 		event_add_int(&ev, "lost", (long long)n);
-		event_add_str(&ev, "reason",
-			      "audit records could not be written (see the warnings they printed)");
+		event_add_str(
+			&ev, "reason",
+			"audit records could not be written (see the warnings they printed)");
 		event_render(&ev, &line);
 		if (append_whole(log, line.buf, line.len) == 0)
 			lost_write(fd, 0);

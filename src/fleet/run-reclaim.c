@@ -106,8 +106,7 @@ static void reclaim_bindings(const char *home, const char *id)
 	strbuf_release(&p);
 }
 
-static unsigned reclaim_run(const char *home, const char *runs,
-			    const char *id)
+static unsigned reclaim_run(const char *home, const char *runs, const char *id)
 {
 	struct strbuf run = STRBUF_INIT, p = STRBUF_INIT;
 	unsigned n = 0;

@@ -170,7 +170,8 @@ unsigned snapshot_sweep_failed(const char *commondir, time_t since)
 	}
 	open = xcalloc(cand.nr + 1, sizeof(*open));
 	/* without /proc nothing can be told apart: nothing is removed */
-	if (cand.nr && proc_files_open((const char *const *)cand.v, cand.nr, open))
+	if (cand.nr &&
+	    proc_files_open((const char *const *)cand.v, cand.nr, open))
 		for (size_t i = 0; i < cand.nr; i++)
 			if (!open[i] && !unlink(cand.v[i]))
 				n++;
@@ -213,7 +214,8 @@ unsigned snapshot_sweep_ref_locks(const char *commondir, const char *who)
 	if (d)
 		closedir(d);
 	open = xcalloc(cand.nr + 1, sizeof(*open));
-	if (cand.nr && proc_files_open((const char *const *)cand.v, cand.nr, open))
+	if (cand.nr &&
+	    proc_files_open((const char *const *)cand.v, cand.nr, open))
 		for (size_t i = 0; i < cand.nr; i++)
 			if (!open[i] && !unlink(cand.v[i]))
 				n++;

@@ -56,7 +56,8 @@ size_t stale_locks_find(const char *dir, bool refs, struct strvec *out)
 		add_top_locks(&there, loc.commondir);
 	/* git maintenance skips, silently and for good, while it is there */
 	if (refs)
-		add_if_there(&there, loc.commondir, "objects/maintenance", ".lock");
+		add_if_there(&there, loc.commondir, "objects/maintenance",
+			     ".lock");
 	if (refs && loc.head_branch) {
 		struct strbuf ref = STRBUF_INIT;
 		strbuf_addf(&ref, "refs/heads/%s", loc.head_branch);
@@ -87,11 +88,12 @@ void stale_locks_explain(const struct strvec *locks, struct strbuf *out)
 	strbuf_addstr(out, many ? "git's lock files " : "git's lock file ");
 	for (size_t i = 0; i < locks->nr; i++)
 		strbuf_addf(out, "%s'%s'", i ? ", " : "", locks->v[i]);
-	strbuf_addf(out,
-		    " %s and no process has %s open: a git that was killed left %s behind, and git refuses to write while %s there; when no git is running in this work tree, remove %s: rm",
-		    many ? "exist" : "exists", many ? "them" : "it",
-		    many ? "them" : "it", many ? "they are" : "it is",
-		    many ? "them" : "it");
+	strbuf_addf(
+		out,
+		" %s and no process has %s open: a git that was killed left %s behind, and git refuses to write while %s there; when no git is running in this work tree, remove %s: rm",
+		many ? "exist" : "exists", many ? "them" : "it",
+		many ? "them" : "it", many ? "they are" : "it is",
+		many ? "them" : "it");
 	for (size_t i = 0; i < locks->nr; i++) {
 		strbuf_addch(out, ' ');
 		strbuf_add_shell_quoted(out, locks->v[i]);
