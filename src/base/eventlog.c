@@ -213,13 +213,13 @@ int event_log_open(const char *home)
 static int append_whole(int fd, const char *line, size_t len)
 {
 	struct stat st;
-	bool known = fstat(fd, &st) == 0;
+	bool sized = fstat(fd, &st) == 0;
 	int err;
 
 	if (write_all(fd, line, len) == 0)
 		return 0;
 	err = errno;
-	if (known && ftruncate(fd, st.st_size) < 0) {
+	if (sized && ftruncate(fd, st.st_size) < 0) {
 		/* leave it as it is: nothing better can be done */
 	}
 	errno = err;
