@@ -2,17 +2,26 @@
 #include "base/common.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "base/eventlog.h"
 #include "base/fileio.h"
 #include "base/timefmt.h"
 
 static const char *const warn_events[] = {
-	"cwd_worktree_drift", "git_conflict", "snapshot_failed",
-	"bypass_mutating_op", "canonical_passthrough_checkout",
-	"sandbox_downgraded", "quarantine_failed", "timeout",
+	"cwd_worktree_drift",
+	"git_conflict",
+	"snapshot_failed",
+	"bypass_mutating_op",
+	"canonical_passthrough_checkout",
+	"sandbox_downgraded",
+	"quarantine_failed",
+	"timeout",
+	"events_lost",
 };
 
 static const char *const info_events[] = {
@@ -158,24 +167,29 @@ void event_render(const struct event *ev, struct strbuf *out)
 /*
  * The log, or inside a sandbox (where it is absent or read-only) the spool
  * the launcher created and will import; the log is created only when it is
- * missing and there is no spool.
+ * missing and there is no spool. *spool says which it is.
  */
-static int open_log(const char *path)
+static int open_log(const char *path, bool *spool_used)
 {
 	const char *spool = getenv(EVENTS_SPOOL_ENV);
 	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
 	int err = errno;
 
+	*spool_used = false;
 	if (fd >= 0)
 		return fd;
 	if (spool && spool[0] == '/' &&
 	    (err == ENOENT || err == EACCES || err == EROFS || err == EPERM)) {
 		fd = open(spool, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-		if (fd >= 0)
+		if (fd >= 0) {
+			*spool_used = true;
 			return fd;
+		}
 	}
-	if (err != ENOENT)
+	if (err != ENOENT) {
+		errno = err;
 		return -1;
+	}
 	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
 		    0600);
 }
@@ -183,14 +197,33 @@ static int open_log(const char *path)
 int event_log_open(const char *home)
 {
 	struct strbuf path = STRBUF_INIT;
+	bool spool;
 	int fd;
 
 	if (!home || !*home)
 		return -1;
 	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
-	fd = open_log(path.buf);
+	fd = open_log(path.buf, &spool);
 	strbuf_release(&path);
 	return fd;
+}
+
+/* One line appended whole or not at all: a short write (a full disk) is
+ * cut back, so no torn line stays. Under the caller's lock. */
+static int append_whole(int fd, const char *line, size_t len)
+{
+	struct stat st;
+	bool sized = fstat(fd, &st) == 0;
+	int err;
+
+	if (write_all(fd, line, len) == 0)
+		return 0;
+	err = errno;
+	if (sized && ftruncate(fd, st.st_size) < 0) {
+		/* leave it as it is: nothing better can be done */
+	}
+	errno = err;
+	return -1;
 }
 
 int event_log_append(int fd, const char *line, size_t len)
@@ -201,21 +234,144 @@ int event_log_append(int fd, const char *line, size_t len)
 	 * disks; O_APPEND + one write keeps each line whole. */
 	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
 		;
-	ret = write_all(fd, line, len);
+	ret = append_whole(fd, line, len);
 	flock(fd, LOCK_UN);
 	return ret;
 }
 
+/*
+ * The count of records that could not be written: <home>/fleet_events.lost,
+ * a fixed-width decimal (LOST_WIDTH bytes with its newline) made while
+ * there is space, so that counting rewrites bytes in place and needs no
+ * new block on a full disk. Read-modify-write under its own flock, taken
+ * after the log's (never the other way round).
+ */
+#define LOST_WIDTH 20
+
+static int lost_open(const char *home, bool create)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&path, "%s/" EVENTS_LOST_FILE, home);
+	fd = open(path.buf, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 && errno == ENOENT && create) {
+		char zeros[LOST_WIDTH];
+
+		memset(zeros, '0', sizeof(zeros) - 1);
+		zeros[sizeof(zeros) - 1] = '\n';
+		fd = open(path.buf,
+			  O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+			  0600);
+		if (fd >= 0 && write_all(fd, zeros, sizeof(zeros)) < 0) {
+			close(fd);
+			unlink(path.buf);
+			fd = -1;
+		}
+	}
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+			;
+	strbuf_release(&path);
+	return fd;
+}
+
+static unsigned long lost_read(int fd)
+{
+	char buf[LOST_WIDTH + 1];
+	ssize_t n = pread(fd, buf, LOST_WIDTH, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoul(buf, NULL, 10);
+}
+
+static int lost_write(int fd, unsigned long n)
+{
+	char buf[LOST_WIDTH + 1];
+
+	snprintf(buf, sizeof(buf), "%0*lu\n", LOST_WIDTH - 1, n);
+	return pwrite(fd, buf, LOST_WIDTH, 0) == LOST_WIDTH ? 0 : -1;
+}
+
+/* The records lost before this one are recorded first (an `events_lost`
+ * event with their count), then the count goes back to 0. Under the
+ * log's lock. */
+static void lost_flush(const char *home, int log)
+{
+	int fd = lost_open(home, true);
+	unsigned long n = fd >= 0 ? lost_read(fd) : 0;
+
+	if (n) {
+		struct event ev = EVENT_INIT("events_lost", "", "");
+		struct strbuf line = STRBUF_INIT;
+
+		event_add_int(&ev, "lost", (long long)n);
+		event_add_str(
+			&ev, "reason",
+			"audit records could not be written (see the warnings they printed)");
+		event_render(&ev, &line);
+		if (append_whole(log, line.buf, line.len) == 0)
+			lost_write(fd, 0);
+		strbuf_release(&line);
+		event_release(&ev);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* One more record lost: counted, and said on stderr. */
+static void lost_count(const char *home, const char *why)
+{
+	static unsigned long here;
+	int fd = lost_open(home, true);
+	unsigned long n = 0;
+
+	here++;
+	if (fd >= 0) {
+		n = lost_read(fd) + 1;
+		if (lost_write(fd, n) < 0)
+			n = 0;
+		close(fd);
+	}
+	if (n)
+		fprintf(stderr,
+			"agentic-git: warning — an audit record could not be written to %s/fleet_events.jsonl (%s); %lu lost so far, counted in %s/" EVENTS_LOST_FILE
+			" and recorded by the next record written\n",
+			home, why, n, home);
+	else
+		fprintf(stderr,
+			"agentic-git: warning — an audit record could not be written to %s/fleet_events.jsonl (%s), nor counted there; %lu lost by this process\n",
+			home, why, here);
+}
+
 int event_append_line(const char *home, const char *line, size_t len)
 {
-	int fd, ret = -1;
+	struct strbuf path = STRBUF_INIT;
+	bool spool = false;
+	int fd, ret = -1, err;
 
 	if (!home || !*home)
 		return 0;
-	fd = event_log_open(home);
+	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
+	fd = open_log(path.buf, &spool);
+	err = errno;
+	strbuf_release(&path);
 	if (fd >= 0) {
-		ret = event_log_append(fd, line, len);
+		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+			;
+		if (!spool)
+			lost_flush(home, fd);
+		ret = append_whole(fd, line, len);
+		err = errno;
+		/* counted while the log is locked: the next writer sees it */
+		if (ret < 0 && !spool)
+			lost_count(home, strerror(err));
+		flock(fd, LOCK_UN);
 		close(fd);
+	} else if (!spool) {
+		lost_count(home, strerror(err));
 	}
 	return ret;
 }

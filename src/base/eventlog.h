@@ -9,8 +9,11 @@
  * kind, event, disposition, agent, subcommand, timestamp; extra fields can
  * never overwrite them. A record is written with one write(2) on an
  * O_APPEND descriptor while holding an exclusive flock(2), so concurrent
- * writers never interleave or tear a line. Writing is best-effort: failures
- * return -1 and never stop the git operation that is being logged.
+ * writers never interleave or tear a line; a short write (a full disk) is
+ * cut back off the file. Writing is best-effort: failures return -1 and
+ * never stop the git operation that is being logged, but each is said on
+ * stderr and counted in <home>/fleet_events.lost, and the next record
+ * written is preceded by an `events_lost` event with the count.
  *
  *   struct event ev = EVENT_INIT("deny", agent, "checkout");
  *   event_add_str(&ev, "reason", reason);
@@ -67,6 +70,8 @@ int event_log_append(int fd, const char *line, size_t len);
  * while a spool is named, and a writable log always wins.
  */
 #define EVENTS_SPOOL_ENV "AGENTIC_GIT_EVENTS_SPOOL"
+/* the count of records lost, in the home (see above) */
+#define EVENTS_LOST_FILE "fleet_events.lost"
 void event_release(struct event *ev);
 
 #endif

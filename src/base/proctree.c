@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/fileio.h"
 #include "base/proctree.h"
 #include "base/strbuf.h"
@@ -115,4 +117,43 @@ unsigned proctree_signal(pid_t root, int sig)
 	free(below);
 	free(all);
 	return count;
+}
+
+bool proc_files_open(const char *const *paths, size_t n, bool *open)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *pe;
+
+	if (!proc)
+		return false;
+	while ((pe = readdir(proc))) {
+		char fddir[300], link[PATH_MAX];
+		DIR *fds;
+		struct dirent *fe;
+
+		if (pe->d_name[0] < '0' || pe->d_name[0] > '9')
+			continue;
+		snprintf(fddir, sizeof(fddir), "/proc/%s/fd", pe->d_name);
+		fds = opendir(fddir);
+		while (fds && (fe = readdir(fds))) {
+			char fdpath[600];
+			ssize_t len;
+
+			if (fe->d_name[0] == '.')
+				continue;
+			snprintf(fdpath, sizeof(fdpath), "%s/%s", fddir,
+				 fe->d_name);
+			len = readlink(fdpath, link, sizeof(link) - 1);
+			if (len <= 0)
+				continue;
+			link[len] = '\0';
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(link, paths[i]))
+					open[i] = true;
+		}
+		if (fds)
+			closedir(fds);
+	}
+	closedir(proc);
+	return true;
 }

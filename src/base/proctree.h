@@ -42,4 +42,12 @@ bool proc_live(const struct proc_stat *st);
  */
 unsigned proctree_signal(pid_t root, int sig);
 
+/*
+ * Which of `n` files (canonical absolute paths) some process of this pid
+ * namespace has open, as its /proc/<pid>/fd links show: open[i] set for
+ * each. False when /proc cannot be read (nothing can be told then).
+ * Processes of other users whose fds cannot be read count as not having it.
+ */
+bool proc_files_open(const char *const *paths, size_t n, bool *open);
+
 #endif

@@ -21,6 +21,7 @@
 #include "cmd/dispatch-agent.h"
 #include "fleet/dispatch.h"
 #include "fleet/prompts.h"
+#include "fleet/run-reclaim.h"
 #include "git/gitcmd.h"
 #include "git/hooks.h"
 
@@ -505,6 +506,9 @@ static int run_plan(struct plan *p, const struct dopts *o)
 		free(home);
 		return 1;
 	}
+	/* this run's lock, then what killed runs left (fleet/run-reclaim.h) */
+	rundir_hold(p->run.rd.path);
+	rundir_reclaim(home, p->run.rd.id);
 	/* the retention of runs/ (docs/dispatch.md, "Run directories") */
 	rundir_prune(home, RUNDIR_KEEP, p->run.rd.id);
 	if (!o->json && isatty(1)) {

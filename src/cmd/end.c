@@ -11,6 +11,7 @@
  */
 #include "base/envvar.h"
 #include "base/common.h"
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,6 +188,45 @@ out:
 	strbuf_release(&out);
 }
 
+/*
+ * The runtime directory goes at once: renamed out of the way first (a
+ * name no agent can have), then removed. An `end` killed midway leaves
+ * either the whole binding (the next `end` finishes) or a `.removing`
+ * directory no session reads — never half a binding that every later
+ * `end` refuses to act on.
+ */
+static void sweep_removing(const char *dir, const char *agent)
+{
+	char *prefix = xstrfmt(".%s.removing-", agent);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		if (starts_with(de->d_name, prefix)) {
+			char *p = path_join(dir, de->d_name);
+			remove_tree(p); /* what a killed `end` left */
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+}
+
+static int remove_runtime(const char *rt)
+{
+	char *dir = path_dirname(rt);
+	char *gone = xstrfmt("%s/.%s.removing-%ld", dir, path_basename(rt),
+			     (long)getpid());
+	int ret;
+
+	ret = rename(rt, gone) == 0 ? remove_tree(gone) : remove_tree(rt);
+	sweep_removing(dir, path_basename(rt));
+	free(gone);
+	free(dir);
+	return ret;
+}
+
 static int remove_session(struct end_ctx *c)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -222,7 +262,7 @@ static int remove_session(struct end_ctx *c)
 	}
 	if (!rc && from && is_dir(from))
 		gitcmd_capture(c->git, from, NULL, NULL, "worktree", "prune", NULL);
-	if (!rc && remove_tree(rt) < 0) {
+	if (!rc && remove_runtime(rt) < 0) {
 		error_errno("end: cannot remove '%s'", rt);
 		rc = 1;
 	}

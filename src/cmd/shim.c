@@ -40,6 +40,7 @@
 #include "git/pushspec.h"
 #include "git/realgit.h"
 #include "git/snapshot.h"
+#include "git/stale-locks.h"
 #include "git/stash-map.h"
 
 /*
@@ -213,6 +214,22 @@ static void keep_refused(const char *sub)
 		sub, what, out);
 }
 
+/* A lock a killed git left makes the command fail: git says so, we add
+ * which one and the way out (git/stale-locks.h). */
+static void name_stale_locks(const char *dir, const char *sub)
+{
+	struct strvec locks = STRVEC_INIT;
+	struct strbuf msg = STRBUF_INIT;
+
+	if (stale_locks_find(dir, true, &locks)) {
+		stale_locks_explain(&locks, &msg);
+		fprintf(stderr, "agentic-git: warning — git %s may fail: %s\n",
+			sub, msg.buf);
+	}
+	strvec_clear(&locks);
+	strbuf_release(&msg);
+}
+
 /* 0, or -1 when the operation must not run: its snapshot failed in a
  * session, or what it deletes and no snapshot can hold (clean -x/-X's
  * ignored files, sparse-checkout's, a submodule's work) is not safe. */
@@ -253,6 +270,8 @@ static int take_snapshot(const struct git_argv *ga, const struct shim_facts *f,
 	}
 	keep_what_no_tree_holds(ga, &o, &subpaths);
 	ret = snapshot_guard(&o);
+	if (!ret)
+		name_stale_locks(o.dir, v->sub);
 	if (ret == -1)
 		keep_refused(ga->sub);
 	ret = ret < 0 ? -1 : 0;

@@ -15,6 +15,7 @@
 #include "git/gitcmd.h"
 #include "git/quarantine.h"
 #include "git/snapshot-restore.h"
+#include "git/stale-locks.h"
 
 /* An explicit ref: ours, existing, and the caller's (agents only). */
 static int resolve_explicit(struct snap_cli *c, struct snapshot_list *l)
@@ -192,11 +193,31 @@ static void print_restored(const struct snap_cli *c,
 }
 
 /* A snapshot goes back into the work tree it was taken in (or asked). */
+/* A lock a killed git left would stop the restore halfway (the index's;
+ * with --head, the refs'): refused before anything changes, naming it
+ * and the way out. */
+static int check_locks(struct snap_cli *c)
+{
+	struct strvec locks = STRVEC_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	int ret = 0;
+
+	if (stale_locks_find(c->top.buf, c->head, &locks)) {
+		stale_locks_explain(&locks, &msg);
+		error("snapshots restore: refused, nothing was changed: %s; then retry",
+		      msg.buf);
+		ret = 1;
+	}
+	strvec_clear(&locks);
+	strbuf_release(&msg);
+	return ret;
+}
+
 static int check_worktree(struct snap_cli *c, const struct snapshot_info *s)
 {
 	struct strbuf there = STRBUF_INIT;
 
-	if (snapshots_locate_top(c) < 0)
+	if (snapshots_locate_top(c) < 0 || check_locks(c))
 		return 1;
 	if (c->any_worktree || !s->meta.worktree ||
 	    !strcmp(s->meta.worktree, c->top.buf))
@@ -347,6 +368,9 @@ int snapshots_restore(struct snap_cli *c)
 	size_t pick = 0;
 	int ret;
 
+	/* a lock a killed git left: named before anything else */
+	if (snapshots_locate_top(c) < 0 || check_locks(c))
+		return 1;
 	if (c->since)
 		return restore_since(c);
 	ret = c->ref ? resolve_explicit(c, &l) : resolve_default(c, &l, &pick);

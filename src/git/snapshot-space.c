@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include "base/path.h"
+#include "base/proctree.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
@@ -120,46 +121,6 @@ void snapshot_space_hint(const char *real_git, const char *dir,
 	strbuf_release(&loc);
 }
 
-/* Whether a process of ours has `path` open (its /proc fds read). */
-static bool open_by_anyone(const struct strvec *paths, bool *open)
-{
-	DIR *proc = opendir("/proc");
-	struct dirent *pe;
-
-	if (!proc)
-		return false;
-	while ((pe = readdir(proc))) {
-		char fddir[300], link[PATH_MAX];
-		DIR *fds;
-		struct dirent *fe;
-
-		if (pe->d_name[0] < '0' || pe->d_name[0] > '9')
-			continue;
-		snprintf(fddir, sizeof(fddir), "/proc/%s/fd", pe->d_name);
-		fds = opendir(fddir);
-		while (fds && (fe = readdir(fds))) {
-			char fdpath[600];
-			ssize_t n;
-
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(fdpath, sizeof(fdpath), "%s/%s", fddir,
-				 fe->d_name);
-			n = readlink(fdpath, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			for (size_t i = 0; i < paths->nr; i++)
-				if (!strcmp(link, paths->v[i]))
-					open[i] = true;
-		}
-		if (fds)
-			closedir(fds);
-	}
-	closedir(proc);
-	return true;
-}
-
 static bool is_tmp_name(const char *name)
 {
 	return starts_with(name, "tmp_pack_") ||
@@ -209,12 +170,56 @@ unsigned snapshot_sweep_failed(const char *commondir, time_t since)
 	}
 	open = xcalloc(cand.nr + 1, sizeof(*open));
 	/* without /proc nothing can be told apart: nothing is removed */
-	if (cand.nr && open_by_anyone(&cand, open))
+	if (cand.nr &&
+	    proc_files_open((const char *const *)cand.v, cand.nr, open))
 		for (size_t i = 0; i < cand.nr; i++)
 			if (!open[i] && !unlink(cand.v[i]))
 				n++;
 	free(open);
 	free(common);
+	strvec_clear(&cand);
+	strbuf_release(&dir);
+	return n;
+}
+
+unsigned snapshot_sweep_ref_locks(const char *commondir, const char *who)
+{
+	struct strvec cand = STRVEC_INIT;
+	struct strbuf dir = STRBUF_INIT;
+	time_t now = time(NULL);
+	unsigned n = 0;
+	struct dirent *de;
+	bool *open;
+	DIR *d;
+
+	char *common = real_path(commondir); /* /proc's names are canonical */
+
+	if (!common)
+		return 0;
+	strbuf_addf(&dir, "%s/refs/agentic-git/snapshots/%s", common, who);
+	free(common);
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		char *p;
+
+		if (!ends_with(de->d_name, ".lock"))
+			continue;
+		p = path_join(dir.buf, de->d_name);
+		if (!lstat(p, &st) && S_ISREG(st.st_mode) &&
+		    st.st_mtime < now - SNAPSHOT_REF_LOCK_STALE)
+			strvec_push(&cand, p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	open = xcalloc(cand.nr + 1, sizeof(*open));
+	if (cand.nr &&
+	    proc_files_open((const char *const *)cand.v, cand.nr, open))
+		for (size_t i = 0; i < cand.nr; i++)
+			if (!open[i] && !unlink(cand.v[i]))
+				n++;
+	free(open);
 	strvec_clear(&cand);
 	strbuf_release(&dir);
 	return n;

@@ -34,4 +34,14 @@ void snapshot_space_hint(const char *real_git, const char *dir,
  * repository whose common dir is `commondir` (invariant 2); how many. */
 unsigned snapshot_sweep_failed(const char *commondir, time_t since);
 
+/*
+ * A snapshot killed between its ref's lock and its removal leaves
+ * `<ref>.lock` under refs/agentic-git/snapshots/<who>/, and git's
+ * update-ref then refuses every prune that deletes that ref. Removes such
+ * locks older than SNAPSHOT_REF_LOCK_STALE seconds that no process has
+ * open (ours live for microseconds); how many.
+ */
+#define SNAPSHOT_REF_LOCK_STALE 60
+unsigned snapshot_sweep_ref_locks(const char *commondir, const char *who);
+
 #endif

@@ -570,6 +570,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	if (s.qdir.len)
 		move_to_quarantine(&s);
 	log_taken(&s, ref_out->buf);
+	/* a killed snapshot's ref lock would stop the prune for good */
+	snapshot_sweep_ref_locks(s.commondir.buf, s.who);
 	snapshot_prune_refs(o->real_git, s.top.buf, s.gitdir.buf, o->home,
 			    s.who, &s.refs, s.now, SNAPSHOT_TTL_SECONDS,
 			    ref_out->buf, NULL, &perr);

@@ -117,3 +117,38 @@ in_small() {
 	refute_output --partial "leftovers=2"
 	assert_output --partial "leftovers=0"
 }
+
+@test "t0802: one full disk under the home and the repository: run re-enters, the op is refused, nothing is lost unsaid" {
+	run in_small 4m "
+		export AGENTIC_GIT_HOME='$SMALL/home'
+		mkdir -p \"\$AGENTIC_GIT_HOME\"
+		'$AG_BIN' run --agent ag1 --branch feat/one -- true >/dev/null 2>&1 || echo first-run-failed
+		wt=\$AGENTIC_GIT_HOME/worktrees/ag1/feat/one
+		head -c 300000 /dev/urandom | base64 >\"\$wt/big.txt\"
+		echo precious >>\"\$wt/README.md\"
+		before=\$(cd \"\$wt\" && sha256sum README.md big.txt)
+		fill
+		# re-entering writes nothing that is already right: it starts
+		'$AG_BIN' run --agent ag1 --branch feat/one -- sh -c 'git reset -q --hard; echo reset=\$?' 2>&1
+		[ \"\$(cd \"\$wt\" && sha256sum README.md big.txt)\" = \"\$before\" ] && echo work-kept
+		echo leftovers=\$(leftovers)
+		# every record is in the journal, or was said and counted
+		lost=\$(cat \"\$AGENTIC_GIT_HOME/fleet_events.lost\" 2>/dev/null || echo 0)
+		echo lost=\$((10#\$lost))
+		jq -c . \"\$AGENTIC_GIT_HOME/fleet_events.jsonl\" >/dev/null && echo journal-whole
+		'$REAL_GIT' fsck --no-progress --no-dangling >/dev/null 2>&1 && echo fsck-ok"
+	echo "$output"
+	assert_success
+	refute_output --partial "first-run-failed"
+	assert_output --partial "reset=1"
+	assert_output --partial "git reset refused: its pre-op snapshot FAILED"
+	assert_output --partial "work-kept"
+	assert_output --partial "leftovers=0"
+	assert_output --partial "journal-whole"
+	assert_output --partial "fsck-ok"
+	# a record that did not fit was said on stderr, with the count
+	lost=$(echo "$output" | sed -n 's/^lost=//p')
+	if [ "$lost" -gt 0 ]; then
+		assert_output --partial "lost so far, counted in"
+	fi
+}
