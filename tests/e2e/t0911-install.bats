@@ -30,6 +30,8 @@ teardown() {
 	for f in bin/agentic-git bin/agentic-git-shim bin/agentic-git-proxy \
 		share/man/man1/agentic-git.1 \
 		share/bash-completion/completions/agentic-git \
+		share/zsh/site-functions/_agentic-git \
+		share/fish/vendor_completions.d/agentic-git.fish \
 		include/agentic-git/core.h; do
 		[ -e "$P/$f" ] || { echo "missing: $f"; false; }
 	done
@@ -40,6 +42,8 @@ teardown() {
 		bin/agentic-git | bin/agentic-git-shim | bin/agentic-git-proxy | \
 			share/man/man1/agentic-git.1 | \
 			share/bash-completion/completions/agentic-git | \
+			share/zsh/site-functions/_agentic-git | \
+			share/fish/vendor_completions.d/agentic-git.fish | \
 			include/agentic-git/core.h | lib*/libagentic-git-core.so* | \
 			lib*/pkgconfig/agentic-git-core.pc) ;;
 		*) echo "not in the README: $f"; false ;;
