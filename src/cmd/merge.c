@@ -46,7 +46,7 @@ static const char merge_usage[] =
 	"uncommitted work.\n"
 	"\n"
 	"  --agent NAME   the session's agent (see agentic-git sessions, review)\n"
-	"  (default)      a merge commit, even when a fast-forward would do\n"
+	"  (default)      a merge commit, never a fast-forward\n"
 	"  --rebase       the branch's commits replayed on the base, linear\n"
 	"  --squash       one commit with the branch's changes\n"
 	"  --keep         leave the session running (do not end it)\n"

@@ -77,7 +77,7 @@ mint_script() {
 		printf '  - {repo: %s, head: feat/%s, base: main, key: %s}\n' "$REPO" "$k" "$k" >>"$T/targets.yaml"
 	done
 	run dispatch --targets "$T/targets.yaml" --task resolve-conflicts
-	assert_failure 2
+	assert_failure 4
 	# a and b ran with their own token; c stopped, with the reason
 	[ "$(meta a status)" = pushed ]
 	[ "$(meta b status)" = no-change ]

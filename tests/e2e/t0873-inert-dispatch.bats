@@ -28,7 +28,7 @@ setup() {
 
 @test "summary.md: the verdict line and another ref's name are inert" {
 	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$HOSTILE_AGENT"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_inert "$output" "dispatch's output"
 	[ "$(origin_sha feat/a)" = "$OLD" ]
 	summary=$(cat "$(run_dir)/summary.md")
@@ -39,6 +39,6 @@ setup() {
 
 @test "dispatch --json keeps the agent's verdict line exact" {
 	run dispatch --json --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$HOSTILE_AGENT"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 4 ]
 	assert_equal "$(jq -r '.targets[0].verdict_line' <<<"$output")" "RESOLVED: done $HOSTILE"
 }
