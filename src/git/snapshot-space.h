@@ -13,7 +13,9 @@
  *     files (`objects/pack/tmp_pack_*`, `tmp_idx_*`, `tmp_rev_*`,
  *     `objects/??/tmp_obj_*`), regular files, made since `since`, that no
  *     process has open: a concurrent git's file in progress is open and
- *     stays.
+ *     stays. (git closes such a file just before it renames it into
+ *     place; a concurrent git caught in that instant by a snapshot that
+ *     failed loses its write. It only happens when a snapshot failed.)
  */
 #include "base/common.h"
 #include <time.h>
