@@ -7,8 +7,12 @@
 #
 # Each command below runs once through the shim, bound as in
 # bench/shim-bench.sh, under bench/steptrace.c (ptrace, one instruction at
-# a time, until the shim execs real git). The addresses are mapped to
-# function symbols of the shim executable (it keeps its symbol table).
+# a time, until the shim execs real git), and once through the full binary
+# linked as git (src/main.c: the same shim; it is linked with the same
+# order, and runs a few functions the shim does not, glibc's resolvers of
+# the string functions it links among them). The addresses are mapped to
+# function symbols of the executable traced (both keep their symbol
+# table): the shim's functions first, then the full binary's others.
 # Variants of a string function that glibc picks by CPU (e.g.
 # __memmove_avx_unaligned_erms where this machine ran the _evex one) follow
 # the traced functions, so another CPU's choice lands close by too.
@@ -20,7 +24,9 @@ SHIM=$(dirname "$BIN")/agentic-git-shim
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/src/shim.order
 [ -x "$SHIM" ] || { echo "shim-order: no $SHIM" >&2; exit 1; }
-nm "$SHIM" >/dev/null 2>&1 || { echo "shim-order: $SHIM has no symbol table" >&2; exit 1; }
+for exe in "$SHIM" "$BIN"; do
+	nm "$exe" >/dev/null 2>&1 || { echo "shim-order: $exe has no symbol table" >&2; exit 1; }
+done
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 . "$ROOT/bench/shim-env.sh"
@@ -28,18 +34,38 @@ cc -O2 -o "$W/steptrace" "$ROOT/bench/steptrace.c"
 cd "$WT"
 echo change >>f1
 
-trace() { "$W/steptrace" "$AGENTIC_GIT_HOME/bin/git" "$@" >>"$W/rips" 2>>"$W/log"; }
+mkdir -p "$W/full"
+ln -s "$BIN" "$W/full/git"
+trace() { # <git> <rips> <args…>
+	local git=$1 rips=$2
+	shift 2
+	"$W/steptrace" "$git" "$@" >>"$rips" 2>>"$W/log"
+}
 # the routed hot path (bound agent) and the operator's pass-through
 for cmd in "rev-parse HEAD" "status" "status --short" "diff" "log -1" \
 	"add f1" "branch --list" "show --stat HEAD"; do
 	# shellcheck disable=SC2086
-	trace $cmd
+	trace "$AGENTIC_GIT_HOME/bin/git" "$W/rips" $cmd
+	# shellcheck disable=SC2086
+	trace "$W/full/git" "$W/rips-full" $cmd
 done
-( unset AGENTIC_GIT_AGENT; trace status )
+( unset AGENTIC_GIT_AGENT; trace "$AGENTIC_GIT_HOME/bin/git" "$W/rips" status
+  trace "$W/full/git" "$W/rips-full" status )
 
-nm --defined-only "$SHIM" | awk '$2 ~ /^[tTwWiI]$/ { print $3 }' | sort -u >"$W/syms"
-# the function of each address, each function once, in first-run order
-addr2line -f -e "$SHIM" <"$W/rips" | awk 'NR % 2 == 1 && $0 != "??" && !seen[$0]++' >"$W/hot"
+nm --defined-only "$SHIM" "$BIN" | awk '$2 ~ /^[tTwWiI]$/ { print $3 }' | sort -u >"$W/syms"
+# the function of each address, each function once, in first-run order:
+# the shim's, each followed by the full binary's others that first ran
+# after it (glibc's start-up runs the resolvers of every string function
+# linked, so the full binary's come early)
+fns() { addr2line -f -e "$1" <"$2" | awk 'NR % 2 == 1 && $0 != "??" && !seen[$0]++'; }
+fns "$SHIM" "$W/rips" >"$W/hot-shim"
+fns "$BIN" "$W/rips-full" >"$W/hot-full"
+awk 'NR == FNR { shim[$1] = 1; order[++n] = $1; next }
+	$1 in shim { at = $1; next }
+	{ after[at] = after[at] $1 "\n" }
+	END { printf "%s", after[""]
+	      for (i = 1; i <= n; i++) printf "%s\n%s", order[i], after[order[i]] }' \
+	"$W/hot-shim" "$W/hot-full" >"$W/hot"
 # glibc CPU variants of the traced string functions, after them: the
 # same name up to its first CPU suffix
 cpu='_(sse2|ssse3|sse4_1|sse4_2|avx|avx2|evex|avx512|erms)'
