@@ -120,8 +120,11 @@ static void scan_opt(const struct git_argv *ga, const struct git_optuse *u,
 		    u->value && *u->value ? NULL : "no value");
 		return;
 	}
+	/* a flag: its last use decides (`--unsafe-paths --no-unsafe-paths`
+	 * is safe, as git reads it; the equivalence test found it) */
 	if (!strcmp(ga->sub, "apply") &&
-	    (git_optuse_is(u, "unsafe-paths") ||
+	    ((git_optuse_is(u, "unsafe-paths") &&
+	      git_opt_last(ga, "unsafe-paths") == u) ||
 	     spells_prefix(u, "unsafe-paths", 5))) {
 		add(o, NULL, "--unsafe-paths", OUT_FILE,
 		    "it lets a patch write outside the work tree");

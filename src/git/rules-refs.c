@@ -223,7 +223,9 @@ bool update_ref_check(struct verdict *v, const struct policy_input *in)
 
 bool symbolic_ref_reads(const struct git_argv *ga)
 {
-	return !git_opt_on(ga, "delete") && ga->npos <= 1;
+	/* no name at all, --delete or not, is git's usage error: nothing
+	 * changes (and the rules below read the name) */
+	return !ga->npos || (!git_opt_on(ga, "delete") && ga->npos <= 1);
 }
 
 void symbolic_ref_refs(const struct git_argv *ga, struct ref_effects *fx)

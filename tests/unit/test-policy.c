@@ -680,6 +680,12 @@ static void test_policy_table(void **state)
 		  "deny", 0, 0 },
 		{ BOUND, TGT_SAME, "symbolic-ref HEAD refs/heads/feat/a",
 		  V_ROUTE, NULL, 0, 0 },
+		/* no name: git's usage error, not a crash of the shim (the
+		 * generated equivalence test found it) */
+		{ BOUND, TGT_SAME, "symbolic-ref -d", V_ROUTE, NULL, 0, 0 },
+		{ BOUND, TGT_SAME, "symbolic-ref --delete -q", V_ROUTE, NULL, 0,
+		  0 },
+		{ UNBOUND, TGT_SAME, "symbolic-ref -d", V_PASS, NULL, 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin main:main", V_DENY,
 		  "deny_protected_ref", 0, 0 },
 		{ BOUND, TGT_SAME, "fetch origin +refs/heads/*:refs/heads/*",
@@ -1159,6 +1165,10 @@ static void test_output_paths(void **state)
 		{ "clone --recurse-submodules=p -- /r d", "d" },
 		{ "clone", "" },
 		{ "apply --unsafe-paths p.diff", "!" },
+		/* a flag's last use decides, as git reads it (the generated
+		 * equivalence test found it) */
+		{ "apply --no-unsafe-paths --unsafe-paths p.diff", "!" },
+		{ "apply --unsafe-paths --no-unsafe-paths p.diff", "" },
 		{ "apply --directory=/r p.diff", "/r" },
 	};
 	const char *v[MAXW];
