@@ -42,6 +42,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/owned-links.h"
 #include "git/realgit.h"
 #include "git/repo.h"
 
@@ -342,6 +343,28 @@ static bool repo_dir_ok(const char *d, const char *top, const char *gitdir,
 	return ok;
 }
 
+/* Invariant 5: no link where we write in `dir` (owned-links.h). */
+static int links_ok(const char *dir, struct strbuf *why)
+{
+	static struct strvec clean = STRVEC_INIT; /* owned: checked dirs */
+	struct strbuf where = STRBUF_INIT;
+	int rc = 0;
+
+	if (has(&clean, dir))
+		return 0;
+	if (gitdir_links_find(dir, &where)) {
+		strbuf_addf(
+			why,
+			"the git dir '%s' holds a symbolic link (or an unreadable directory) at '%s', through which it would write elsewhere",
+			dir, where.buf);
+		rc = -1;
+	} else {
+		strvec_push(&clean, dir);
+	}
+	strbuf_release(&where);
+	return rc;
+}
+
 static void cage_refused(const char *why)
 {
 	static bool said;
@@ -383,6 +406,9 @@ static int cage_prefix(const char *real_git, const char *dir,
 				wt, r.gitdir);
 			goto out;
 		}
+		if (links_ok(r.gitdir, &why) < 0 ||
+		    links_ok(r.commondir, &why) < 0)
+			goto out;
 		strvec_push(&rw, r.gitdir);
 		if (strcmp(r.commondir, r.gitdir))
 			strvec_push(&rw, r.commondir);

@@ -31,7 +31,3 @@ replay() {
 @test "t0850 W1: a submodule's filter never runs outside a cage (sessions, snapshots diff/restore, end, end --force; both backends)" {
 	replay regress-W1-submodule-filter-bwrap regress-W1-submodule-filter-landlock
 }
-
-@test "t0850 W15: a link at the workspace's objects/pack: end --force writes no pack into HOME" {
-	replay regress-W15-pack-link-end-writes-home
-}
