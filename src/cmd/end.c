@@ -312,8 +312,8 @@ static void json_kv(struct strbuf *sb, const char *key, const char *val)
 }
 
 /* end --json: what was done, or {"ended": false} after a refusal. */
-static void report_json(const struct end_ctx *c, const char *agent,
-			bool ended, bool forced)
+static void report_json(const struct end_ctx *c, const char *agent, bool ended,
+			bool forced)
 {
 	const struct session_info *si = &c->si;
 	struct strbuf sb = STRBUF_INIT, br = STRBUF_INIT, src = STRBUF_INIT;
@@ -333,11 +333,11 @@ static void report_json(const struct end_ctx *c, const char *agent,
 		json_kv(&sb, "snapshot", c->snap.len ? c->snap.buf : NULL);
 		if (si->branch) {
 			strbuf_add_shell_quoted(&br, si->branch);
-			strbuf_add_shell_quoted(&src, si->source_repo
-							      ? si->source_repo
-							      : ".");
-			back = xstrfmt("cd %s && agentic-git run --agent %s --branch %s -- <cmd>",
-				       src.buf, si->agent, br.buf);
+			strbuf_add_shell_quoted(
+				&src, si->source_repo ? si->source_repo : ".");
+			back = xstrfmt(
+				"cd %s && agentic-git run --agent %s --branch %s -- <cmd>",
+				src.buf, si->agent, br.buf);
 		}
 		json_kv(&sb, "get_back", back);
 	}

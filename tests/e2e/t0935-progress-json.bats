@@ -75,7 +75,7 @@ setup() {
 	assert_equal "$(jq -r .stopped_pid <<<"$output")" null
 	snap=$(jq -r .snapshot <<<"$output")
 	"$REAL_GIT" rev-parse -q --verify "$snap" >/dev/null
-	assert_equal "$(jq -r .get_back <<<"$output")" "agentic-git run --agent a1 --branch feat/a -- <cmd>"
+	assert_equal "$(jq -r .get_back <<<"$output")" "cd $REPO && agentic-git run --agent a1 --branch feat/a -- <cmd>"
 	[ ! -d "$AGENTIC_GIT_HOME/worktrees/a1/feat/a" ]
 	run --separate-stderr "$AG_BIN" end --agent a1 --json
 	assert_equal "$status" 1
@@ -132,4 +132,27 @@ setup() {
 	run dispatch --json-lines --dry-run --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/escalate.sh"
 	assert_equal "$status" 1
 	[ ! -e "$AGENTIC_GIT_HOME/runs" ]
+}
+
+@test "events --help lists the event names --event takes, by disposition" {
+	run "$AG_BIN" events --help
+	assert_success
+	names=$(sed -n '/^Events (--event/,$p' <<<"$output" | tail -n +2 |
+		sed 's/^ *[a-z]*://' | tr ' ' '\n' | grep -E '^[a-z_]+$')
+	[ "$(wc -l <<<"$names")" -ge 20 ]
+	for d in deny warn info; do
+		grep -qE "^  $d: " <<<"$output" || fail "no '$d:' line"
+	done
+	# each listed name is one --event takes
+	for n in $names; do
+		run "$AG_BIN" events --event "$n"
+		assert_success
+	done
+	# and every event a session writes is listed
+	"$AG_BIN" run --agent a1 --branch feat/a -- sh -c 'git checkout main; echo x >x; git add x; git commit -qm x; git reset -q --hard HEAD~1; true' 2>/dev/null
+	for n in $(jq -r .event "$AGENTIC_GIT_HOME/fleet_events.jsonl" | sort -u); do
+		grep -qxF "$n" <<<"$names" || fail "event '$n' is written but not listed"
+	done
+	run "$AG_BIN" events --event no_such_event
+	assert_equal "$status" 2
 }
