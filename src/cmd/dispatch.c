@@ -16,6 +16,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
+#include "cmd/dispatch-progress.h"
 #include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/dispatch-agent.h"
@@ -34,7 +35,8 @@ static const char usage[] =
 	"                            (--task resolve-conflicts | --prompt-file F)\n"
 	"                            [-j N] [--timeout S] [--grace S] [--shard K/N]\n"
 	"                            [--profile P] [--model M] [--config F]\n"
-	"                            [--dry-run] [--json] [-- AGENT-CMD [ARGS...]]\n"
+	"                            [--dry-run] [--json | --json-lines]\n"
+	"                            [-- AGENT-CMD [ARGS...]]\n"
 	"\n"
 	"Run one agent task over many targets (repository + branch) in parallel.\n"
 	"The agent works in a private workspace with no remote and no credentials,\n"
@@ -52,6 +54,8 @@ static const char usage[] =
 	"  --shard K/N         run only shard K of N (deterministic)\n"
 	"  --dry-run           print the plan; create and run nothing\n"
 	"  --json              machine-readable output on stdout\n"
+	"  --json-lines        one JSON record per line on stdout as the run goes:\n"
+	"                      run_start, target_start, target_end, run_end\n"
 	"  --profile P         agent profile (else per-repo rule, default_agent, claude)\n"
 	"  --model M           model override for the profile\n"
 	"  --config F          config.yaml (default $AGENTIC_GIT_HOME/config.yaml)\n"
@@ -65,22 +69,44 @@ static const char usage[] =
 	"blocked, push refused, interrupted, sandbox refused or downgraded).\n";
 
 enum opt_id {
-	O_TARGETS, O_REPO, O_HEAD, O_BASE, O_KEY, O_TASK, O_PROMPT_FILE,
-	O_PROFILE, O_MODEL, O_CONFIG, O_JOBS, O_TIMEOUT, O_GRACE, O_SHARD,
-	O_DRY, O_JSON,
+	O_TARGETS,
+	O_REPO,
+	O_HEAD,
+	O_BASE,
+	O_KEY,
+	O_TASK,
+	O_PROMPT_FILE,
+	O_PROFILE,
+	O_MODEL,
+	O_CONFIG,
+	O_JOBS,
+	O_TIMEOUT,
+	O_GRACE,
+	O_SHARD,
+	O_DRY,
+	O_JSON,
+	O_JSON_LINES,
 };
 
 static const struct argspec specs[] = {
-	{ "targets", 0, ARG_VALUE, O_TARGETS }, { "repo", 0, ARG_VALUE, O_REPO },
-	{ "head", 0, ARG_VALUE, O_HEAD }, { "base", 0, ARG_VALUE, O_BASE },
-	{ "key", 0, ARG_VALUE, O_KEY }, { "task", 0, ARG_VALUE, O_TASK },
+	{ "targets", 0, ARG_VALUE, O_TARGETS },
+	{ "repo", 0, ARG_VALUE, O_REPO },
+	{ "head", 0, ARG_VALUE, O_HEAD },
+	{ "base", 0, ARG_VALUE, O_BASE },
+	{ "key", 0, ARG_VALUE, O_KEY },
+	{ "task", 0, ARG_VALUE, O_TASK },
 	{ "prompt-file", 0, ARG_VALUE, O_PROMPT_FILE },
-	{ "profile", 0, ARG_VALUE, O_PROFILE }, { "model", 0, ARG_VALUE, O_MODEL },
+	{ "profile", 0, ARG_VALUE, O_PROFILE },
+	{ "model", 0, ARG_VALUE, O_MODEL },
 	{ "config", 0, ARG_VALUE, O_CONFIG },
 	{ "concurrency", 'j', ARG_VALUE, O_JOBS },
-	{ "timeout", 0, ARG_VALUE, O_TIMEOUT }, { "grace", 0, ARG_VALUE, O_GRACE },
-	{ "shard", 0, ARG_VALUE, O_SHARD }, { "dry-run", 0, ARG_FLAG, O_DRY },
-	{ "json", 0, ARG_FLAG, O_JSON }, { NULL, 0, ARG_FLAG, 0 },
+	{ "timeout", 0, ARG_VALUE, O_TIMEOUT },
+	{ "grace", 0, ARG_VALUE, O_GRACE },
+	{ "shard", 0, ARG_VALUE, O_SHARD },
+	{ "dry-run", 0, ARG_FLAG, O_DRY },
+	{ "json", 0, ARG_FLAG, O_JSON },
+	{ "json-lines", 0, ARG_FLAG, O_JSON_LINES },
+	{ NULL, 0, ARG_FLAG, 0 },
 };
 
 const struct cmd_optset dispatch_optsets[] = { { NULL, specs, 0 },
@@ -90,7 +116,7 @@ struct dopts {
 	const char *v[O_CONFIG + 1];
 	unsigned long jobs, timeout, grace;
 	unsigned shard_k, shard_n;
-	bool dry, json, jobs_set, timeout_set;
+	bool dry, json, json_lines, jobs_set, timeout_set;
 };
 
 static int on_opt(void *data, int id, const char *val)
@@ -115,6 +141,8 @@ static int on_opt(void *data, int id, const char *val)
 			return error("--shard: '%s' is not K/N with 1 <= K <= N", val);
 	} else if (id == O_DRY) {
 		o->dry = true;
+	} else if (id == O_JSON_LINES) {
+		o->json_lines = true;
 	} else {
 		o->json = true;
 	}
@@ -430,37 +458,6 @@ out:
 	return abs;
 }
 
-static bool use_colour(void)
-{
-	const char *nc = getenv("NO_COLOR");
-	return isatty(1) && !(nc && *nc);
-}
-
-static void progress_start(struct dispatch_run *run, size_t i)
-{
-	printf("  running   %s\n", run->v[i].t->key);
-	fflush(stdout);
-}
-
-static void progress_finish(struct dispatch_run *run, size_t i)
-{
-	const struct run_record *r = &run->v[i].rec;
-	int sev = run_status_severity(r->status);
-	const char *on = "", *off = "";
-
-	if (use_colour()) {
-		on = sev == 0 ? "\033[32m" : sev == 3 ? "\033[33m" : "\033[31m";
-		off = "\033[0m";
-	}
-	/* the colour codes are ours: raw; the key may be the agent's */
-	fputs("  ", stdout);
-	fputs(on, stdout);
-	printf("%-13s", run_status_str(r->status));
-	fputs(off, stdout);
-	printf(" %s\n", r->key);
-	fflush(stdout);
-}
-
 static void print_result(const struct plan *p, int code, bool json)
 {
 	struct strbuf o = STRBUF_INIT;
@@ -496,6 +493,7 @@ static int run_plan(struct plan *p, const struct dopts *o)
 				dispatch_prepare, dispatch_started,
 				dispatch_finished, &p->run };
 	struct strbuf summary = STRBUF_INIT;
+	struct dispatch_progress prog;
 	char *home = prepare_home();
 	int code;
 
@@ -511,10 +509,8 @@ static int run_plan(struct plan *p, const struct dopts *o)
 	rundir_reclaim(home, p->run.rd.id);
 	/* the retention of runs/ (docs/dispatch.md, "Run directories") */
 	rundir_prune(home, RUNDIR_KEEP, p->run.rd.id);
-	if (!o->json && isatty(1)) {
-		p->run.on_start = progress_start;
-		p->run.on_finish = progress_finish;
-	}
+	dispatch_progress_setup(&p->run, &prog, o->json, o->json_lines);
+	dispatch_progress_begin(&p->run);
 	if (pool_run(&ops, NULL) < 0) {
 		free(home);
 		return 1;
@@ -528,7 +524,9 @@ static int run_plan(struct plan *p, const struct dopts *o)
 		free(recs);
 	}
 	rundir_write(&p->run.rd, "summary.md", &summary);
-	print_result(p, code, o->json);
+	dispatch_progress_end(&p->run, code);
+	if (!o->json_lines)
+		print_result(p, code, o->json);
 	strbuf_release(&summary);
 	free(home);
 	return code;
@@ -553,6 +551,10 @@ int cmd_dispatch(int argc, const char **argv)
 	if ((o.v[O_PROFILE] || o.v[O_MODEL]) && rest < argc) {
 		error("give either --profile/--model or an agent command after '--', not both");
 		return AG_EXIT_USAGE;
+	}
+	if (o.json_lines && (o.json || o.dry)) {
+		error("--json-lines goes with neither --json nor --dry-run");
+		return 1;
 	}
 	if (!!o.v[O_TASK] == !!o.v[O_PROMPT_FILE]) {
 		error("give exactly one of --task %s or --prompt-file FILE", builtin_task_names());

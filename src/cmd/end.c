@@ -39,7 +39,7 @@
 #include "git/stash-map.h"
 
 static const char end_usage[] =
-	"usage: agentic-git end --agent NAME [--force]\n"
+	"usage: agentic-git end --agent NAME [--force] [--json]\n"
 	"\n"
 	"End a guarded session: remove its worktree and its runtime directory.\n"
 	"The branch and the snapshots are kept. Refuses while the worktree has\n"
@@ -50,6 +50,11 @@ static const char end_usage[] =
 	"  --force        stop a running agent (SIGTERM to its process group, then\n"
 	"                 SIGKILL after a grace), snapshot the unsaved work, then\n"
 	"                 end anyway\n"
+	"  --json         one JSON object on stdout instead of the text: agent,\n"
+	"                 ended (false when refused), branch, worktree, forced,\n"
+	"                 stopped_pid, snapshot, get_back (the command that\n"
+	"                 resumes the branch); the reason for a refusal stays on\n"
+	"                 stderr\n"
 	"\n"
 	"Exits 0 when the session was ended, 1 when it was refused or failed (the\n"
 	"session is kept), 2 on bad usage.\n";
@@ -297,6 +302,53 @@ static void report_get_back(const struct end_ctx *c)
 	strbuf_release(&br);
 }
 
+static void json_kv(struct strbuf *sb, const char *key, const char *val)
+{
+	strbuf_addf(sb, ",\"%s\":", key);
+	if (val)
+		strbuf_add_json_str(sb, val);
+	else
+		strbuf_addstr(sb, "null");
+}
+
+/* end --json: what was done, or {"ended": false} after a refusal. */
+static void report_json(const struct end_ctx *c, const char *agent, bool ended,
+			bool forced)
+{
+	const struct session_info *si = &c->si;
+	struct strbuf sb = STRBUF_INIT, br = STRBUF_INIT, src = STRBUF_INIT;
+	char *back = NULL;
+
+	strbuf_addstr(&sb, "{\"agent\":");
+	strbuf_add_json_str(&sb, agent);
+	strbuf_addf(&sb, ",\"ended\":%s", ended ? "true" : "false");
+	if (ended) {
+		json_kv(&sb, "branch", si->branch);
+		json_kv(&sb, "worktree", si->worktree);
+		strbuf_addf(&sb, ",\"forced\":%s", forced ? "true" : "false");
+		if (c->stopped)
+			strbuf_addf(&sb, ",\"stopped_pid\":%ld", c->stopped);
+		else
+			strbuf_addstr(&sb, ",\"stopped_pid\":null");
+		json_kv(&sb, "snapshot", c->snap.len ? c->snap.buf : NULL);
+		if (si->branch) {
+			strbuf_add_shell_quoted(&br, si->branch);
+			strbuf_add_shell_quoted(
+				&src, si->source_repo ? si->source_repo : ".");
+			back = xstrfmt(
+				"cd %s && agentic-git run --agent %s --branch %s -- <cmd>",
+				src.buf, si->agent, br.buf);
+		}
+		json_kv(&sb, "get_back", back);
+	}
+	strbuf_addstr(&sb, "}\n");
+	fputs(sb.buf, stdout);
+	free(back);
+	strbuf_release(&sb);
+	strbuf_release(&br);
+	strbuf_release(&src);
+}
+
 static void report(const struct end_ctx *c, bool forced)
 {
 	const struct session_info *si = &c->si;
@@ -309,6 +361,10 @@ static void report(const struct end_ctx *c, bool forced)
 	event_write(c->home, &ev);
 	event_release(&ev);
 
+	if (c->flags & END_JSON) {
+		report_json(c, si->agent, true, forced);
+		return;
+	}
 	printf("ended session '%s'\n", si->agent);
 	if (c->stopped)
 		printf("  stopped:   agent (pid %ld) and its process group\n",
@@ -447,13 +503,14 @@ static int end_session(struct end_ctx *c)
 
 struct end_opts {
 	const char *agent;
-	bool force;
+	bool force, json;
 };
 
 #define ARGT_STRUCT struct end_opts
 static const struct argspec end_specs[] = {
 	OPT_VALUE(agent),
 	OPT_FLAG(force),
+	OPT_FLAG(json),
 	ARGSPEC_END,
 };
 #undef ARGT_STRUCT
@@ -491,6 +548,8 @@ int end_agent(const char *home, const char *git, const char *agent,
 		session_lock_release(&c.lock);
 		session_info_release(&c.si);
 	}
+	if (rc && (flags & END_JSON))
+		report_json(&c, agent, false, flags & END_FORCE);
 	strbuf_release(&c.snap);
 	free(rt);
 	return rc;
@@ -498,7 +557,7 @@ int end_agent(const char *home, const char *git, const char *agent,
 
 int cmd_end(int argc, const char **argv)
 {
-	struct end_opts o = { NULL, false };
+	struct end_opts o = { NULL, false, false };
 	const char *why;
 	char *home, *git;
 	struct argres r;
@@ -524,7 +583,8 @@ int cmd_end(int argc, const char **argv)
 	git = realgit_locate(home);
 	if (!git)
 		die("end: cannot find the real git; set AGENTIC_GIT_REAL_GIT");
-	rc = end_agent(home, git, o.agent, o.force ? END_FORCE : 0);
+	rc = end_agent(home, git, o.agent,
+		       (o.force ? END_FORCE : 0) | (o.json ? END_JSON : 0));
 	free(home);
 	free(git);
 	return rc;

@@ -16,6 +16,8 @@ enum end_flags {
 	END_MERGED = 1 << 1, /* the branch was just merged into its base (a
 				squash or rebase copies its commits): commits
 				are not unsaved work; uncommitted work still is */
+	END_JSON = 1 << 2,   /* the report as one JSON object on stdout (and
+				{"ended": false} after a refusal) */
 };
 
 int end_agent(const char *home, const char *git, const char *agent,

@@ -97,6 +97,51 @@ static int check_events(const struct events_cli *e)
 	return 0;
 }
 
+/* One disposition's names, wrapped under "  <disp>: ". */
+static void names_of(struct strbuf *out, const char *disp, const char *all)
+{
+	size_t col = 0;
+
+	strbuf_addf(out, "  %s:", disp);
+	col = strlen(disp) + 3;
+	for (const char *p = all; *p;) {
+		size_t n = strcspn(p, ",");
+		char *name = xstrndup(p, n);
+
+		if (!strcmp(event_disposition(name), disp)) {
+			if (col + n + 1 > 76) {
+				strbuf_addstr(out, "\n       ");
+				col = 7;
+			}
+			strbuf_addf(out, " %s", name);
+			col += n + 1;
+		}
+		free(name);
+		p += n + (p[n] == ',');
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* --help: the usage, then every event name --event takes (eventlog.c's
+ * table, the one check_events() reads), by disposition. */
+static bool wants_help(int argc, const char **argv)
+{
+	struct strbuf help = STRBUF_INIT, all = STRBUF_INIT;
+	bool yes;
+
+	strbuf_addstr(&help, usage_text);
+	strbuf_addstr(&help, "\nEvents (--event takes these names; "
+			     "--disposition deny, warn or info):\n");
+	event_names_list(&all, ",");
+	names_of(&help, "deny", all.buf);
+	names_of(&help, "warn", all.buf);
+	names_of(&help, "info", all.buf);
+	yes = cmd_wants_help(argc, argv, help.buf);
+	strbuf_release(&help);
+	strbuf_release(&all);
+	return yes;
+}
+
 static int parse_times(struct events_cli *e)
 {
 	time_t now = time(NULL);
@@ -253,7 +298,7 @@ int cmd_events(int argc, const char **argv)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, usage_text))
+	if (wants_help(argc, argv))
 		return 0;
 	if (parse_args(&e, argc, argv) < 0 || check_events(&e) < 0 ||
 	    parse_times(&e) < 0) {

@@ -31,6 +31,7 @@
 #include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/end.h"
+#include "cmd/optsets.h"
 #include "fleet/session-state.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"

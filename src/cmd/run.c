@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
 #include "cmd/run-profile.h"
+#include "cmd/run-report.h"
 #include "fleet/pool.h" /* POOL_DEFAULT_GRACE_S: dispatch's grace */
 #include "fleet/session.h"
 #include "git/gitcmd.h"
@@ -34,7 +35,7 @@ static const char run_usage[] =
 	"   or: agentic-git run [--agent NAME] [--branch B] [--base REF]\n"
 	"                       --profile NAME (--prompt TEXT | --prompt-file F)\n"
 	"                       [--model M] [--config FILE]\n"
-	"   (either form also takes --timeout S, --grace S and --allow-bypass)\n"
+	"   (either form also takes --timeout S, --grace S, --allow-bypass, --json)\n"
 	"\n"
 	"Provision a guarded session and run <cmd> inside it: a worktree at\n"
 	"<home>/worktrees/<agent>/<branch> on a new branch from --base, a signed\n"
@@ -62,6 +63,12 @@ static const char run_usage[] =
 	"  --allow-bypass let the agent use AGENTIC_GIT_BYPASS* in this session\n"
 	"                 (audited); without it the shim ignores them and its\n"
 	"                 deny messages tell the agent to ask you\n"
+	"  --json         end with one JSON record on stdout, its last line (after\n"
+	"                 the command's own output): agent, branch, worktree,\n"
+	"                 exit_code, timed_out, times; replaces the summary\n"
+	"\n"
+	"When stdout is not a terminal, run says on stderr when the session is\n"
+	"ready, when the command starts and when it ends, one line each.\n"
 	"\n"
 	"Exits with the command's status (128+signal when it was killed), 124 when\n"
 	"its timeout stopped it, 2 on bad usage, 78 when the home cannot give a\n"
@@ -73,7 +80,7 @@ static const char run_usage[] =
 struct run_opts {
 	const char *agent, *branch, *base;
 	const char *timeout, *grace; /* as given; checked by parse_limits() */
-	bool allow_bypass;
+	bool allow_bypass, json;
 	const char *const *cmd;
 	struct run_profile_opts prof;
 };
@@ -87,6 +94,7 @@ static const struct argspec run_specs[] = {
 	OPT_VALUE(timeout),
 	OPT_VALUE(grace),
 	OPT_AS("allow-bypass", ARG_FLAG, allow_bypass),
+	OPT_FLAG(json),
 	/* a profile to run instead of a command */
 	OPT_AS("profile", ARG_VALUE, prof.profile),
 	OPT_AS("prompt", ARG_VALUE, prof.prompt),
@@ -357,6 +365,7 @@ int cmd_run(int argc, const char **argv)
 	struct session_lock lock = SESSION_LOCK_INIT;
 	struct run_profile rp;
 	struct session_limits lim = { 0 };
+	struct run_outcome out = { 0 };
 	int code;
 
 	run_profile_init(&rp);
@@ -379,22 +388,42 @@ int cmd_run(int argc, const char **argv)
 		return code;
 	}
 	warn_left_behind(&s);
+	out.s = &s;
+	out.profile = o.prof.profile != NULL;
+	out.command = out.profile ? rp.p->name : o.cmd[0];
+	run_progress(&s, "session ready (%s worktree %s, branch %s)",
+		     s.adopt_oid ? "resumed"
+		     : s.reused	 ? "reused"
+				 : "new",
+		     s.worktree, s.branch);
+	clock_gettime(CLOCK_REALTIME, &out.started);
 	if (o.prof.profile) {
 		strvec_pushv(&env, rp.env.v);
 		log_event(&s, "session_start", -1, rp.p->name);
 		profile_limit(&rp, &lim);
+		run_progress(&s, "agent profile '%s' starting", rp.p->name);
 		code = run_profile_launch(&s, &rp, &lim, &err);
 	} else {
 		session_child_env(&s, (const char *const *)environ, &env);
 		log_event(&s, "session_start", -1, o.cmd[0]);
+		run_progress(&s, "command '%s' starting", o.cmd[0]);
 		code = session_launch(&s, o.cmd, env.v, &lim, &err);
 	}
+	clock_gettime(CLOCK_REALTIME, &out.ended);
 	if (err.len)
 		error("run: %s", err.buf);
 	if (lim.ended_by)
 		log_timeout(&s, &lim);
+	run_progress(&s, "ended (exit %d%s)", code,
+		     lim.ended_by ? ", stopped at its timeout" : "");
 	log_event(&s, "session_end", code, NULL);
-	summary(&s, code, snapshots_on(env.v));
+	out.exit_code = code;
+	out.timed_out = lim.ended_by != 0;
+	out.snapshots = snapshots_on(env.v);
+	if (o.json)
+		run_end_json(&out);
+	else
+		summary(&s, code, out.snapshots);
 	strvec_clear(&env);
 	strbuf_release(&err);
 	run_profile_release(&rp);

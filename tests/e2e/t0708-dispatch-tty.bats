@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: Apache-2.0
-# dispatch's live progress: one line per target event, only on a terminal,
-# coloured unless NO_COLOR is set; nothing of it when stdout is a pipe.
+# dispatch's live progress: one line per target event, on a terminal on
+# stdout, coloured unless NO_COLOR is set; when stdout is a pipe, plain
+# lines on stderr and none on stdout (issue 35 point 6: t0935).
+bats_require_minimum_version 1.5.0
 load lib
 load dispatch
 
@@ -12,7 +14,7 @@ setup() {
 	prereq script command -v script
 }
 
-@test "t0708.1 progress lines on a terminal, colour unless NO_COLOR, none through a pipe" {
+@test "t0708.1 progress lines on a terminal, colour unless NO_COLOR, none on a piped stdout" {
 	cmd="'$AG_BIN' dispatch --repo '$REPO' --head feat/a --base main --task resolve-conflicts -- '$AGENTS/escalate.sh'"
 	script -qec "$cmd" /dev/null >$T/tty.out || true
 	grep -q "running   repo-feat-a" $T/tty.out
@@ -20,7 +22,8 @@ setup() {
 	NO_COLOR=1 script -qec "$cmd" /dev/null >$T/tty2.out || true
 	grep -q "running   repo-feat-a" $T/tty2.out
 	! grep -q $'\033\\[' $T/tty2.out
-	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/escalate.sh"
+	run --separate-stderr dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$AGENTS/escalate.sh"
 	refute_output --partial "running"
-	! grep -q $'\033' <<<"$output"
+	! grep -q $'\033' <<<"$output$stderr"
+	grep -q "repo-feat-a: running" <<<"$stderr"
 }

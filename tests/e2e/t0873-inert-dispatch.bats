@@ -4,6 +4,7 @@
 # with cat, holds the agent's verdict line and the names of refs it made
 # (the `other refs changed:` detail) inert; dispatch's own output too;
 # `--json` keeps the exact verdict line.
+bats_require_minimum_version 1.5.0
 load lib
 load dispatch
 load inert
@@ -38,7 +39,8 @@ setup() {
 }
 
 @test "dispatch --json keeps the agent's verdict line exact" {
-	run dispatch --json --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$HOSTILE_AGENT"
+	# stdout alone: off a terminal the progress lines go to stderr
+	run --separate-stderr dispatch --json --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$HOSTILE_AGENT"
 	[ "$status" -eq 4 ]
 	assert_equal "$(jq -r '.targets[0].verdict_line' <<<"$output")" "RESOLVED: done $HOSTILE"
 }

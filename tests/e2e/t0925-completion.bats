@@ -73,8 +73,8 @@ each_set() {
 		done
 		for o in $(grep -oE -- '--[a-z][a-z0-9-]+' <<<"$help" | sort -u); do
 			case "$c $o" in
-			# another command's option, and the hook stubs' own
-			"run --force" | "hook --home" | *" --help") continue ;;
+			# another command's option, git's own, the hook stubs' own
+			"run --force" | "merge --no-ff" | "hook --home" | *" --help") continue ;;
 			esac
 			grep -qxF -- "$o" <<<"$opts" || fail "'$c --help' names $o, which it does not take"
 		done
