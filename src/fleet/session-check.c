@@ -331,6 +331,9 @@ int session_check_existing(struct session *s, struct strbuf *err)
 	int rc;
 
 	s->reused = false;
+	/* decided again under the repository lock (provisioning) */
+	free(s->adopt_oid);
+	s->adopt_oid = NULL;
 	st = ag_binding_load(s->home, s->agent, &b);
 	switch (st) {
 	case AG_BINDING_NONE:
