@@ -42,3 +42,20 @@ setup() {
 	[ "$status" -eq 4 ]
 	assert_equal "$(jq -r '.targets[0].verdict_line' <<<"$output")" "RESOLVED: done $HOSTILE"
 }
+
+@test "an escalation note is salvaged inert, its lines and backslashes kept" {
+	ESC_AGENT=$T/hostile-escalate.sh
+	cat >"$ESC_AGENT" <<-'SH'
+		#!/bin/bash
+		printf 'status: ESCALATED\nwhy: %s\npath: C:\\tmp\n' "$HOSTILE" >ESCALATION.md
+		printf 'ESCALATED: %s\n' "$HOSTILE"
+	SH
+	chmod +x "$ESC_AGENT"
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$ESC_AGENT"
+	[ "$status" -eq 3 ]
+	assert_inert "$output" "dispatch's output"
+	note=$(cat "$(run_dir)/escalations/repo-feat-a.md")
+	assert_shows "$note" "the salvaged escalation note"
+	assert_equal "$(sed -n 3p <<<"$note")" 'path: C:\tmp'
+	assert_shows "$(cat "$(run_dir)/summary.md")" "summary.md"
+}
