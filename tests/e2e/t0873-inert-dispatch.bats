@@ -59,3 +59,19 @@ setup() {
 	assert_equal "$(sed -n 3p <<<"$note")" 'path: C:\tmp'
 	assert_shows "$(cat "$(run_dir)/summary.md")" "summary.md"
 }
+
+@test "summarize prints an agent's answer inert, its lines and backslashes kept" {
+	cat >"$T/answer.sh" <<-'SH'
+		#!/bin/bash
+		cat >/dev/null
+		printf 'triage: %s\n' "$HOSTILE"
+		printf '%s\n' 'path C:\tmp'
+	SH
+	chmod +x "$T/answer.sh"
+	echo "input" >"$T/in.txt"
+	run "$AG_BIN" summarize --input "$T/in.txt" -- "$T/answer.sh"
+	assert_success
+	assert_shows "$output" "summarize's answer"
+	assert_line --index 0 "triage: $HOSTILE_SHOWN"
+	assert_line --index 1 'path C:\tmp'
+}
