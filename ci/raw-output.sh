@@ -14,10 +14,10 @@ set -u
 root=${1:-$(dirname "$0")/..}
 cd "$root" || exit 2
 list=ci/raw-output.txt
-[ -f "$list" ] && [ -d src/cmd ] || {
+if [ ! -f "$list" ] || [ ! -d src/cmd ]; then
 	echo "raw-output: no $list or src/cmd under $root" >&2
 	exit 2
-}
+fi
 # a call whose first argument is a string or character literal, a usage
 # text, or a macro-prefixed literal writes nothing an agent chose
 literal='\b(fputs|puts)\("|\b(fputs|puts)\([A-Z_]+ "|\b(fputc|putc|putchar)\('"'"'|\bfputs\([a-z_]*usage[a-z_]*,'
