@@ -11,6 +11,8 @@
 #      becomes clean as a whole leaves the list.
 #   3. ci/argv-readers.sh: no file but the parser (src/git/argv.c,
 #      src/git/cmdline.c) reads the words of a git command line.
+#   4. ci/raw-output.sh: every raw write of a non-literal in the command
+#      layer (where printf is inert) is one ci/raw-output.txt lists.
 # Needs cppcheck and clang-format (ci/install-deps.sh).
 set -u
 cd "$(dirname "$0")/.."
@@ -79,6 +81,12 @@ if ci/argv-readers.sh >"$tmp" 2>&1; then
 	tap ok "argv readers: only the parser reads a git command line's words"
 else
 	tap not-ok "argv readers: only the parser reads a git command line's words (ci/argv-readers.sh)" "$tmp"
+fi
+# operator output inert: no raw write in the command layer nobody listed
+if ci/raw-output.sh >"$tmp" 2>&1; then
+	tap ok "raw output: every raw write of the command layer is listed"
+else
+	tap not-ok "raw output: every raw write of the command layer is listed (ci/raw-output.sh)" "$tmp"
 fi
 echo "1..$n"
 exit $bad

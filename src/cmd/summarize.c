@@ -14,6 +14,7 @@
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/fileio.h"
+#include "base/inert.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "cmd/argtable.h"
@@ -399,7 +400,17 @@ int cmd_summarize(int argc, const char **argv)
 		agent_sandbox_import_spool(&box);
 	if (rc_call < 0)
 		goto out;
-	fwrite(answer.buf, 1, answer.len, stdout);
+	{
+		/* an agent's answer, over what other agents wrote: inert,
+		 * its lines, tabs and backslashes kept (cmd/output.h) */
+		struct strbuf shown = STRBUF_INIT;
+
+		strbuf_add_inert_mem(&shown, answer.buf, answer.len,
+				     INERT_KEEP_NL | INERT_KEEP_TAB |
+					     INERT_KEEP_BACKSLASH);
+		fwrite(shown.buf, 1, shown.len, stdout);
+		strbuf_release(&shown);
+	}
 	rc = 0;
 out:
 	if (scratch && workspace_remove(scratch) < 0)

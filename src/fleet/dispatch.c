@@ -8,6 +8,7 @@
 #include "agentic-git/core.h"
 #include "base/die.h"
 #include "base/fileio.h"
+#include "base/inert.h"
 #include "base/path.h"
 #include "base/timefmt.h"
 #include "base/xalloc.h"
@@ -458,12 +459,18 @@ static enum agent_verdict read_verdict(const struct dispatch_run *run,
 static void salvage_escalation(const struct dispatch_run *run,
 			       struct dispatch_target *d)
 {
-	struct strbuf src = STRBUF_INIT, data = STRBUF_INIT, dst = STRBUF_INIT;
+	struct strbuf src = STRBUF_INIT, data = STRBUF_INIT, dst = STRBUF_INIT,
+		      text = STRBUF_INIT;
 
 	strbuf_addf(&src, "%s/ESCALATION.md", d->ws.dir);
 	if (read_file_bounded(src.buf, ESCALATION_MAX, RF_REGULAR, &data) == 0) {
+		/* the agent's text, for the operator to read: inert, its
+		 * lines, tabs and backslashes kept (docs/commands.md "Output") */
+		strbuf_add_inert_mem(&text, data.buf, data.len,
+				     INERT_KEEP_NL | INERT_KEEP_TAB |
+					     INERT_KEEP_BACKSLASH);
 		strbuf_addf(&dst, "escalations/%s.md", d->t->key);
-		if (rundir_write(&run->rd, dst.buf, &data) == 0)
+		if (rundir_write(&run->rd, dst.buf, &text) == 0)
 			d->rec.escalation = path_join(run->rd.path, dst.buf);
 	} else if (errno != ENOENT) {
 		warning("cannot salvage '%s': %s", src.buf, strerror(errno));
@@ -471,6 +478,7 @@ static void salvage_escalation(const struct dispatch_run *run,
 	strbuf_release(&src);
 	strbuf_release(&data);
 	strbuf_release(&dst);
+	strbuf_release(&text);
 }
 
 /* Invariant 5: verify_command in the agent's sandbox (a profile's). */
@@ -665,7 +673,7 @@ static void teardown(const struct dispatch_run *run, struct dispatch_target *d)
 		strbuf_addf(&why, "removing it failed: %s", strerror(errno));
 	if (why.len) {
 		d->rec.kept = true;
-		strbuf_addf(
+		strbuf_addf_inert(
 			&note,
 			"# Kept by agentic-git dispatch\n\nTarget `%s` (%s, %s onto %s), run %s.\n\n"
 			"Kept because %s.\n\nLogs: %s/%s.stdout.log and .stderr.log; record: %s.meta.yaml.\n\n"

@@ -44,3 +44,36 @@ setup() {
 	[ "$status" -eq 4 ]
 	assert_equal "$(jq -r '.targets[0].verdict_line' <<<"$output")" "RESOLVED: done $HOSTILE"
 }
+
+@test "an escalation note is salvaged inert, its lines and backslashes kept" {
+	ESC_AGENT=$T/hostile-escalate.sh
+	cat >"$ESC_AGENT" <<-'SH'
+		#!/bin/bash
+		printf 'status: ESCALATED\nwhy: %s\npath: C:\\tmp\n' "$HOSTILE" >ESCALATION.md
+		printf 'ESCALATED: %s\n' "$HOSTILE"
+	SH
+	chmod +x "$ESC_AGENT"
+	run dispatch --repo "$REPO" --head feat/a --base main --task resolve-conflicts -- "$ESC_AGENT"
+	[ "$status" -eq 3 ]
+	assert_inert "$output" "dispatch's output"
+	note=$(cat "$(run_dir)/escalations/repo-feat-a.md")
+	assert_shows "$note" "the salvaged escalation note"
+	assert_equal "$(sed -n 3p <<<"$note")" 'path: C:\tmp'
+	assert_shows "$(cat "$(run_dir)/summary.md")" "summary.md"
+}
+
+@test "summarize prints an agent's answer inert, its lines and backslashes kept" {
+	cat >"$T/answer.sh" <<-'SH'
+		#!/bin/bash
+		cat >/dev/null
+		printf 'triage: %s\n' "$HOSTILE"
+		printf '%s\n' 'path C:\tmp'
+	SH
+	chmod +x "$T/answer.sh"
+	echo "input" >"$T/in.txt"
+	run "$AG_BIN" summarize --input "$T/in.txt" -- "$T/answer.sh"
+	assert_success
+	assert_shows "$output" "summarize's answer"
+	assert_line --index 0 "triage: $HOSTILE_SHOWN"
+	assert_line --index 1 'path C:\tmp'
+}
