@@ -190,6 +190,9 @@ static bool snapshot_fence_denied(struct verdict *v,
 	const char *word = "";
 	enum fence_hit hit = snapshot_fence(in->ga, own, &word);
 
+	if (!hit)
+		hit = snapshot_fence_config(in->ga, in->env->cfg_env, own, &word);
+
 	/* an agent not bound reads with the allowlist, listings among them:
 	 * the names it may not give are every agent's (docs/snapshots.md) */
 	if (hit == FENCE_LISTED && !own)

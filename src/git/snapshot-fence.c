@@ -7,6 +7,7 @@
 #include "base/strbuf.h"
 #include "git/snapshot-name.h"
 #include <string.h>
+#include <strings.h>
 
 #define NS "refs/agentic-git/snapshots/"
 
@@ -55,6 +56,19 @@ static bool names_other(const char *w, const char *own)
 				return true;
 		p = seg;
 	}
+	return false;
+}
+
+/*
+ * A `:/<text>` revision: the youngest commit whose message matches, found
+ * from every ref, other agents' snapshots among them (also after `^`,
+ * `..`, `+`). `<rev>^{/text}` searches from <rev> only and is not one.
+ */
+static bool searches_all_refs(const char *w)
+{
+	for (const char *p = strstr(w, ":/"); p; p = strstr(p + 1, ":/"))
+		if (p == w || p[-1] == '^' || p[-1] == '.' || p[-1] == '+')
+			return true;
 	return false;
 }
 
@@ -201,10 +215,29 @@ static enum fence_hit listing(const struct git_argv *ga, const char *own,
 		return FENCE_NONE;
 	}
 	if (sub_is(ga, "ls-remote")) {
-		/* the repository itself: its refs are the snapshots' */
-		if (!ga->pos_dd || strcmp(ga->pos[0], "."))
+		/* a repository on this machine, in any spelling (`.`, `./`,
+		 * a path, file://): it may be this one, whose refs are the
+		 * snapshots'. A remote's name or a network URL is not. */
+		const char *r = ga->npos ? ga->pos[0] : NULL;
+		if (!r || !(r[0] == '.' || r[0] == '/' || r[0] == '~' ||
+			    starts_with(r, "file:")))
 			return FENCE_NONE;
+		for (size_t i = 1; i < ga->npos; i++)
+			if (ga->pos[i][strcspn(ga->pos[i], "*?[\\")]) {
+				*word = ga->pos[i]; /* a pattern git globs */
+				return FENCE_LISTED;
+			}
 		from = 1;
+		if (ga->npos <= from && !listing_narrowed(ga)) {
+			*word = r;
+			return FENCE_LISTED;
+		}
+		for (size_t i = from; i < ga->npos; i++)
+			if (tail_reaches(squeeze(ga->pos[i], tmp), own)) {
+				*word = ga->pos[i];
+				return FENCE_LISTED;
+			}
+		return FENCE_NONE;
 	} else if (!sub_is(ga, "show-ref")) {
 		return FENCE_NONE;
 	}
@@ -243,7 +276,8 @@ enum fence_hit snapshot_fence(const struct git_argv *ga, const char *own,
 			glob_next = true; /* `--glob <pattern>`: a positional */
 		if (!u->value || value_is_prose(u))
 			continue;
-		if (names_other(squeeze(u->value, &tmp), own))
+		if (names_other(squeeze(u->value, &tmp), own) ||
+		    searches_all_refs(u->value))
 			hit = FENCE_NAMED;
 		else if (is_glob) {
 			const char *pat = u->value;
@@ -260,8 +294,13 @@ enum fence_hit snapshot_fence(const struct git_argv *ga, const char *own,
 	for (size_t i = 0; i < ga->pos_dd && !hit; i++) {
 		const char *p = ga->pos[i];
 
-		if (names_other(squeeze(p, &tmp), own)) {
+		if (names_other(squeeze(p, &tmp), own) ||
+		    searches_all_refs(p)) {
 			hit = FENCE_NAMED;
+		} else if (!strcmp(p, "--all")) {
+			/* `bundle create <file> --all`: past its options,
+			 * where no exclusion can be put before it */
+			hit = FENCE_LISTED;
 		} else if (glob_next ||
 			   (sub_is(ga, "fetch") && strchr(p, ':'))) {
 			/* a --glob pattern, or a refspec's source */
@@ -298,15 +337,70 @@ enum fence_hit snapshot_fence(const struct git_argv *ga, const char *own,
  * take `--all` as that option's value (`log --grep --all`), and an
  * exclusion put before it would become the value instead.
  */
+/*
+ * The revision walker's, diff's and rev-parse's options that take their
+ * value as the next word (revision.c's parse_long_opt(), diff.c's), and
+ * so might take `--all` for it; every other unknown option before --all
+ * is a flag (`--not`, `--remerge-diff`, `--symbolic`).
+ */
+static bool takes_value(const struct git_optuse *u)
+{
+	static const char *const longs[] = {
+		"author",
+		"committer",
+		"grep",
+		"since",
+		"after",
+		"until",
+		"before",
+		"max-count",
+		"skip",
+		"min-age",
+		"max-age",
+		"exclude",
+		"glob",
+		"default",
+		"prefix",
+		"output",
+		"encoding",
+		"max-parents",
+		"min-parents",
+		"git-path",
+		"resolve-git-dir",
+		"show-object-format",
+		"branches",
+		"tags",
+		"remotes",
+		"decorate-refs",
+		"decorate-refs-exclude",
+		"exclude-hidden",
+		"since-as-filter",
+		"format",
+		"pretty",
+	};
+	static const char shorts[] = "nSGOl";
+
+	if (u->flags & GOPT_SHORT) /* `-n` alone, or `n` in a cluster */
+		return (u->spelled_len == 2 && u->spelled[0] == '-' &&
+			strchr(shorts, u->spelled[1])) ||
+		       (u->spelled_len == 1 && strchr(shorts, u->spelled[0]));
+	for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
+		if (u->spelled_len == strlen(longs[i]) &&
+		    !strncmp(u->spelled, longs[i], u->spelled_len))
+			return true;
+	return false;
+}
+
 static size_t walker_alls(const struct git_argv *ga, size_t *at, size_t max,
 			  bool *unsure)
 {
 	/* the commands whose --all is the revision walker's, which takes
-	 * --exclude (describe's and name-rev's name refs, read nothing) */
+	 * --exclude, and name-rev's (its --exclude leaves the refs out of
+	 * the names it gives) */
 	static const char *const walkers[] = {
-		"log",	    "show",	    "whatchanged",
-		"shortlog", "rev-list",	    "rev-parse",
-		"bundle",   "format-patch", "fast-export",
+		"log",	       "show",	    "whatchanged", "shortlog",
+		"rev-list",    "rev-parse", "bundle",	   "format-patch",
+		"fast-export", "name-rev",
 	};
 	size_t n = 0;
 	bool walks = false;
@@ -324,7 +418,7 @@ static size_t walker_alls(const struct git_argv *ga, size_t *at, size_t max,
 			continue;
 		if (i && ga->opts[i - 1].word + 1 == u->word &&
 		    (ga->opts[i - 1].flags & GOPT_UNKNOWN) &&
-		    !ga->opts[i - 1].value)
+		    !ga->opts[i - 1].value && takes_value(&ga->opts[i - 1]))
 			*unsure = true;
 		if (n < max)
 			at[n++] = u->word;
@@ -337,4 +431,67 @@ size_t snapshot_fence_narrow(const struct git_argv *ga, size_t *at, size_t max)
 	bool unsure;
 
 	return walker_alls(ga, at, max, &unsure);
+}
+
+/*
+ * A config value (`-c k=v`, the environment's) that names another agent's
+ * snapshot or a ref pattern over them: `branch.<b>.merge` is what `@{u}`
+ * resolves to, `remote.<r>.fetch` what a fetch copies.
+ */
+static bool value_reaches(const char *v, const char *own, struct strbuf *tmp)
+{
+	const char *src;
+
+	if (names_other(squeeze(v, tmp), own) || searches_all_refs(v))
+		return true;
+	src = v + (*v == '+');
+	strbuf_reset(tmp);
+	strbuf_add(tmp, src, strcspn(src, ":"));
+	return tmp->buf[strcspn(tmp->buf, "*?[\\")] &&
+	       glob_reaches(tmp->buf, own);
+}
+
+/* The sections whose values git reads as ref names or refspecs. */
+static bool key_names_refs(const char *kv)
+{
+	static const char *const sections[] = { "branch.", "remote.", "notes.",
+						"core.notesref" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
+		if (!strncasecmp(kv, sections[i], strlen(sections[i])))
+			return true;
+	return false;
+}
+
+enum fence_hit snapshot_fence_config(const struct git_argv *ga,
+				     const struct config_env *env,
+				     const char *own, const char **word)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	enum fence_hit hit = FENCE_NONE;
+
+	if (own && !*own)
+		own = NULL;
+	for (size_t i = 0; i < ga->nconfigs && !hit; i++) {
+		const char *eq = strchr(ga->configs[i], '=');
+		if (eq && value_reaches(eq + 1, own, &tmp)) {
+			hit = FENCE_NAMED;
+			*word = ga->configs[i];
+		}
+	}
+	for (size_t i = 0; env && i < env->kv.nr && !hit; i++) {
+		const char *eq = strchr(env->kv.v[i], '=');
+		if (eq && value_reaches(eq + 1, own, &tmp)) {
+			hit = FENCE_NAMED;
+			*word = env->kv.v[i];
+		}
+	}
+	/* --config-env's value is in a variable the fence does not see */
+	for (size_t i = 0; i < ga->nconfig_envs && !hit; i++)
+		if (key_names_refs(ga->config_envs[i])) {
+			hit = FENCE_NAMED;
+			*word = ga->config_envs[i];
+		}
+	strbuf_release(&tmp);
+	return hit;
 }

@@ -44,6 +44,18 @@ enum fence_hit {
 enum fence_hit snapshot_fence(const struct git_argv *ga, const char *own,
 			      const char **word);
 
+/*
+ * The same for the config the command line and the environment carry:
+ * a value that names another agent's snapshot or a ref pattern over them
+ * (`-c branch.<b>.merge=<their ref>` makes `@{u}` theirs), and a
+ * `--config-env` of a key whose value is a ref name or refspec (its value
+ * is not seen). `env` may be NULL.
+ */
+struct config_env;
+enum fence_hit snapshot_fence_config(const struct git_argv *ga,
+				     const struct config_env *env,
+				     const char *own, const char **word);
+
 /* The word given before which git must get the exclusion. */
 #define SNAPSHOT_FENCE_EXCLUDE "--exclude=refs/agentic-git/snapshots/*"
 

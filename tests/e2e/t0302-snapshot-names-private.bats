@@ -35,6 +35,21 @@ setup() {
 		assert_output --partial "another agent's snapshot"
 		refute_output --partial "ag2's secret"
 	done
+	# found by an attacker's pass: a message search over every ref, and an
+	# upstream set for one command
+	for form in "show :/clean" "checkout :/clean -- secret.txt" \
+		"-c branch.feat/a.remote=. -c branch.feat/a.merge=$REF2 show @{u}:secret.txt"; do
+		# shellcheck disable=SC2086
+		run agit $form
+		assert_denied bound
+		assert_output --partial "another agent's snapshot"
+		refute_output --partial "ag2's secret"
+	done
+	run env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=branch.feat/a.merge \
+		GIT_CONFIG_VALUE_0="$REF2" PATH="$AGENTIC_GIT_HOME/bin:$PATH" \
+		git -c branch.feat/a.remote=. show '@{u}:secret.txt'
+	assert_denied bound
+	refute_output --partial "ag2's secret"
 	# an unbound agent neither
 	rm "$AGENTIC_GIT_HOME/runtime/ag1/binding.json"
 	run agit show "$REF2:secret.txt"

@@ -199,6 +199,95 @@ static void test_listings(void **state)
 		FENCE_NONE);
 }
 
+/* Found by an attacker's pass over the fence (docs/snapshots.md). */
+static enum fence_hit judge_config(const char *own, const char *line)
+{
+	char buf[512];
+	const char *v[16];
+	size_t n;
+	const char *word = NULL;
+	struct git_argv ga;
+	enum fence_hit hit;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	n = split(buf, v, 16);
+	git_argv_parse(&ga, v, n);
+	hit = snapshot_fence_config(&ga, NULL, own, &word);
+	git_argv_release(&ga);
+	return hit;
+}
+
+static void test_red_team(void **state)
+{
+	static const char *const denied[] = {
+		/* :/<text> searches every ref, snapshots among them */
+		"show :/clean",
+		"checkout :/clean -- f",
+		"restore --source=:/clean f",
+		"cherry-pick :/clean",
+		"log main..:/clean",
+		"show ^:/clean",
+		/* bundle's --all past its options cannot be narrowed */
+		"bundle create x.bundle main --all",
+		/* ls-remote of this repository in any spelling */
+		"ls-remote ./",
+		"ls-remote .//",
+		"ls-remote /srv/repo",
+		"ls-remote file:///srv/repo",
+		"ls-remote -- .",
+		"ls-remote . refs/agentic*",
+	};
+	static const char *const passed[] = {
+		"show HEAD^{/fix}",
+		"show main:/README.md",
+		"ls-remote origin",
+		"ls-remote https://example.com/r.git",
+		"ls-remote . refs/heads/main",
+		"ls-remote --heads .",
+		/* flags before --all are not values */
+		"rev-list HEAD --not --all",
+		"log --remerge-diff --all",
+		"rev-parse --symbolic --all",
+		"rev-parse --symbolic-full-name --all",
+		"log --first-parent --all",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(denied); i++)
+		if (judge("ag1", denied[i]) == FENCE_NONE)
+			fail_msg("not denied: %s", denied[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(passed); i++)
+		if (judge("ag1", passed[i]) != FENCE_NONE)
+			fail_msg("denied: %s", passed[i]);
+	/* an option that takes the next word might take --all */
+	assert_int_equal(judge("ag1", "log --author --all"), FENCE_LISTED);
+	assert_int_equal(judge("ag1", "log -n --all"), FENCE_LISTED);
+	/* config that names another agent's snapshot: @{u} becomes it */
+	assert_int_equal(judge_config("ag1", "-c branch.feat/a.merge=" OTHER
+					     " show @{u}:f"),
+			 FENCE_NAMED);
+	assert_int_equal(
+		judge_config(
+			"ag1",
+			"-c remote.o.fetch=+refs/agentic-git/*:refs/x/* fetch o"),
+		FENCE_NAMED);
+	assert_int_equal(
+		judge_config("ag1",
+			     "--config-env=branch.feat/a.merge=V show @{u}"),
+		FENCE_NAMED);
+	assert_int_equal(
+		judge_config(
+			"ag1",
+			"-c branch.feat/a.merge=refs/heads/main show @{u}"),
+		FENCE_NONE);
+	assert_int_equal(judge_config("ag1", "-c branch.feat/a.merge=" MINE
+					     " show @{u}"),
+			 FENCE_NONE);
+	assert_int_equal(
+		judge_config("ag1", "--config-env=core.editor=V commit"),
+		FENCE_NONE);
+}
+
 static size_t narrow(const char *line, size_t *at)
 {
 	char buf[256];
@@ -234,6 +323,8 @@ static void test_narrow(void **state)
 	assert_int_equal(judge("ag1", "log --grep=x --all"), FENCE_NONE);
 	assert_int_equal(judge("ag1", "log --all --grep x"), FENCE_NONE);
 	assert_int_equal(narrow("log main", at), 0);
+	/* name-rev's names leave the snapshots out too */
+	assert_int_equal(narrow("name-rev --all", at), 1);
 }
 
 int main(void)
@@ -243,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_prose_is_not_a_name),
 		cmocka_unit_test(test_listings),
 		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_red_team),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
