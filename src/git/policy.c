@@ -191,7 +191,8 @@ static bool snapshot_fence_denied(struct verdict *v,
 	enum fence_hit hit = snapshot_fence(in->ga, own, &word);
 
 	if (!hit)
-		hit = snapshot_fence_config(in->ga, in->env->cfg_env, own, &word);
+		hit = snapshot_fence_config(in->ga, in->env->cfg_env, own,
+					    &word);
 
 	/* an agent not bound reads with the allowlist, listings among them:
 	 * the names it may not give are every agent's (docs/snapshots.md) */
