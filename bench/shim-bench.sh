@@ -51,6 +51,10 @@ for cmd in "rev-parse HEAD" "status"; do
 		printf "%-16s %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f  shim %s, full %s\n", c, g, md, ms, s, f, s / m, f / m,
 			s / m <= 1.05 ? "pass" : "FAIL", f / m <= 1.05 ? "pass" : "FAIL" }' "$W/t"
 	awk '{ f[NR] = $4 } END { printf "%-16s %8d %8d %8d %8d %8d\n", "  page faults", f[1], f[2], f[3], f[4], f[5] }' "$W/t"
+	# CPU time (user + system, wait4): what waiting for a loaded CPU
+	# does not add to
+	awk '{ c[NR] = $3 } END { m = c[2] < c[3] ? c[2] : c[3]
+		printf "%-16s %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f\n", "  cpu ms", c[1], c[2], c[3], c[4], c[5], c[4] / m, c[5] / m }' "$W/t"
 done
 echo "(shim/min, full/min divide by the faster minimal program; budget <= 1.05)"
 # instructions before the exec of git, loader included: what the load of a
