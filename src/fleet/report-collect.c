@@ -217,7 +217,8 @@ static void read_snapshots(struct report *r, const char *real_git)
 		snapshot_list_release(&l);
 		strbuf_release(&err);
 	}
-	qsort(r->snaps, r->snaps_nr, sizeof(*r->snaps), cmp_snap);
+	if (r->snaps_nr > 1) /* qsort of a NULL array is undefined */
+		qsort(r->snaps, r->snaps_nr, sizeof(*r->snaps), cmp_snap);
 	r->snaps_total = r->snaps_nr;
 	while (r->snaps_nr > REPORT_SNAPSHOTS_MAX) {
 		struct report_snapshot *rs = &r->snaps[--r->snaps_nr];
