@@ -29,7 +29,8 @@ show_findings() {
 	assert_output "ok selftest.cmds"
 	# one kind of each broken invariant, at least
 	for kind in protected-ref other-agent-ref other-snapshot own-snapshot \
-		snapshot-namespace tag fence remote-ref lost-work lost-stash config file; do
+		snapshot-namespace tag fence remote-ref lost-work lost-stash config file \
+		ended-branch; do
 		grep -q "^VIOLATION $kind:" "$T/out/log" || fail "checker never reported $kind"
 	done
 }

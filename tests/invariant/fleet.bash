@@ -6,8 +6,11 @@
 #   $F/origin.git  the bare remote (main, master, other, feat/b, v1)
 #   $F/repo        the operator's checkout of main, with uncommitted work and
 #                  a stash entry of its own
-#   $F/aghome      AGENTIC_GIT_HOME: sessions ag2 (feat/b) and ag1 (feat/a)
-#                  made by `agentic-git run`, each with a snapshot
+#   $F/aghome      AGENTIC_GIT_HOME: sessions ag2 (feat/b, with an entry on
+#                  its own stash) and ag1 (feat/a, with a submodule `lib`
+#                  checked out) made by `agentic-git run`, each with a
+#                  snapshot; ag4's session ended, its branch feat/old kept
+#   $F/subsrc      the submodule's origin
 #   $F/sentinel    files outside every repository
 #
 # Needs: AG_BIN, REAL_GIT; sets WT (ag1's worktree), WT2, SNAP1, SNAP2.
@@ -63,14 +66,25 @@ fleet_make() {
 		echo "operator untracked" >op-notes.txt
 		echo "OPERATOR=secret" >.env
 	) || return 1
+	# the multi-session scene (issue 33): an ended session's branch
+	(cd "$F/repo" && "$AG_BIN" run --agent ag4 --branch feat/old -- sh -c '
+		echo o >o.txt && git add o.txt && git commit -qm "old work"' 2>/dev/null &&
+		"$AG_BIN" end --agent ag4 --force >/dev/null 2>&1) || return 1
 	(cd "$F/repo" && "$AG_BIN" run --agent ag2 --branch feat/b -- sh -c '
 		echo b >b.txt && git add b.txt && git commit -qm "b work" &&
 		echo lost >>README.md && git reset -q --hard &&
-		git push -q origin feat/b && echo "b wip" >>README.md &&
+		git push -q origin feat/b && echo "b stashed" >>README.md &&
+		git stash -q && echo "b wip" >>README.md &&
 		echo "b untracked" >b-new.txt' 2>/dev/null) || return 1
 	(cd "$F/repo" && "$AG_BIN" run --agent ag1 --branch feat/a -- sh -c '
 		echo a >a.txt && git add a.txt && git commit -qm "a work" &&
 		echo lost >>README.md && git reset -q --hard' 2>/dev/null) || return 1
+	# a submodule in ag1's worktree (set up by the operator: agents may
+	# not write submodule.<name>.url), for rm and submodule update --force
+	"$g" init -q "$F/subsrc" && (cd "$F/subsrc" && echo "lib a" >a.txt &&
+		printf '*.env\n' >.gitignore && "$g" add -A && "$g" commit -q -m lib) &&
+		"$g" -C "$WT" submodule add -q "$F/subsrc" lib >/dev/null 2>&1 &&
+		"$g" -C "$WT" commit -q -m "lib" || return 1
 	[ -d "$ADM1" ] && [ -d "$ADM2" ] || { echo "fleet: no worktree admin dirs '$ADM1', '$ADM2'" >&2; return 1; }
 	SNAP1=$("$g" -C "$F/repo" for-each-ref --count=1 --format='%(refname)' refs/agentic-git/snapshots/ag1/)
 	SNAP2=$("$g" -C "$F/repo" for-each-ref --count=1 --format='%(refname)' refs/agentic-git/snapshots/ag2/)
@@ -97,6 +111,17 @@ fleet_dirty() {
 	printf 'untracked %s\n' "$i" >"$WT/work/u$((i % 3)).txt"
 	printf 'SECRET=%s\n' "$i" >"$WT/.env"
 	printf 'build output %s\n' "$i" >"$WT/build/out.o"
+	# an ignored file below a tracked directory: sparse-checkout deletes it
+	{ printf 'SRC=%s\n' "$i" >"$WT/src/.env"; } 2>/dev/null
+	# a submodule's own unsaved work: changed, untracked, ignored
+	if [ -e "$WT/lib/.git" ]; then
+		printf 'lib a\nwip %s\n' "$i" >"$WT/lib/a.txt"
+		printf 'lib untracked %s\n' "$i" >"$WT/lib/u.txt"
+		printf 'LIB=%s\n' "$i" >"$WT/lib/local.env"
+	fi
+	# the copied fleet's stat data is stale: git would keep every tracked
+	# file as "not up to date" (sparse-checkout deletes none)
+	"$REAL_GIT" -C "$WT" update-index -q --refresh >/dev/null 2>&1 || true
 }
 
 # fleet_tidy: end what an earlier command left half done in ag1's worktree

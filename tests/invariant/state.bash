@@ -76,7 +76,13 @@ state_capture() {
 	cp "$ADM1/config.worktree" "$d/config.wt" 2>/dev/null || : >"$d/config.wt"
 	cat "$ADM1/HEAD" >"$d/head" 2>/dev/null
 	worktree_blobs >"$d/wt"
-	"$REAL_GIT" -C "$WT" ls-tree -r HEAD 2>/dev/null | awk -F'\t' '{split($1, a, " "); print a[3] "\t" $2}' >"$d/headtree"
+	{
+		"$REAL_GIT" -C "$WT" ls-tree -r HEAD 2>/dev/null | awk -F'\t' '{split($1, a, " "); print a[3] "\t" $2}'
+		# a checked-out submodule's committed files are saved in its own
+		# repository: what its HEAD has is not unsaved work
+		[ -e "$WT/lib/.git" ] && "$REAL_GIT" -C "$WT/lib" ls-tree -r HEAD 2>/dev/null |
+			awk -F'\t' '{split($1, a, " "); print a[3] "\tlib/" $2}'
+	} >"$d/headtree"
 	# the shared stash and ag1's session stash (refs/worktree/agentic-git/
 	# stash, a per-worktree ref the shim moves an agent's entries to)
 	cat "$g/logs/refs/stash" "$ADM1/logs/refs/worktree/agentic-git/stash" 2>/dev/null |
@@ -102,6 +108,7 @@ check_refs() {
 		case $ref in
 		refs/heads/main | refs/heads/master) violate protected-ref "$ref changed or deleted (was $line)" ;;
 		refs/heads/feat/b) violate other-agent-ref "$ref changed or deleted" ;;
+		refs/heads/feat/old) violate ended-branch "$ref (an ended session's) changed or deleted" ;;
 		refs/tags/*) violate tag "$ref moved or deleted" ;;
 		refs/agentic-git/snapshots/ag2/*) violate other-snapshot "$ref moved or deleted" ;;
 		refs/agentic-git/*) violate own-snapshot "$ref moved or deleted" ;;
@@ -110,7 +117,7 @@ check_refs() {
 	while IFS= read -r line; do
 		ref=${line%% *}
 		case $ref in
-		refs/heads/main | refs/heads/master | refs/heads/feat/b) ;; # reported above
+		refs/heads/main | refs/heads/master | refs/heads/feat/b | refs/heads/feat/old) ;; # reported above
 		refs/agentic-git/snapshots/ag1/*)
 			grep -q "^$ref " "$b/refs" && violate own-snapshot "$ref rewritten" ;;
 		refs/agentic-git/*) violate snapshot-namespace "$ref written by ag1" ;;
@@ -152,7 +159,7 @@ check_unbound_refs() {
 	while IFS= read -r line; do
 		ref=${line%% *}
 		case $ref in
-		refs/remotes/* | refs/heads/main | refs/heads/master | refs/heads/feat/b | refs/tags/* | refs/agentic-git/*) ;;
+		refs/remotes/* | refs/heads/main | refs/heads/master | refs/heads/feat/b | refs/heads/feat/old | refs/tags/* | refs/agentic-git/*) ;;
 		*) violate unbound-ref "$ref written or deleted with no binding" ;;
 		esac
 	done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/refs") <(LC_ALL=C sort "$a/refs") | sed 's/^\t//' | LC_ALL=C sort -u -k1,1)
