@@ -17,9 +17,9 @@
 #include "base/xalloc.h"
 
 static const char *const top_keys[] = {
-	"agents",      "default_agent",	  "dispatch",
-	"repos",       "sandbox_backend", "sandbox_fallback",
-	"tls_ca_file", "snapshots",	  NULL,
+	"agents",    "default_agent",	"dispatch",
+	"repos",     "sandbox_backend", "sandbox_fallback",
+	"snapshots", "tls_ca_file",	NULL,
 };
 enum {
 	TK_AGENTS,
@@ -28,8 +28,8 @@ enum {
 	TK_REPOS,
 	TK_BACKEND,
 	TK_FALLBACK,
-	TK_TLS_CA,
 	TK_SNAPSHOTS,
+	TK_TLS_CA,
 	TK__COUNT
 };
 
