@@ -17,8 +17,9 @@
 #include "base/xalloc.h"
 
 static const char *const top_keys[] = {
-	"agents",	   "default_agent",    "dispatch",    "repos",
-	"sandbox_backend", "sandbox_fallback", "tls_ca_file", NULL,
+	"agents",    "default_agent",	"dispatch",
+	"repos",     "sandbox_backend", "sandbox_fallback",
+	"snapshots", "tls_ca_file",	NULL,
 };
 enum {
 	TK_AGENTS,
@@ -27,6 +28,7 @@ enum {
 	TK_REPOS,
 	TK_BACKEND,
 	TK_FALLBACK,
+	TK_SNAPSHOTS,
 	TK_TLS_CA,
 	TK__COUNT
 };
@@ -167,6 +169,38 @@ static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 	}
 }
 
+static void parse_snapshots(struct cparse *cp, const struct ynode *k,
+			    const struct ynode *v)
+{
+	static const char *const skeys[] = { "max_age_days",
+					     "keep_per_worktree",
+					     "keep_per_repository", NULL };
+	static const char *const names[] = { "snapshots.max_age_days",
+					     "snapshots.keep_per_worktree",
+					     "snapshots.keep_per_repository" };
+	struct snapshot_retention_cfg *r = &cp->cfg->snapshots;
+	unsigned long *field[] = { &r->max_age_days, &r->keep_per_worktree,
+				   &r->keep_per_repository };
+	const struct ynode *sk, *sv;
+
+	if (ynode_kind(v) == YK_NULL ||
+	    !ydoc_want(cp->doc, v, k, "snapshots", YK_MAP))
+		return;
+	ynode_for_each_pair (sk, sv, v) {
+		int i = ydoc_key(cp->doc, sk, "snapshots", skeys);
+		double n;
+
+		if (i < 0)
+			continue;
+		if (ynode_kind(sv) != YK_INT)
+			cp_error(cp, sv, sk,
+				 "%s: expected a positive integer, got %s",
+				 names[i], ykind_name(ynode_kind(sv)));
+		else if (!cp_positive_number(cp, sv, sk, names[i], 1000000, &n))
+			*field[i] = (unsigned long)n;
+	}
+}
+
 static void parse_top(struct cparse *cp, const struct ynode *root)
 {
 	static const char *const fallbacks[] = { "refuse", "warn-run", NULL };
@@ -214,6 +248,8 @@ static void parse_top(struct cparse *cp, const struct ynode *root)
 		cp->cfg->sandbox_backend = (enum sandbox_backend)i;
 	if (val[TK_DISPATCH])
 		parse_dispatch(cp, key[TK_DISPATCH], val[TK_DISPATCH]);
+	if (val[TK_SNAPSHOTS])
+		parse_snapshots(cp, key[TK_SNAPSHOTS], val[TK_SNAPSHOTS]);
 	/* the fs+api proxy's extra trusted CAs (PRODUCT.md §8) */
 	if (val[TK_TLS_CA])
 		cp->cfg->tls_ca_file = cp_path(cp, val[TK_TLS_CA],

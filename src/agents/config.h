@@ -104,6 +104,14 @@ struct dispatch_defaults {
 	char *workspace_root;	   /* absolute, ~ expanded; NULL: not set */
 };
 
+/* snapshots: retention for the fleet (docs/snapshots.md, "Retention");
+ * 0: not set (the defaults, git/snapshot-retain.h) */
+struct snapshot_retention_cfg {
+	unsigned long max_age_days;
+	unsigned long keep_per_worktree;
+	unsigned long keep_per_repository;
+};
+
 struct agent_config {
 	char *path; /* the file read, or NULL (presets only) */
 	char *default_agent; /* NULL: not set (claude) */
@@ -114,6 +122,7 @@ struct agent_config {
 	enum sandbox_fallback sandbox_fallback;
 	enum sandbox_backend sandbox_backend;
 	struct dispatch_defaults dispatch;
+	struct snapshot_retention_cfg snapshots;
 	char *tls_ca_file; /* the proxy's extra trusted CAs, or NULL */
 };
 

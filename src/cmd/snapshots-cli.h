@@ -17,7 +17,7 @@ struct snap_cli {
 	const char *agent_opt;	/* --agent */
 	const char *older;	/* --older-than */
 	const char *since;	/* restore --since <N>m|h|d */
-	bool all, json, yes, staged, any_worktree, head;
+	bool all, json, yes, staged, any_worktree, head, policy;
 	const char *caller_who; /* $AGENTIC_GIT_AGENT or "noagent" */
 	bool caller_is_agent;	/* $AGENTIC_GIT_AGENT is set and non-empty */
 	/*

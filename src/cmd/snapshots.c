@@ -20,7 +20,9 @@
 #include "cmd/snapshots-cli.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
+#include "agents/config.h"
 #include "git/snapshot-restore.h"
+#include "git/snapshot-retain.h"
 #include "git/snapshot.h"
 
 static const char usage_text[] =
@@ -38,7 +40,12 @@ static const char usage_text[] =
 	"          destructive commands in one go)\n"
 	"          --head also puts the branch back on the commit the\n"
 	"          snapshot recorded (the oldest one's, with --since)\n"
-	"  prune   [--older-than <N>d] [--repo P] [--agent A]\n\n"
+	"  prune   [--older-than <N>d] [--repo P] [--agent A]\n"
+	"  prune   --policy [--repo P]\n"
+	"          the operator's retention for the fleet: every agent's\n"
+	"          snapshots and the quarantine, by config.yaml's snapshots:\n"
+	"          (age, per work tree, per repository); never the newest\n"
+	"          snapshot of a live session\n\n"
 	"Who sees what: the operator (AGENTIC_GIT_AGENT unset) uses the\n"
 	"snapshots taken in the work tree at --repo (default .), whichever agent\n"
 	"took them; --agent A narrows to one agent, list --all shows every work\n"
@@ -242,6 +249,48 @@ static int parse_days(const char *v, long *secs)
 	return 0;
 }
 
+/* prune --policy: the fleet's retention (git/snapshot-retain.h) */
+static int prune_policy(struct snap_cli *c)
+{
+	struct agent_config cfg = AGENT_CONFIG_INIT;
+	struct strbuf path = STRBUF_INIT, errs = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec pruned = STRVEC_INIT;
+	struct snapshot_retention r;
+	int ret = 0;
+
+	if (c->caller_is_agent || c->agent_opt || c->older) {
+		error("snapshots prune --policy: the operator's, over every agent (no AGENTIC_GIT_AGENT, --agent or --older-than)");
+		return AG_EXIT_USAGE;
+	}
+	agent_config_default_path(&path);
+	if (agent_config_load(path.buf, false, &cfg, &errs) < 0) {
+		const char *nl = strchrnul(errs.buf, '\n');
+
+		error("%.*s", (int)(nl - errs.buf), errs.buf);
+		ret = 1;
+		goto out;
+	}
+	snapshot_retention_init(&r, cfg.snapshots.max_age_days,
+				cfg.snapshots.keep_per_worktree,
+				cfg.snapshots.keep_per_repository);
+	if (snapshot_retain_apply(c->git, c->repo, c->home, &r, time(NULL),
+				  &pruned, &err) < 0) {
+		error("snapshots prune: %s", err.buf);
+		ret = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < pruned.nr; i++)
+		printf("pruned %s\n", pruned.v[i]);
+	printf("%zu snapshot ref(s) pruned\n", pruned.nr);
+out:
+	agent_config_release(&cfg);
+	strvec_clear(&pruned);
+	strbuf_release(&path);
+	strbuf_release(&errs);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int cmd_prune(struct snap_cli *c)
 {
 	struct strvec refs = STRVEC_INIT, pruned = STRVEC_INIT;
@@ -251,6 +300,8 @@ static int cmd_prune(struct snap_cli *c)
 	long ttl = SNAPSHOT_TTL_SECONDS;
 	int ret = 0;
 
+	if (c->policy)
+		return prune_policy(c);
 	if (c->older && parse_days(c->older, &ttl) < 0) {
 		error("--older-than value \"%s\" must look like `<N>d`",
 		      c->older);
@@ -295,6 +346,7 @@ static const struct argspec specs[] = {
 	SNAP_OPT("repo", 0, ARG_VALUE, repo, S_ALL),
 	SNAP_OPT("agent", 0, ARG_VALUE, agent_opt, S_ALL),
 	SNAP_OPT("older-than", 0, ARG_VALUE, older, S_PRUNE),
+	SNAP_OPT("policy", 0, ARG_FLAG, policy, S_PRUNE),
 	SNAP_OPT("all", 0, ARG_FLAG, all, S_LIST),
 	SNAP_OPT("json", 0, ARG_FLAG, json, S_LIST),
 	SNAP_OPT("yes", 'y', ARG_FLAG, yes, S_RESTORE),

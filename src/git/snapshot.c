@@ -26,6 +26,7 @@
 #include "git/loose-ref.h"
 #include "git/quarantine.h"
 #include "git/repo.h"
+#include "git/snapshot-compact.h"
 #include "git/snapshot-name.h"
 #include "git/snapshot-int.h"
 #include "git/snapshot-space.h"
@@ -575,6 +576,9 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	snapshot_prune_refs(o->real_git, s.top.buf, s.gitdir.buf, o->home,
 			    s.who, &s.refs, s.now, SNAPSHOT_TTL_SECONDS,
 			    ref_out->buf, NULL, &perr);
+	/* bounded storage: packs and loose refs consolidated, detached */
+	snapshot_compact_maybe(o->real_git, s.gitdir.buf, s.top.buf,
+			       s.commondir.buf);
 	ret = 0;
 out:
 	/* what only the quarantine would have held is not safe: the
