@@ -3,6 +3,7 @@
  * The cage of agentic-git's own git; see owned-cage.h for the invariants.
  */
 #include "base/common.h"
+#include <stdlib.h>
 #include <string.h>
 #include "agents/owned-cage.h"
 #include "agents/sandbox-landlock.h"
@@ -10,9 +11,36 @@
 #include "agents/sandbox.h"
 #include "base/path.h"
 #include "base/xalloc.h"
+#include "git/quarantine.h" /* remove_tree */
 
 static const char *const sys_dirs[] = SANDBOX_SYS_DIRS;
 static const char *const devs[] = SANDBOX_LANDLOCK_DEVS;
+static char *private_tmp; /* owned: invariant 5, Landlock */
+
+static void remove_private_tmp(void)
+{
+	if (private_tmp)
+		remove_tree(private_tmp);
+}
+
+/* Invariant 5: made once; NULL when it cannot be. */
+static const char *landlock_tmp(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *t;
+
+	if (private_tmp)
+		return private_tmp;
+	t = xstrfmt("%s/agentic-git-own-XXXXXX",
+		    base && *base == '/' ? base : "/tmp");
+	if (!mkdtemp(t)) {
+		free(t);
+		return NULL;
+	}
+	private_tmp = t;
+	atexit(remove_private_tmp);
+	return private_tmp;
+}
 
 /* Invariant 4. */
 static int paths_ok(const struct gitcmd_cage *cg, struct strbuf *why)
@@ -35,7 +63,8 @@ static int paths_ok(const struct gitcmd_cage *cg, struct strbuf *why)
 
 /* Invariant 1 with Landlock: `agentic-git sandbox exec`. */
 static void landlock_prefix(const struct sandbox_caps *caps,
-			    const struct gitcmd_cage *cg, struct strvec *p)
+			    const struct gitcmd_cage *cg, const char *tmp,
+			    struct strvec *p)
 {
 	strvec_pushl(p, self_exe(), "sandbox", "exec", "--policy", "fs+no-net",
 		     NULL);
@@ -48,7 +77,7 @@ static void landlock_prefix(const struct sandbox_caps *caps,
 		strvec_pushl(p, "--ro", cg->ro[i], NULL);
 	for (size_t i = 0; i < cg->rw_nr; i++)
 		strvec_pushl(p, "--rw", cg->rw[i], NULL);
-	strvec_pushl(p, "--no-net", "--", NULL);
+	strvec_pushl(p, "--rw", tmp, "--no-net", "--", NULL);
 }
 
 /* Invariant 1 with bubblewrap: nothing mounted but what is granted. */
@@ -76,21 +105,25 @@ static void bwrap_prefix(const struct sandbox_caps *caps,
 }
 
 int owned_cage_prefix(const struct gitcmd_cage *cg, struct strvec *prefix,
-		      struct strbuf *why)
+		      struct strvec *env, struct strbuf *why)
 {
 	const struct sandbox_caps *caps;
+	const char *tmp;
 
 	if (paths_ok(cg, why) < 0)
 		return -1;
 	/* invariant 2: Landlock costs one exec; the probe is a syscall */
 	caps = sandbox_probe_for(SANDBOX_BACKEND_LANDLOCK);
-	if (caps->landlock_abi > 0 && caps->seccomp && self_exe()) {
-		landlock_prefix(caps, cg, prefix);
+	if (caps->landlock_abi > 0 && caps->seccomp && self_exe() &&
+	    (tmp = landlock_tmp())) {
+		landlock_prefix(caps, cg, tmp, prefix);
+		strvec_pushf(env, "TMPDIR=%s", tmp);
 		return 0;
 	}
 	caps = sandbox_probe_for(SANDBOX_BACKEND_BWRAP);
 	if (caps->bwrap_works && *caps->bwrap_path) {
 		bwrap_prefix(caps, cg, prefix);
+		strvec_push(env, "TMPDIR=/tmp");
 		return 0;
 	}
 	strbuf_addf(

@@ -28,6 +28,9 @@
  *     caller scrubbed it already), so variables set after the prefix
  *     (GIT_INDEX_FILE) still reach git.
  *  4. Paths handed in must be absolute; one that is not is refused.
+ *  5. git gets a writable temp dir of its own (diff's temp files):
+ *     bubblewrap's /tmp tmpfs, or with Landlock a private directory made
+ *     once per process (mode 0700) and removed at its exit.
  *
  * All strings are borrowed. `prefix` is appended to; `why` gets one line.
  */
@@ -37,7 +40,7 @@
 #include "git/gitcmd.h"
 
 int owned_cage_prefix(const struct gitcmd_cage *cg, struct strvec *prefix,
-		      struct strbuf *why);
+		      struct strvec *env, struct strbuf *why);
 
 /* Installs owned_cage_prefix() as git/gitcmd.h's cage (gitcmd_cage_set). */
 void owned_cage_install(void);

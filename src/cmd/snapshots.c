@@ -5,12 +5,14 @@
  * nothing to restore, 2 bad usage, not-our-ref or ambiguous.
  */
 #include "base/common.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <stddef.h>
 #include <time.h>
 #include "base/die.h"
 #include "base/envvar.h"
+#include "base/path.h"
 #include "base/xalloc.h"
 #include "agentic-git/core.h"
 #include "base/timefmt.h"
@@ -18,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
 #include "cmd/snapshots-cli.h"
+#include "fleet/session.h"
 #include "git/gitcmd.h"
 #include "git/realgit.h"
 #include "agents/config.h"
@@ -427,6 +430,48 @@ static void snap_cli_release(struct snap_cli *c)
 	strbuf_release(&c->top);
 }
 
+/*
+ * When `repo` is a session's worktree or workspace (a signed binding names
+ * it), the cage of our git reads the objects of that session's clone, and
+ * not the chain the workspace's own alternates file (the agent's) names
+ * (docs/sandbox.md "The boundary rule").
+ */
+static void trust_bound_clone(const char *home, const char *repo)
+{
+	char *rt = home ? xstrfmt("%s/runtime", home) : NULL;
+	char *real = real_path(repo);
+	DIR *d = rt && real ? opendir(rt) : NULL;
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		struct ag_binding b;
+		const char *why, *rel;
+		char *wt = NULL;
+
+		if (e->d_name[0] == '.' ||
+		    !ag_agent_name_valid(e->d_name, &why))
+			continue;
+		if (ag_binding_load(home, e->d_name, &b) == AG_BINDING_BOUND &&
+		    b.worktree && b.source_repo &&
+		    (wt = real_path(b.worktree)) &&
+		    path_inside(real, wt, &rel)) {
+			char *common = session_common_dir_of(b.source_repo);
+			if (common) {
+				char *objects = path_join(common, "objects");
+				gitcmd_cage_trust_store(objects, true);
+				free(objects);
+			}
+			free(common);
+		}
+		free(wt);
+		ag_binding_release(&b);
+	}
+	if (d)
+		closedir(d);
+	free(rt);
+	free(real);
+}
+
 int cmd_snapshots(int argc, const char **argv)
 {
 	struct snap_cli c = { .repo = ".", .top = STRBUF_INIT };
@@ -456,6 +501,7 @@ int cmd_snapshots(int argc, const char **argv)
 		 * not ours to run (restore's checkout, show's diff) */
 		gitcmd_trust_set(GIT_AGENT_REPO);
 		c.home = ag_home_dir();
+		trust_bound_clone(c.home, c.repo);
 		c.git = realgit_locate(c.home);
 		if (!c.git) {
 			error("snapshots %s: cannot find real git (set AGENTIC_GIT_REAL_GIT)",

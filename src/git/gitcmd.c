@@ -217,7 +217,7 @@ static void push_configs(struct strvec *args, const char *const *kv)
 
 static int cage_prefix(const char *real_git, const char *dir,
 		       const char *gitdir, const char *top, const char *also,
-		       struct strvec *prefix);
+		       struct strvec *prefix, struct strvec *env);
 
 /* The filter, diff and merge drivers a repository defines (invariant 2). */
 struct drivers {
@@ -266,7 +266,8 @@ static const struct drivers *drivers_of(const char *real_git, const char *dir,
 		;
 	seen[i].key = xstrdup(key);
 	strvec_init(&seen[i].kv);
-	if (cage_prefix(real_git, dir, gitdir, top, NULL, &c.args) < 0) {
+	if (cage_prefix(real_git, dir, gitdir, top, NULL, &c.args, &c.env_set) <
+	    0) {
 		child_release(&c);
 		return &seen[i]; /* not ok: invariant 3 */
 	}
@@ -378,7 +379,7 @@ static void cage_refused(const char *why)
 /* Invariant 5: the cage's prefix for git in `dir` (or gitdir/top). */
 static int cage_prefix(const char *real_git, const char *dir,
 		       const char *gitdir, const char *top, const char *also,
-		       struct strvec *prefix)
+		       struct strvec *prefix, struct strvec *env)
 {
 	struct repo_loc r = { 0 };
 	struct strvec rw = STRVEC_INIT, ro = STRVEC_INIT;
@@ -439,7 +440,7 @@ static int cage_prefix(const char *real_git, const char *dir,
 					  .rw_nr = rw.nr,
 					  .ro = (const char *const *)ro.v,
 					  .ro_nr = ro.nr };
-		rc = cage_fn(&cg, prefix, &why);
+		rc = cage_fn(&cg, prefix, env, &why);
 		if (rc && !cage_required)
 			rc = 0; /* no caged agent wrote it: as before */
 	}
@@ -462,8 +463,8 @@ static void prepare_also(struct child *c, enum git_trust t,
 {
 	const struct drivers *d;
 
-	if (t == GIT_AGENT_REPO &&
-	    cage_prefix(real_git, dir, gitdir, top, also, &c->args) < 0) {
+	if (t == GIT_AGENT_REPO && cage_prefix(real_git, dir, gitdir, top, also,
+					       &c->args, &c->env_set) < 0) {
 		strvec_push(&c->args, "/nonexistent/git-not-caged");
 		return;
 	}

@@ -71,10 +71,12 @@ struct gitcmd_cage {
 	const char *const *ro;
 	size_t ro_nr;
 };
-/* Appends the argv prefix (ending in "--") that runs what follows caged;
- * -1 with `why` set when this host cannot cage it. */
+/* Appends the argv prefix (ending in "--") that runs what follows caged,
+ * and to `env` the "K=V" the child needs in the cage (TMPDIR); -1 with
+ * `why` set when this host cannot cage it. */
 typedef int (*gitcmd_cage_fn)(const struct gitcmd_cage *cg,
-			      struct strvec *prefix, struct strbuf *why);
+			      struct strvec *prefix, struct strvec *env,
+			      struct strbuf *why);
 /*
  * Sets the process's cage. Without one, every GIT_AGENT_REPO git is
  * refused (fail closed): the command layer installs it
