@@ -42,6 +42,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "git/gitcmd.h"
+#include "git/config-includes.h"
 #include "git/owned-links.h"
 #include "git/realgit.h"
 #include "git/repo.h"
@@ -422,6 +423,16 @@ static int cage_prefix(const char *real_git, const char *dir,
 	}
 	git_dir = path_dirname(git_real);
 	strvec_push(&ro, git_dir);
+	if (f == REPO_FOUND) {
+		/* what the repository's config includes, read-only: git dies
+		 * on an include it may not read (git/config-includes.h) */
+		char *c = path_join(r.commondir, "config");
+		char *w = path_join(r.gitdir, "config.worktree");
+		config_include_targets(c, getenv("HOME"), &ro);
+		config_include_targets(w, getenv("HOME"), &ro);
+		free(c);
+		free(w);
+	}
 	if (trusted_stores.nr) {
 		strvec_pushv(&ro, (const char *const *)trusted_stores.v);
 	} else if (f == REPO_FOUND) {
