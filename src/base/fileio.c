@@ -66,7 +66,10 @@ int read_file_bounded(const char *path, size_t max, unsigned flags,
 	cleanup_fd int fd = -1;
 	struct stat st;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO planted where we read must not hang us (it
+	 * is then no regular file); for a regular file it changes nothing */
+	fd = open(path,
+		  O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0)

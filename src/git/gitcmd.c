@@ -357,7 +357,7 @@ static int links_ok(const char *dir, struct strbuf *why)
 	if (gitdir_links_find(dir, &where)) {
 		strbuf_addf(
 			why,
-			"the git dir '%s' holds a symbolic link (or an unreadable directory) at '%s', through which it would write elsewhere",
+			"the git dir '%s' holds a symbolic link (or a FIFO, socket, device or unreadable directory) at '%s': git would write through it, or hang",
 			dir, where.buf);
 		rc = -1;
 	} else {

@@ -13,14 +13,17 @@
 
 #define MAX_DEPTH 24
 
-/* `path` itself, without following it; 1 when it is a link (or odd). */
+/*
+ * `path` itself, without following it; 1 when it is a link, or anything
+ * but a regular file or a directory (a FIFO there would hang git, F8).
+ */
 static int is_link(const char *path, struct strbuf *where)
 {
 	struct stat st;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : (strbuf_addstr(where, path), 1);
-	if (!S_ISLNK(st.st_mode))
+	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
 		return 0;
 	strbuf_addstr(where, path);
 	return 1;
@@ -56,7 +59,8 @@ static int walk(const char *dir, int depth, struct strbuf *where)
 			       : S_ISDIR(st.st_mode) ? DT_DIR
 						     : DT_REG;
 		}
-		if (type == DT_LNK) {
+		if (type != DT_DIR && type != DT_REG) {
+			/* a link, a FIFO, a socket, a device */
 			strbuf_addstr(where, p);
 			rc = 1;
 		} else if (type == DT_DIR && depth > 0) {
@@ -70,7 +74,10 @@ static int walk(const char *dir, int depth, struct strbuf *where)
 
 int gitdir_links_find(const char *gitdir, struct strbuf *where)
 {
-	static const char *const files[] = { "HEAD", "index", "packed-refs" };
+	static const char *const files[] = { "HEAD",	    "index",
+					     "packed-refs", "config",
+					     "shallow",	    "commondir",
+					     "gitdir",	    "config.worktree" };
 	static const struct {
 		const char *name;
 		int depth;

@@ -13,9 +13,12 @@
  *
  * Invariants (tests: t0853-own-links.bats):
  *  1. Looked at, never followed (lstat / d_type): HEAD, index,
- *     packed-refs, and everything below refs/ and logs/ (any depth), and
- *     objects/ with the entries of its subdirectories (pack/, info/, the
- *     fan-out). Other parts (hooks/, config) are not written by us.
+ *     packed-refs, config, config.worktree, shallow, commondir, gitdir,
+ *     and everything below refs/ and logs/ (any depth), and objects/ with
+ *     the entries of its subdirectories (pack/, info/, the fan-out).
+ *     Anything there but a regular file or a directory is a finding: a
+ *     link, and a FIFO, socket or device, which would hang git (F8).
+ *     hooks/ is not ours to read.
  *  2. A directory that cannot be read is a finding too (fail closed).
  *
  * Returns 0 when there is none, 1 with the first path found in `where`.

@@ -144,7 +144,8 @@ static void read_config(struct entry *e, const char *path,
 		e->probe.flags |= PROBE_ODD;
 		return;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC |
+	/* O_NONBLOCK: a FIFO planted as a config must not hang us */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
 				(level == PROBE_LEVEL_REPO ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)

@@ -196,7 +196,9 @@ static bool head_valid(const char *head)
 		n = readlink(head, buf, sizeof(buf) - 1);
 		return n >= 5 && !memcmp(buf, "refs/", 5);
 	}
-	fd = open(head, O_RDONLY | O_CLOEXEC);
+	if (!S_ISREG(st.st_mode)) /* a FIFO would hang the read */
+		return false;
+	fd = open(head, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return false;
 	n = read(fd, buf, sizeof(buf) - 1);

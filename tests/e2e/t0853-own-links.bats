@@ -46,3 +46,16 @@ setup() {
 	assert_success
 	refute_output --partial "not ok"
 }
+
+@test "t0853 F8: a FIFO planted where git reads (packed-refs, index) is refused at once, nothing hangs" {
+	for f in packed-refs index; do
+		rm -f "$T/ws/.git/$f"
+		mkfifo "$T/ws/.git/$f"
+		run timeout 60 "$AG_BIN" snapshots list --repo "$T/ws"
+		[ "$status" -ne 124 ] || fail "snapshots list hung on a FIFO at .git/$f"
+		assert_failure
+		assert_output --partial "holds a symbolic link (or"
+		assert_output --partial "$f"
+		rm -f "$T/ws/.git/$f"
+	done
+}

@@ -91,6 +91,11 @@ run_op() {
 	check_op "$op" "$SD/state" "$o.state" "$o" >"$o.v" 2>"$o.checker-err" ||
 		echo "VIOLATION checker: the check after $op failed ($(head -c 200 "$o.checker-err"))" >>"$o.v"
 	[ -s "$o.checker-err" ] || rm -f "$o.checker-err"
+	# an operator command that never ends is a finding too (a FIFO
+	# planted where git reads, F8): timeout's 124, or 137 after -k
+	case $rc in 124 | 137)
+		echo "VIOLATION hang: $op did not finish within ${HX_OP_TIMEOUT:-180}s (rc $rc)" >>"$o.v" ;;
+	esac
 	ln -sfn "$(basename "$o").state" "$SD/state"
 	if [ "$op" = dispatch ]; then
 		local rd
