@@ -171,7 +171,7 @@ static bool fail_closed(const struct shim_facts *f)
  * What the operation deletes that no tree holds is kept in the quarantine
  * (git/snapshot-keep.c): sparse-checkout's ignored files, the work of the
  * submodules rm or submodule names (every one when the pathspec comes
- * from a file). Such an operation is refused when they cannot be kept.
+ * from a file, or a command recurses into them). Such an operation is refused when they cannot be kept.
  */
 static void keep_what_no_tree_holds(const struct git_argv *ga,
 				    struct snapshot_opts *o,
@@ -185,7 +185,13 @@ static void keep_what_no_tree_holds(const struct git_argv *ga,
 	}
 	if (!strcmp(ga->sub, "submodule"))
 		from = 1; /* after its verb: update [--] <path>… */
-	else if (strcmp(ga->sub, "rm"))
+	else if (git_opt_on(ga, "recurse-submodules")) {
+		/* reset, checkout, switch, read-tree into every submodule
+		 * (invariant fuzzer, seed 77: reset --recurse-submodules
+		 * --hard) */
+		o->keep_submodules = true;
+		return;
+	} else if (strcmp(ga->sub, "rm"))
 		return;
 	o->keep_submodules = true;
 	if (git_opt_value(ga, "pathspec-from-file"))

@@ -102,3 +102,18 @@ restore_qdir() {
 	assert_equal "$(cat sub/notes.txt)" "notes"
 	assert_equal "$(sha256sum <sub/.env)" "$env_sha"
 }
+
+@test "reset --recurse-submodules --hard: the submodule's change is kept (invariant fuzzer, seed 77)" {
+	echo "my change" >>sub/a.txt
+	a_sha=$(sha256sum <sub/a.txt)
+	run agit reset -q --recurse-submodules --hard
+	assert_success
+	assert_equal "$(cat sub/a.txt)" "committed"
+	ref=$(newest_ref reset)
+	[ -n "$ref" ] || fail "no reset snapshot"
+	run "$AG_BIN" snapshots restore "$ref"
+	assert_success
+	q=$(restore_qdir)
+	[ -n "$q" ] || fail "restore named no quarantine: $output"
+	assert_equal "$(sha256sum <"$q/sub/a.txt")" "$a_sha"
+}
