@@ -90,4 +90,23 @@ setup() {
 	assert_equal "$(jq -r '.ahead' <<<"$output")" 2
 	assert_equal "$(jq -r '.behind' <<<"$output")" 2
 	assert_equal "$(jq -r '[.commits[].subject] | join(",")' <<<"$output")" "a: wip,a: one"
+
+	# 7. the page of the whole loop: a's session with its commits, the
+	# force-push deny with its reason, a's snapshots with the command that
+	# restores them, b's merge in the timeline (t0920 checks the page in
+	# Chromium)
+	run "$AG_BIN" report -o "$T/loop.html"
+	assert_success
+	page=$(cat "$T/loop.html")
+	[[ "$page" == *"feat/a"* ]]
+	[[ "$page" == *"a: wip"* && "$page" == *"a: one"* ]]
+	reason=$(jq -r 'select(.event=="deny_force_no_lease") | .reason' \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl" | head -1)
+	[ -n "$reason" ]
+	# the reason as the page escapes it for HTML
+	esc=$(sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' \
+		-e "s/'/\&#39;/g" -e 's/"/\&quot;/g' <<<"$reason")
+	[[ "$page" == *"$esc"* ]] || fail "the deny's reason is not on the page"
+	[[ "$page" == *"agentic-git snapshots restore"* ]]
+	[[ "$page" != *"<script"* ]]
 }
