@@ -35,8 +35,9 @@ static void fill(char *out, size_t len, const char *tmpl, const char *with)
 	snprintf(out, len, "%.*s%s%s", (int)(at - tmpl), tmpl, with, at + 2);
 }
 
-/* Splits `line` on spaces and judges it for `own`. */
-static enum fence_hit judge(const char *own, const char *line)
+/* Splits `line` on spaces and judges it for `own`: its words, or (config)
+ * the config it carries. */
+static enum fence_hit judge_by(const char *own, const char *line, bool config)
 {
 	char buf[1024];
 	const char *v[32];
@@ -48,11 +49,17 @@ static enum fence_hit judge(const char *own, const char *line)
 	snprintf(buf, sizeof(buf), "%s", line);
 	n = split(buf, v, 32);
 	git_argv_parse(&ga, v, n);
-	hit = snapshot_fence(&ga, own, &word);
+	hit = config ? snapshot_fence_config(&ga, NULL, own, &word)
+		     : snapshot_fence(&ga, own, &word);
 	if (hit)
 		assert_non_null(word);
 	git_argv_release(&ga);
 	return hit;
+}
+
+static enum fence_hit judge(const char *own, const char *line)
+{
+	return judge_by(own, line, false);
 }
 
 /* Every way a revision can carry a ref name, for `ref`. */
@@ -202,19 +209,7 @@ static void test_listings(void **state)
 /* Found by an attacker's pass over the fence (docs/snapshots.md). */
 static enum fence_hit judge_config(const char *own, const char *line)
 {
-	char buf[512];
-	const char *v[16];
-	size_t n;
-	const char *word = NULL;
-	struct git_argv ga;
-	enum fence_hit hit;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	n = split(buf, v, 16);
-	git_argv_parse(&ga, v, n);
-	hit = snapshot_fence_config(&ga, NULL, own, &word);
-	git_argv_release(&ga);
-	return hit;
+	return judge_by(own, line, true);
 }
 
 static void test_red_team(void **state)
