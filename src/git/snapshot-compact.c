@@ -106,7 +106,7 @@ static int take_lock(const char *commondir, bool wait)
 	struct strbuf path = STRBUF_INIT;
 	int fd;
 
-	strbuf_addf(&path, "%s/agentic-git-compact.lock", commondir);
+	strbuf_addf(&path, "%s/agentic-git-compact.mutex", commondir);
 	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	strbuf_release(&path);
 	if (fd < 0)

@@ -16,7 +16,7 @@
  *
  * It never blocks the agent's command: the process is started before the
  * shim execs git and waits for that git to exit before it starts; it
- * runs under `<common dir>/agentic-git-compact.lock` (flock, taken before
+ * runs under `<common dir>/agentic-git-compact.mutex` (flock, taken before
  * the fork, so a waiter — `flock` on it — sees it at once), and a second
  * one finding the lock held does nothing. Everything is best effort: a
  * failure changes nothing git cannot already handle (repack and pack-refs

@@ -22,7 +22,7 @@ loose_snapshot_refs() {
 # settle: wait until no consolidation holds the lock (it is taken before
 # the shim execs git, so it is held by now if one was started)
 settle() {
-	flock "$GD/agentic-git-compact.lock" true
+	flock "$GD/agentic-git-compact.mutex" true
 }
 
 # snap_n N: N snapshots, each of an edit and a new untracked file
@@ -68,7 +68,7 @@ snap_n() {
 	settle
 	n=$(packs)
 	# held elsewhere: the snapshots go on, nothing is consolidated
-	exec 9>"$GD/agentic-git-compact.lock"
+	exec 9>"$GD/agentic-git-compact.mutex"
 	flock 9
 	snap_n 4
 	[ "$(packs)" -gt "$n" ]

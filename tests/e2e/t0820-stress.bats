@@ -64,6 +64,9 @@ worker() {
 		worker "ag$a" "$n" &
 	done
 	wait
+	# a snapshot's storage consolidation (detached, under its flock) may
+	# still be running; wait for it, as for gc above
+	flock "$REPO/.git/agentic-git-compact.mutex" true 2>/dev/null || true
 	local must=0 got=0 m g
 	for a in $(seq 1 $agents); do
 		[ -f "$T/count.ag$a" ]
