@@ -24,14 +24,14 @@ setup() {
 
 @test "a new raw write of a name fails the check; a literal or printf does not" {
 	printf '%s\n' 'static void planted_ok(const char *name) { fputs("fixed\n", stdout); printf("%s\n", name); }' \
-		>>"$TREE/src/cmd/end.c"
+		>>"$TREE/src/cmd/version.c"
 	run "$CHECK" "$TREE"
 	assert_success
 	printf '%s\n' 'static void planted(const char *name) { fputs(name, stdout); }' \
-		>>"$TREE/src/cmd/end.c"
+		>>"$TREE/src/cmd/version.c"
 	run "$CHECK" "$TREE"
 	assert_failure
-	assert_output --partial "src/cmd/end.c: 1 raw write(s) of a non-literal, ci/raw-output.txt says 0"
+	assert_output --partial "src/cmd/version.c: 1 raw write(s) of a non-literal, ci/raw-output.txt says 0"
 }
 
 @test "a file that loses a listed raw write fails too: the list stays exact" {
