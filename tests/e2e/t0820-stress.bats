@@ -4,7 +4,10 @@
 # worktree of one repository, run 200 mixed git operations each through the
 # shim in parallel with snapshots on. Afterwards: no corrupted ref, object
 # or index, every event line is whole JSON, and the deny events match the
-# denied commands issued one for one. AG_STRESS_SMALL=1 (sanitizer builds)
+# denied commands issued one for one; all the while the operator loops
+# `sessions`, `events` and `snapshots list` (issue 34: the operator never
+# breaks an agent), and every agent's commits end on its own branch.
+# AG_STRESS_SMALL=1 (sanitizer builds)
 # runs 40 operations per agent; it is the default when the binary has ASan.
 load lib
 
@@ -44,6 +47,16 @@ worker() {
 	echo "$must $got" >"$T/count.$agent"
 }
 
+# operator: the operator's views, in a loop, until the agents are done
+operator() {
+	while [ ! -e "$T/agents-done" ]; do
+		"$AG_BIN" sessions >/dev/null 2>&1
+		"$AG_BIN" events >/dev/null 2>&1
+		"$AG_BIN" snapshots list --all --repo "$REPO" >/dev/null 2>&1
+		echo x >>"$T/operator-rounds"
+	done
+}
+
 @test "t0820: 8 agents x 200 mixed operations in parallel: no corrupted ref, index or event; every deny accounted for" {
 	local n=200 agents=8
 	# sanitizer builds (ASan in the binary) run the small size by default
@@ -60,10 +73,17 @@ worker() {
 	# the other agents, and is done when its worker is.
 	"$REAL_GIT" -C "$REPO" config gc.autoDetach false
 	unset AGENTIC_GIT_AGENT
+	operator &
+	local op_pid=$!
+	local pids=()
 	for a in $(seq 1 $agents); do
 		worker "ag$a" "$n" &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}"
+	touch "$T/agents-done"
+	wait "$op_pid"
+	[ "$(wc -l <"$T/operator-rounds")" -ge 1 ]
 	# a snapshot's storage consolidation (detached, under its flock) may
 	# still be running; wait for it, as for gc above
 	flock "$REPO/.git/agentic-git-compact.mutex" true 2>/dev/null || true
@@ -94,6 +114,9 @@ worker() {
 		run "$REAL_GIT" -C "$wt" status --porcelain
 		assert_success
 		[ "$(branch_of "$wt")" = "feat/ag$a" ]
+		# its commits are on its branch, and only its own
+		"$REAL_GIT" -C "$REPO" log --format=%s "main..feat/ag$a" | grep -q "^ag$a op "
+		[ -z "$("$REAL_GIT" -C "$REPO" log --format=%s "main..feat/ag$a" | grep -v "^ag$a op ")" ]
 	done
 	# every event line is one whole JSON object
 	log=$AGENTIC_GIT_HOME/fleet_events.jsonl
