@@ -110,6 +110,18 @@ static const char *const commands[] = {
 	"restore --source=%s f",
 };
 
+/* Every line of `denied` is refused to ag1, every line of `passed` is not. */
+static void expect_for_ag1(const char *const *denied, size_t nd,
+			   const char *const *passed, size_t np)
+{
+	for (size_t i = 0; i < nd; i++)
+		if (judge("ag1", denied[i]) == FENCE_NONE)
+			fail_msg("not denied: %s", denied[i]);
+	for (size_t i = 0; i < np; i++)
+		if (judge("ag1", passed[i]) != FENCE_NONE)
+			fail_msg("denied: %s", passed[i]);
+}
+
 static void test_names_in_every_spelling(void **state)
 {
 	/* the DWIM'd short name, a doubled slash, the full name */
@@ -194,12 +206,7 @@ static void test_listings(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(denied); i++)
-		if (judge("ag1", denied[i]) == FENCE_NONE)
-			fail_msg("not denied: %s", denied[i]);
-	for (size_t i = 0; i < ARRAY_SIZE(passed); i++)
-		if (judge("ag1", passed[i]) != FENCE_NONE)
-			fail_msg("denied: %s", passed[i]);
+	expect_for_ag1(denied, ARRAY_SIZE(denied), passed, ARRAY_SIZE(passed));
 	/* unbound: its "own" listing is another's too */
 	assert_int_not_equal(
 		judge(NULL, "for-each-ref refs/agentic-git/snapshots/ag1/"),
@@ -248,12 +255,7 @@ static void test_red_team(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(denied); i++)
-		if (judge("ag1", denied[i]) == FENCE_NONE)
-			fail_msg("not denied: %s", denied[i]);
-	for (size_t i = 0; i < ARRAY_SIZE(passed); i++)
-		if (judge("ag1", passed[i]) != FENCE_NONE)
-			fail_msg("denied: %s", passed[i]);
+	expect_for_ag1(denied, ARRAY_SIZE(denied), passed, ARRAY_SIZE(passed));
 	/* an option that takes the next word might take --all */
 	assert_int_equal(judge("ag1", "log --author --all"), FENCE_LISTED);
 	assert_int_equal(judge("ag1", "log -n --all"), FENCE_LISTED);
