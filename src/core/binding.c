@@ -180,7 +180,7 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 		return AG_BINDING_BAD_AGENT;
 	strbuf_addpath(&path, home, "runtime/");
 	strbuf_addpath(&path, agent, "binding.json");
-	if (read_file_bounded(path.buf, AG_BINDING_MAX, RF_REGULAR, &data) < 0) {
+	if (read_small_regular(path.buf, AG_BINDING_MAX, &data) < 0) {
 		st = errno == ENOENT ? AG_BINDING_NONE : AG_BINDING_MALFORMED;
 		goto out;
 	}
@@ -190,7 +190,7 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 	if (!have_key && (errno == ENOENT || errno == EACCES))
 		in_cage = have_key = !ag_sandbox_key_load(home, agent, key);
 	strbuf_addstr(&path, in_cage ? AG_SANDBOX_SIG_SUFFIX : ".sig");
-	if (read_file_bounded(path.buf, AG_SIG_MAX, RF_REGULAR, &sig) < 0)
+	if (read_small_regular(path.buf, AG_SIG_MAX, &sig) < 0)
 		strbuf_reset(&sig); /* a missing sig is an empty tag */
 	v = ag_hmac_verify(have_key ? key : NULL, AG_KEY_LEN, data.buf,
 			   data.len, sig.buf, sig.len, NULL, 0);

@@ -191,6 +191,18 @@ static void test_binding_load(void **state)
 	sig[0] = sig[0] == 'a' ? 'b' : 'a';
 	write_file(p.buf, sig, 64);
 	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_FORGED);
+	/* a key that is no regular file (read with no fstat): no key */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.config-integrity-key", home);
+	assert_int_equal(unlink(p.buf), 0);
+	assert_int_equal(mkfifo(p.buf, 0600), 0);
+	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_NO_KEY);
+	/* a binding that is none: refused, not waited on */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/runtime/ag1/binding.json", home);
+	assert_int_equal(unlink(p.buf), 0);
+	assert_int_equal(mkfifo(p.buf, 0600), 0);
+	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_MALFORMED);
 	strbuf_release(&p);
 	strbuf_release(&json);
 	free(home);
