@@ -239,6 +239,7 @@ static void copy_loc(struct repo_loc *dst, const struct repo_loc *src,
 	dst->commondir = xstrdup(src->commondir);
 	dst->is_main = src->is_main;
 	dst->head_branch = src->head_branch ? xstrdup(src->head_branch) : NULL;
+	dst->head_unread = src->head_unread;
 	dst->rel = xstrdup(rel);
 }
 
@@ -255,8 +256,13 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 	enum repo_found r;
 
 	facts_caller_repo(ga, &gd, &wt);
+	/* the worktree's branch is the push rule's (wt_branch): a read-only
+	 * command (rev-parse, status: the hot path) needs no HEAD read */
 	if (f->bind.worktree &&
-	    repo_discover_canonical(f->bind.worktree, &f->wt) == REPO_FOUND) {
+	    (ga->sub && git_sub_class(ga->sub) == SC_READ
+		     ? repo_discover_no_head(f->bind.worktree, &f->wt)
+		     : repo_discover_canonical(f->bind.worktree, &f->wt)) ==
+		    REPO_FOUND) {
 		f->have_wt = true;
 		f->repo.wt_branch = f->wt.head_branch;
 	}

@@ -116,6 +116,8 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	} else {
 		r->commondir = xstrdup(r->gitdir);
 	}
+	if (r->head_unread)
+		goto out;
 	strbuf_reset(&p);
 	strbuf_addpath(&p, r->gitdir, "HEAD");
 	if (read_small(p.buf, &sb))
@@ -123,6 +125,7 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref) &&
 	    strcmp(ref, ".invalid"))
 		r->head_branch = xstrdup(ref);
+out:
 	strbuf_release(&sb);
 	strbuf_release(&p);
 	return REPO_FOUND;
@@ -266,6 +269,13 @@ enum repo_found repo_discover(const char *start, struct repo_loc *out)
 enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out)
 {
 	memset(out, 0, sizeof(*out));
+	return discover(xstrdup(start), out);
+}
+
+enum repo_found repo_discover_no_head(const char *start, struct repo_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->head_unread = true;
 	return discover(xstrdup(start), out);
 }
 
