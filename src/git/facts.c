@@ -25,6 +25,7 @@
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "core/binding-seen.h"
 #include "git/classify.h"
 #include "git/config-env.h"
 #include "git/facts.h"
@@ -168,7 +169,9 @@ static void gather_binding(struct shim_facts *f)
 		f->bind.why_unbound = "AGENTIC_GIT_HOME is not set";
 		return;
 	}
-	f->bstate = ag_binding_load(f->env.home, f->env.agent, &f->binding);
+	f->bstate = binding_load_seen(f->env.home, f->env.agent,
+				      f->eff_canonical ? f->eff_cwd : NULL,
+				      &f->binding);
 	if (f->bstate == AG_BINDING_SCHEME)
 		fprintf(stderr,
 			"agentic-git: HMAC scheme skew — binding signed with a scheme this shim does not implement (%s); treating agent as unbound\n",
