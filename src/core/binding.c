@@ -219,7 +219,8 @@ enum ag_binding_state binding_load_seen(const char *home, const char *agent,
 	}
 	/* a literal parent of a directory just seen exists: no stat */
 	if (b->worktree &&
-	    !(seen && b->worktree[0] == '/' && path_inside(seen, b->worktree, &rel)) &&
+	    !(seen && b->worktree[0] == '/' &&
+	      path_inside(seen, b->worktree, &rel)) &&
 	    stat(b->worktree, &sb) < 0) {
 		st = AG_BINDING_ORPHAN;
 		goto out_release;

@@ -138,8 +138,8 @@ odd:
 /* st: lstat of dotgit (its type); bytes: a file's content, read already
  * (NULL: read it here) */
 static enum repo_found at_dotgit(const char *dir, const char *dotgit,
-				 const struct stat *st, const struct strbuf *bytes,
-				 struct repo_loc *r)
+				 const struct stat *st,
+				 const struct strbuf *bytes, struct repo_loc *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *g;
@@ -317,8 +317,8 @@ static enum repo_found discover(char *cur, struct repo_loc *out)
 		struct stat st;
 		int here = dotgit_probe(dotgit, &st, &bytes);
 		if (here) {
-			res = at_dotgit(cur, dotgit, &st, here > 0 ? &bytes : NULL,
-					out);
+			res = at_dotgit(cur, dotgit, &st,
+					here > 0 ? &bytes : NULL, out);
 			strbuf_release(&bytes);
 			free(dotgit);
 			break;

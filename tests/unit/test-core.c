@@ -188,9 +188,11 @@ static void test_binding_load(void **state)
 	ag_binding_release(&b);
 	/* the shim's seen directory spares the stat of a worktree above it,
 	 * not of another: a worktree that is gone is still an orphan */
-	assert_int_equal(binding_load_seen(home, "ag1", home, &b), AG_BINDING_BOUND);
+	assert_int_equal(binding_load_seen(home, "ag1", home, &b),
+			 AG_BINDING_BOUND);
 	ag_binding_release(&b);
-	assert_int_equal(binding_load_seen(home, "ag1", "/", &b), AG_BINDING_BOUND);
+	assert_int_equal(binding_load_seen(home, "ag1", "/", &b),
+			 AG_BINDING_BOUND);
 	ag_binding_release(&b);
 	/* invalid agent names never reach the filesystem */
 	assert_int_equal(ag_binding_load(home, "../ag1", &b), AG_BINDING_BAD_AGENT);
@@ -201,13 +203,18 @@ static void test_binding_load(void **state)
 	/* a bound worktree that is gone, seen from elsewhere: orphan */
 	{
 		struct strbuf gone = STRBUF_INIT, bp = STRBUF_INIT;
-		strbuf_addf(&gone, "{\"version\":1,\"agent\":\"ag1\",\"task_id\":\"t\",\"worktree\":\"%s/gone\"}", home);
+		strbuf_addf(
+			&gone,
+			"{\"version\":1,\"agent\":\"ag1\",\"task_id\":\"t\",\"worktree\":\"%s/gone\"}",
+			home);
 		strbuf_addf(&bp, "%s/runtime/ag1/binding.json", home);
 		write_file(bp.buf, gone.buf, gone.len);
-		assert_int_equal(ag_sign_with_home(home, gone.buf, gone.len, sig), 0);
+		assert_int_equal(
+			ag_sign_with_home(home, gone.buf, gone.len, sig), 0);
 		strbuf_addstr(&bp, ".sig");
 		write_file(bp.buf, sig, 64);
-		assert_int_equal(binding_load_seen(home, "ag1", home, &b), AG_BINDING_ORPHAN);
+		assert_int_equal(binding_load_seen(home, "ag1", home, &b),
+				 AG_BINDING_ORPHAN);
 		strbuf_release(&gone);
 		strbuf_release(&bp);
 	}
@@ -222,7 +229,8 @@ static void test_binding_load(void **state)
 	strbuf_addf(&p, "%s/runtime/ag1/binding.json", home);
 	assert_int_equal(unlink(p.buf), 0);
 	assert_int_equal(mkfifo(p.buf, 0600), 0);
-	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_MALFORMED);
+	assert_int_equal(ag_binding_load(home, "ag1", &b),
+			 AG_BINDING_MALFORMED);
 	strbuf_release(&p);
 	strbuf_release(&json);
 	free(home);
