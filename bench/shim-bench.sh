@@ -11,7 +11,8 @@
 # agentic-git itself): each ≤ 1.05 × the minimal program; peak memory ≤
 # 4 MiB; no extra process. Also prints the instructions each path runs
 # before it execs git (bench/steptrace.c): a count the machine's load
-# does not change, where the timing on a shared machine is noise.
+# does not change, where the timing on a shared machine is noise, and
+# (with strace) the system calls each makes before that exec.
 #
 # usage: bench/shim-bench.sh [path/to/agentic-git]
 set -euo pipefail
@@ -84,4 +85,16 @@ if command -v strace >/dev/null; then
 	n=$(strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$W/st" \
 		"$W/full/git" rev-parse HEAD >/dev/null 2>&1; grep -cE 'execve\(|clone|fork' "$W/st")
 	echo "processes, the full binary as git: $n ($([ "$n" -le 2 ] && echo pass || echo FAIL))"
+	# system calls between the program's own execve and the execve of
+	# git: on a VM where each costs, most of the shim's own time
+	syscalls() {
+		strace -f -qq -o "$W/sc" "$@" >/dev/null 2>&1
+		awk '/execve\(/ { n++; next } n == 1 { c++ } END { print c + 0 }' "$W/sc"
+	}
+	for cmd in "rev-parse HEAD" "status"; do
+		# shellcheck disable=SC2086
+		printf 'system calls before the exec of git, %s: min-exec static %s, dynamic %s; shim %s, full binary %s\n' "$cmd" \
+			"$(syscalls "$W/mins/git" $cmd)" "$(syscalls "$W/min/git" $cmd)" \
+			"$(syscalls "$AGENTIC_GIT_HOME/bin/git" $cmd)" "$(syscalls "$W/full/git" $cmd)"
+	done
 fi

@@ -38,10 +38,40 @@ int read_fd_bounded(int fd, size_t max, struct strbuf *out)
 	return 0;
 }
 
-int read_small_file(const char *path, size_t max, struct strbuf *out)
+/*
+ * The shim's hot path ends in execve, which closes every O_CLOEXEC fd: a
+ * close(2) of each small file it read is a system call for nothing
+ * (bench/shim-bench.sh counts them). Off by default; a bounded number.
+ */
+static unsigned fds_kept, fds_keep_max;
+
+void fileio_keep_fds_to_exec(unsigned max)
 {
-	cleanup_fd int fd = -1;
+	fds_keep_max = max;
+}
+
+void fd_done(int fd)
+{
+	int errsv = errno;
+
+	if (fd < 0)
+		return;
+	if (fds_kept < fds_keep_max)
+		fds_kept++;
+	else
+		close(fd);
+	errno = errsv;
+}
+
+/* One read of at most max + 1 bytes; `regular`: a read that gave nothing
+ * is told from an empty regular file by fstat, the one case that needs it
+ * (a directory's EISDIR, a FIFO with no writer, /dev/null, a tty). */
+static int read_small(const char *path, size_t max, bool regular,
+		      struct strbuf *out)
+{
+	struct stat st;
 	ssize_t n;
+	int fd, errsv;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
@@ -50,14 +80,32 @@ int read_small_file(const char *path, size_t max, struct strbuf *out)
 	do
 		n = read(fd, out->buf + out->len, max + 1);
 	while (n < 0 && errno == EINTR);
-	if (n < 0)
+	errsv = errno;
+	if (regular && n <= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		n = -1;
+		errsv = EINVAL;
+	}
+	fd_done(fd);
+	if (n < 0) {
+		errno = errsv;
 		return -1;
+	}
 	if ((size_t)n > max) {
 		errno = EFBIG;
 		return -1;
 	}
 	strbuf_setlen(out, out->len + (size_t)n);
 	return 0;
+}
+
+int read_small_file(const char *path, size_t max, struct strbuf *out)
+{
+	return read_small(path, max, false, out);
+}
+
+int read_small_regular(const char *path, size_t max, struct strbuf *out)
+{
+	return read_small(path, max, true, out);
 }
 
 int read_file_bounded(const char *path, size_t max, unsigned flags,

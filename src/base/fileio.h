@@ -35,6 +35,22 @@ int read_file_bounded(const char *path, size_t max, unsigned flags,
  * caller's parse. Larger than `max`: EFBIG.
  */
 int read_small_file(const char *path, size_t max, struct strbuf *out);
+/*
+ * read_small_file() that refuses anything but a regular file (EINVAL), as
+ * RF_REGULAR does, with no fstat when the read gave bytes: only a regular
+ * file, a FIFO someone writes to or a device gives bytes to one read, and
+ * a writer who can put a FIFO or a device at `path` can put a file there.
+ * Checks of owner or mode need read_file_bounded(). One read: a file that
+ * grows meanwhile is cut where it was (a signature over it fails).
+ */
+int read_small_regular(const char *path, size_t max, struct strbuf *out);
+/*
+ * Where the shim's hot path would close an O_CLOEXEC fd it read from: up
+ * to `max` of them are left open for execve to close (the shim calls
+ * fileio_keep_fds_to_exec(); nothing else does). fd_done() keeps errno.
+ */
+void fileio_keep_fds_to_exec(unsigned max);
+void fd_done(int fd);
 /* Same, on an already-open fd (not closed). */
 int read_fd_bounded(int fd, size_t max, struct strbuf *out);
 

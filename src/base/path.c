@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/fileio.h"
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -58,7 +59,7 @@ char *real_dir_path(const char *path)
 			buf = big = xmalloc(size = PATH_MAX);
 			n = fd_dir_name(fd, buf, size);
 		}
-		close(fd);
+		fd_done(fd);
 	}
 	if (n > 0 && (size_t)n < size) {
 		buf[n] = '\0';

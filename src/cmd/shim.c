@@ -22,6 +22,7 @@
 #include "base/die.h"
 #include "base/envvar.h"
 #include "base/eventlog.h"
+#include "base/fileio.h"
 #include "base/path.h"
 #include "base/spawn.h"
 #include "base/strvec.h"
@@ -374,6 +375,8 @@ int cmd_shim(int argc, const char **argv)
 	int status;
 
 	recursion_guard(depth);
+	/* the hot path's reads are closed by execve (base/fileio.h) */
+	fileio_keep_fds_to_exec(16);
 	real_git = realgit_locate(ag_getenv_str(AGE_HOME));
 	if (!real_git) {
 		fprintf(stderr,

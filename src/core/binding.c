@@ -23,6 +23,8 @@
 #include <jansson.h>
 #include "agentic-git/core.h"
 #include "base/fileio.h"
+#include "base/path.h"
+#include "core/binding-seen.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -167,20 +169,26 @@ int ag_binding_encode(const struct ag_binding *b, char **out, size_t *len)
 enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 				      struct ag_binding *b)
 {
+	return binding_load_seen(home, agent, NULL, b);
+}
+
+enum ag_binding_state binding_load_seen(const char *home, const char *agent,
+					const char *seen, struct ag_binding *b)
+{
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT, sig = STRBUF_INIT;
 	uint8_t key[AG_KEY_LEN];
 	bool have_key, in_cage = false;
 	enum ag_binding_state st;
 	enum ag_verify v;
 	struct stat sb;
-	const char *why;
+	const char *why, *rel;
 
 	memset(b, 0, sizeof(*b));
 	if (!ag_agent_name_valid(agent, &why))
 		return AG_BINDING_BAD_AGENT;
 	strbuf_addpath(&path, home, "runtime/");
 	strbuf_addpath(&path, agent, "binding.json");
-	if (read_file_bounded(path.buf, AG_BINDING_MAX, RF_REGULAR, &data) < 0) {
+	if (read_small_regular(path.buf, AG_BINDING_MAX, &data) < 0) {
 		st = errno == ENOENT ? AG_BINDING_NONE : AG_BINDING_MALFORMED;
 		goto out;
 	}
@@ -190,7 +198,7 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 	if (!have_key && (errno == ENOENT || errno == EACCES))
 		in_cage = have_key = !ag_sandbox_key_load(home, agent, key);
 	strbuf_addstr(&path, in_cage ? AG_SANDBOX_SIG_SUFFIX : ".sig");
-	if (read_file_bounded(path.buf, AG_SIG_MAX, RF_REGULAR, &sig) < 0)
+	if (read_small_regular(path.buf, AG_SIG_MAX, &sig) < 0)
 		strbuf_reset(&sig); /* a missing sig is an empty tag */
 	v = ag_hmac_verify(have_key ? key : NULL, AG_KEY_LEN, data.buf,
 			   data.len, sig.buf, sig.len, NULL, 0);
@@ -209,7 +217,11 @@ enum ag_binding_state ag_binding_load(const char *home, const char *agent,
 		st = AG_BINDING_FORGED;
 		goto out_release;
 	}
-	if (b->worktree && stat(b->worktree, &sb) < 0) {
+	/* a literal parent of a directory just seen exists: no stat */
+	if (b->worktree &&
+	    !(seen && b->worktree[0] == '/' &&
+	      path_inside(seen, b->worktree, &rel)) &&
+	    stat(b->worktree, &sb) < 0) {
 		st = AG_BINDING_ORPHAN;
 		goto out_release;
 	}

@@ -33,7 +33,7 @@ static int key_load_path(const struct strbuf *path, uint8_t key[AG_KEY_LEN])
 	struct strbuf data = STRBUF_INIT;
 	int ret = -1, errsv;
 
-	if (read_file_bounded(path->buf, 4096, RF_REGULAR, &data) < 0) {
+	if (read_small_regular(path->buf, 4096, &data) < 0) {
 		if (errno == EFBIG)
 			errno = EINVAL;
 		goto out;

@@ -261,7 +261,7 @@ int ag_policy_load(const char *home, struct ag_protected *p, char *err,
 	int ret = -1;
 
 	strbuf_addpath(&path, home, "policy.toml");
-	if (read_file_bounded(path.buf, AG_POLICY_MAX, RF_REGULAR, &data) < 0) {
+	if (read_small_regular(path.buf, AG_POLICY_MAX, &data) < 0) {
 		if (errno == ENOENT) {
 			ret = 0;
 		} else {
@@ -271,7 +271,7 @@ int ag_policy_load(const char *home, struct ag_protected *p, char *err,
 		goto out;
 	}
 	strbuf_addstr(&path, ".sig");
-	if (read_file_bounded(path.buf, AG_SIG_MAX, RF_REGULAR, &sig) < 0)
+	if (read_small_regular(path.buf, AG_SIG_MAX, &sig) < 0)
 		strbuf_reset(&sig);
 	have_key = !ag_key_load(home, key);
 	v = ag_hmac_verify(have_key ? key : NULL, AG_KEY_LEN, data.buf,

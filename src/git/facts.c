@@ -25,6 +25,7 @@
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "core/binding-seen.h"
 #include "git/classify.h"
 #include "git/config-env.h"
 #include "git/facts.h"
@@ -168,7 +169,9 @@ static void gather_binding(struct shim_facts *f)
 		f->bind.why_unbound = "AGENTIC_GIT_HOME is not set";
 		return;
 	}
-	f->bstate = ag_binding_load(f->env.home, f->env.agent, &f->binding);
+	f->bstate = binding_load_seen(f->env.home, f->env.agent,
+				      f->eff_canonical ? f->eff_cwd : NULL,
+				      &f->binding);
 	if (f->bstate == AG_BINDING_SCHEME)
 		fprintf(stderr,
 			"agentic-git: HMAC scheme skew — binding signed with a scheme this shim does not implement (%s); treating agent as unbound\n",
@@ -239,6 +242,7 @@ static void copy_loc(struct repo_loc *dst, const struct repo_loc *src,
 	dst->commondir = xstrdup(src->commondir);
 	dst->is_main = src->is_main;
 	dst->head_branch = src->head_branch ? xstrdup(src->head_branch) : NULL;
+	dst->head_unread = src->head_unread;
 	dst->rel = xstrdup(rel);
 }
 
@@ -255,8 +259,13 @@ static void gather_target(struct shim_facts *f, const struct git_argv *ga)
 	enum repo_found r;
 
 	facts_caller_repo(ga, &gd, &wt);
+	/* the worktree's branch is the push rule's (wt_branch): a read-only
+	 * command (rev-parse, status: the hot path) needs no HEAD read */
 	if (f->bind.worktree &&
-	    repo_discover_canonical(f->bind.worktree, &f->wt) == REPO_FOUND) {
+	    (ga->sub && git_sub_class(ga->sub) == SC_READ
+		     ? repo_discover_no_head(f->bind.worktree, &f->wt)
+		     : repo_discover_canonical(f->bind.worktree, &f->wt)) ==
+		    REPO_FOUND) {
 		f->have_wt = true;
 		f->repo.wt_branch = f->wt.head_branch;
 	}

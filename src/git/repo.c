@@ -116,6 +116,8 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	} else {
 		r->commondir = xstrdup(r->gitdir);
 	}
+	if (r->head_unread)
+		goto out;
 	strbuf_reset(&p);
 	strbuf_addpath(&p, r->gitdir, "HEAD");
 	if (read_small(p.buf, &sb))
@@ -123,6 +125,7 @@ static enum repo_found fill_from_gitdir(struct repo_loc *r)
 	if (skip_prefix(sb.buf, "ref: refs/heads/", &ref) &&
 	    strcmp(ref, ".invalid"))
 		r->head_branch = xstrdup(ref);
+out:
 	strbuf_release(&sb);
 	strbuf_release(&p);
 	return REPO_FOUND;
@@ -132,9 +135,11 @@ odd:
 	return REPO_ODD;
 }
 
-/* st: lstat of dotgit */
+/* st: lstat of dotgit (its type); bytes: a file's content, read already
+ * (NULL: read it here) */
 static enum repo_found at_dotgit(const char *dir, const char *dotgit,
-				 const struct stat *st, struct repo_loc *r)
+				 const struct stat *st,
+				 const struct strbuf *bytes, struct repo_loc *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *g;
@@ -144,7 +149,11 @@ static enum repo_found at_dotgit(const char *dir, const char *dotgit,
 		r->gitdir = real_dir_path(dotgit);
 		r->is_main = true;
 	} else if (S_ISREG(st->st_mode)) {
-		if (read_small(dotgit, &sb) || !skip_prefix(sb.buf, "gitdir: ", &g)) {
+		if (!bytes && read_small(dotgit, &sb) < 0) {
+			strbuf_release(&sb);
+			return REPO_ODD;
+		}
+		if (!skip_prefix(bytes ? bytes->buf : sb.buf, "gitdir: ", &g)) {
 			strbuf_release(&sb);
 			return REPO_ODD;
 		}
@@ -162,7 +171,7 @@ static enum repo_found at_dotgit(const char *dir, const char *dotgit,
 		if (real && !lstat(real, &t) && !S_ISLNK(t.st_mode)) {
 			free(r->top);
 			r->top = NULL;
-			res = at_dotgit(dir, real, &t, r);
+			res = at_dotgit(dir, real, &t, NULL, r);
 		}
 		free(real);
 		return res;
@@ -263,6 +272,39 @@ enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out)
 	return discover(xstrdup(start), out);
 }
 
+enum repo_found repo_discover_no_head(const char *start, struct repo_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->head_unread = true;
+	return discover(xstrdup(start), out);
+}
+
+/*
+ * Whether `dotgit` is there, its type in st->st_mode: 1 with a file's
+ * bytes in `bytes`, -1 for another type, 0 for nothing. One open and one
+ * read tell the shapes discovery meets apart with no lstat (the hot path
+ * reads a linked worktree's .git file): bytes (a file; a FIFO or a device
+ * gives what fails the caller's parse), EISDIR (a directory), ELOOP under
+ * O_NOFOLLOW (a symlink), ENOENT (nothing); any other error is lstat'ed.
+ */
+static int dotgit_probe(const char *dotgit, struct stat *st,
+			struct strbuf *bytes)
+{
+	memset(st, 0, sizeof(*st));
+	if (!read_small_file(dotgit, SMALL_FILE, bytes)) {
+		strbuf_trim(bytes);
+		st->st_mode = S_IFREG;
+		return 1;
+	}
+	if (errno == ENOENT)
+		return 0;
+	if (errno == EISDIR || errno == ELOOP) {
+		st->st_mode = errno == EISDIR ? S_IFDIR : S_IFLNK;
+		return -1;
+	}
+	return lstat(dotgit, st) < 0 ? 0 : -1;
+}
+
 /* Takes ownership of cur, a canonical path. */
 static enum repo_found discover(char *cur, struct repo_loc *out)
 {
@@ -271,10 +313,13 @@ static enum repo_found discover(char *cur, struct repo_loc *out)
 
 	for (;;) {
 		char *dotgit = path_join(cur, ".git");
+		struct strbuf bytes = STRBUF_INIT;
 		struct stat st;
-		bool here = !lstat(dotgit, &st);
+		int here = dotgit_probe(dotgit, &st, &bytes);
 		if (here) {
-			res = at_dotgit(cur, dotgit, &st, out);
+			res = at_dotgit(cur, dotgit, &st,
+					here > 0 ? &bytes : NULL, out);
+			strbuf_release(&bytes);
 			free(dotgit);
 			break;
 		}
@@ -323,7 +368,7 @@ enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 	if (!S_ISDIR(st.st_mode)) {
 		/* --git-dir may name a .git file (canonical: stat is lstat) */
 		char *dir = path_dirname(g);
-		enum repo_found r = at_dotgit(dir, g, &st, out);
+		enum repo_found r = at_dotgit(dir, g, &st, NULL, out);
 		free(dir);
 		free(g);
 		if (r == REPO_FOUND && !out->rel)

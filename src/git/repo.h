@@ -18,6 +18,7 @@ struct repo_loc {
 	char *commondir;   /* canonical */
 	bool is_main;	   /* .git is a directory: the main working tree */
 	char *head_branch; /* HEAD's branch (without refs/heads/), or NULL */
+	bool head_unread;  /* repo_discover_no_head(): HEAD not read */
 	char *rel;	   /* start directory relative to top ("" at top) */
 };
 
@@ -34,6 +35,12 @@ enum repo_found repo_discover(const char *start, struct repo_loc *out);
 /* Same, for a start path that is already canonical (from getcwd(3) or
  * realpath(3)): saves a realpath per call on the shim's hot path. */
 enum repo_found repo_discover_canonical(const char *start, struct repo_loc *out);
+/*
+ * Same, without reading HEAD (head_branch NULL, head_unread set): for a
+ * caller no rule of which asks the branch (a read-only command on the
+ * shim's hot path). A missing HEAD is then not seen here: git sees it.
+ */
+enum repo_found repo_discover_no_head(const char *start, struct repo_loc *out);
 /* For GIT_DIR / --git-dir (+ optional work tree). */
 enum repo_found repo_from_gitdir(const char *gitdir, const char *work_tree,
 				 struct repo_loc *out);

@@ -12,6 +12,7 @@
 #include "agentic-git/core.h"
 #include "base/fileio.h"
 #include "base/strbuf.h"
+#include "core/binding-seen.h"
 
 static void test_golden_vectors(void **state)
 {
@@ -185,12 +186,51 @@ static void test_binding_load(void **state)
 	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_BOUND);
 	assert_string_equal(b.branch, "feat/x");
 	ag_binding_release(&b);
+	/* the shim's seen directory spares the stat of a worktree above it,
+	 * not of another: a worktree that is gone is still an orphan */
+	assert_int_equal(binding_load_seen(home, "ag1", home, &b),
+			 AG_BINDING_BOUND);
+	ag_binding_release(&b);
+	assert_int_equal(binding_load_seen(home, "ag1", "/", &b),
+			 AG_BINDING_BOUND);
+	ag_binding_release(&b);
 	/* invalid agent names never reach the filesystem */
 	assert_int_equal(ag_binding_load(home, "../ag1", &b), AG_BINDING_BAD_AGENT);
 	/* flip one byte of the signature */
 	sig[0] = sig[0] == 'a' ? 'b' : 'a';
 	write_file(p.buf, sig, 64);
 	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_FORGED);
+	/* a bound worktree that is gone, seen from elsewhere: orphan */
+	{
+		struct strbuf gone = STRBUF_INIT, bp = STRBUF_INIT;
+		strbuf_addf(
+			&gone,
+			"{\"version\":1,\"agent\":\"ag1\",\"task_id\":\"t\",\"worktree\":\"%s/gone\"}",
+			home);
+		strbuf_addf(&bp, "%s/runtime/ag1/binding.json", home);
+		write_file(bp.buf, gone.buf, gone.len);
+		assert_int_equal(
+			ag_sign_with_home(home, gone.buf, gone.len, sig), 0);
+		strbuf_addstr(&bp, ".sig");
+		write_file(bp.buf, sig, 64);
+		assert_int_equal(binding_load_seen(home, "ag1", home, &b),
+				 AG_BINDING_ORPHAN);
+		strbuf_release(&gone);
+		strbuf_release(&bp);
+	}
+	/* a key that is no regular file (read with no fstat): no key */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.config-integrity-key", home);
+	assert_int_equal(unlink(p.buf), 0);
+	assert_int_equal(mkfifo(p.buf, 0600), 0);
+	assert_int_equal(ag_binding_load(home, "ag1", &b), AG_BINDING_NO_KEY);
+	/* a binding that is none: refused, not waited on */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/runtime/ag1/binding.json", home);
+	assert_int_equal(unlink(p.buf), 0);
+	assert_int_equal(mkfifo(p.buf, 0600), 0);
+	assert_int_equal(ag_binding_load(home, "ag1", &b),
+			 AG_BINDING_MALFORMED);
 	strbuf_release(&p);
 	strbuf_release(&json);
 	free(home);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* read_small_file: one read, no fstat, and still no hang or overflow. */
+/* read_small_file: one read, no fstat, and still no hang or overflow;
+ * read_small_regular: the same, refusing what is not a regular file. */
 #include "base/common.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,10 +81,71 @@ static void test_read_small_file(void **state)
 	strbuf_release(&out);
 }
 
+static void test_read_small_regular(void **state)
+{
+	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	put(at(&p, "bind"), "{}");
+	assert_int_equal(read_small_regular(p.buf, 64, &out), 0);
+	assert_string_equal(out.buf, "{}");
+	/* an empty regular file is one: nothing read, no error */
+	put(at(&p, "empty"), "");
+	strbuf_reset(&out);
+	assert_int_equal(read_small_regular(p.buf, 64, &out), 0);
+	assert_int_equal(out.len, 0);
+	errno = 0;
+	assert_int_equal(read_small_regular(at(&p, "bind"), 1, &out), -1);
+	assert_int_equal(errno, EFBIG);
+	/* a FIFO with no writer, a directory, a device: EINVAL, no hang */
+	assert_int_equal(mkfifo(at(&p, "fifo2"), 0600), 0);
+	errno = 0;
+	assert_int_equal(read_small_regular(p.buf, 64, &out), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(mkdir(at(&p, "d2"), 0700), 0);
+	errno = 0;
+	assert_int_equal(read_small_regular(p.buf, 64, &out), -1);
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_int_equal(read_small_regular("/dev/null", 64, &out), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(symlink("bind", at(&p, "link2")), 0);
+	assert_int_equal(read_small_regular(p.buf, 64, &out), -1);
+	errno = 0;
+	assert_int_equal(read_small_regular(at(&p, "none"), 64, &out), -1);
+	assert_int_equal(errno, ENOENT);
+	strbuf_release(&p);
+	strbuf_release(&out);
+}
+
+/* fd_done(): left open (close-on-exec) up to the bound the shim sets,
+ * closed past it and by default */
+static void test_fd_done(void **state)
+{
+	int a = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int b = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int c = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	(void)state;
+	fd_done(a);
+	assert_int_equal(fcntl(a, F_GETFD), -1);
+	fileio_keep_fds_to_exec(1);
+	errno = 42;
+	fd_done(b);
+	assert_int_equal(errno, 42);
+	assert_int_equal(fcntl(b, F_GETFD), FD_CLOEXEC);
+	fd_done(c);
+	assert_int_equal(fcntl(c, F_GETFD), -1);
+	fileio_keep_fds_to_exec(0);
+	close(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_small_file),
+		cmocka_unit_test(test_read_small_regular),
+		cmocka_unit_test(test_fd_done),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
