@@ -7,6 +7,7 @@
 #include "base/common.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "base/bigendian.h"
@@ -420,10 +421,9 @@ static int open_tmp(const char *dir, const char *prefix, struct strbuf *path)
 	return fd;
 }
 
-/* fsync and close, keeping the first errno. */
-static int close_synced(int fd)
+/* Closes fd, keeping a failure's errno; -1 when it failed. */
+static int close_checked(int fd, int rc)
 {
-	int rc = fsync(fd);
 	int errsv = errno;
 
 	if (close(fd) < 0 && !rc)
@@ -432,55 +432,98 @@ static int close_synced(int fd)
 	return rc;
 }
 
-static int write_tmp_pack(struct packw *pw, const char *dir,
-			  struct strbuf *tmp, unsigned char sum[20],
-			  struct strbuf *err)
+static void *fsync_thread(void *arg)
 {
-	int fd = open_tmp(dir, "tmp_pack_", tmp);
+	int *fd_rc = arg;
 
-	if (fd < 0) {
+	fd_rc[1] = fsync(fd_rc[0]) < 0 ? errno : 0;
+	return NULL;
+}
+
+/*
+ * fsync of the pack and of its index at the same time: on a journalling
+ * file system each fsync waits for a journal commit, and two started
+ * together can share one where two in a row wait for two. Both are on
+ * disk before either is renamed into place, as before. 0, or the errno
+ * of the first that failed.
+ */
+static int fsync_both(int pack, int idx)
+{
+	int fd_rc[2] = { pack, 0 };
+	pthread_t t;
+	bool threaded = !pthread_create(&t, NULL, fsync_thread, fd_rc);
+	int rc;
+
+	if (!threaded) /* one after the other, then */
+		fsync_thread(fd_rc);
+	rc = fsync(idx) < 0 ? errno : 0;
+	if (threaded)
+		pthread_join(t, NULL);
+	return fd_rc[1] ? fd_rc[1] : rc;
+}
+
+/* The pack, written to a new temporary file left open in *fd. */
+static int write_tmp_pack(struct packw *pw, const char *dir, struct strbuf *tmp,
+			  unsigned char sum[20], int *fd, struct strbuf *err)
+{
+	*fd = open_tmp(dir, "tmp_pack_", tmp);
+	if (*fd < 0) {
 		strbuf_addf(err, "cannot create a pack in '%s': %s", dir,
 			    strerror(errno));
 		return -1;
 	}
-	if (write_pack(pw, fd, sum, err) < 0) {
-		close(fd);
+	if (write_pack(pw, *fd, sum, err) < 0)
 		return -1;
-	}
-	if (close_synced(fd) < 0) {
-		strbuf_addf(err, "cannot write pack '%s': %s", tmp->buf,
-			    strerror(errno));
-		return -1;
-	}
 	return 0;
 }
 
+/* Its index, likewise. */
 static int write_tmp_idx(const struct packw *pw, const char *dir,
 			 const unsigned char sum[20], struct strbuf *tmp,
-			 struct strbuf *err)
+			 int *fd, struct strbuf *err)
 {
 	struct strbuf idx = STRBUF_INIT;
-	int fd = open_tmp(dir, "tmp_idx_", tmp), rc = 0;
+	int rc = 0;
 
-	if (fd < 0) {
+	*fd = open_tmp(dir, "tmp_idx_", tmp);
+	if (*fd < 0) {
 		strbuf_addf(err, "cannot create a pack index in '%s': %s", dir,
 			    strerror(errno));
 		return -1;
 	}
 	build_idx(pw, sum, &idx);
-	if (write_all(fd, idx.buf, idx.len) < 0) {
-		int errsv = errno;
-
-		close(fd);
-		errno = errsv;
-		rc = -1;
-	} else if (close_synced(fd) < 0) {
-		rc = -1;
-	}
-	if (rc)
+	if (write_all(*fd, idx.buf, idx.len) < 0) {
 		strbuf_addf(err, "cannot write pack index '%s': %s", tmp->buf,
 			    strerror(errno));
+		rc = -1;
+	}
 	strbuf_release(&idx);
+	return rc;
+}
+
+/* Both files written and on disk, both closed; 0 or -1. */
+static int write_synced(struct packw *pw, const char *dir,
+			struct strbuf *tmp_pack, struct strbuf *tmp_idx,
+			unsigned char sum[20], struct strbuf *err)
+{
+	int pack = -1, idx = -1, rc = -1, e;
+
+	if (!write_tmp_pack(pw, dir, tmp_pack, sum, &pack, err) &&
+	    !write_tmp_idx(pw, dir, sum, tmp_idx, &idx, err)) {
+		e = fsync_both(pack, idx);
+		errno = e;
+		rc = close_checked(pack, e ? -1 : 0);
+		pack = -1;
+		rc = close_checked(idx, rc);
+		idx = -1;
+		if (rc)
+			strbuf_addf(err, "cannot write pack '%s': %s",
+				    tmp_pack->buf, strerror(errno));
+	}
+	if (pack >= 0)
+		close(pack);
+	if (idx >= 0)
+		close(idx);
 	return rc;
 }
 
@@ -524,8 +567,7 @@ int packw_finish(struct packw *pw, const char *objdir, struct strbuf *err)
 	if (mkdir(dir.buf, 0777) < 0 && errno != EEXIST)
 		strbuf_addf(err, "cannot create '%s': %s", dir.buf,
 			    strerror(errno));
-	else if (!write_tmp_pack(pw, dir.buf, &tmp_pack, sum, err) &&
-		 !write_tmp_idx(pw, dir.buf, sum, &tmp_idx, err) &&
+	else if (!write_synced(pw, dir.buf, &tmp_pack, &tmp_idx, sum, err) &&
 		 !put_in_place(&tmp_pack, dir.buf, sum, ".pack", err) &&
 		 !put_in_place(&tmp_idx, dir.buf, sum, ".idx", err))
 		rc = 0;

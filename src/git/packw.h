@@ -60,9 +60,10 @@ size_t packw_count(const struct packw *pw);
  * Writes the kept objects into <objdir>/pack/ as pack-<hex>.pack and
  * pack-<hex>.idx (hex: the pack's trailing SHA-1, as git names them);
  * nothing when none are kept. Creates <objdir>/pack if missing (0777 &
- * umask, as git does). Each file is written and fsynced under a temporary
- * name in that directory (O_CREAT|O_EXCL, mode 0444 like git's packs),
- * then renamed into place: the .pack first, the .idx last, because git
+ * umask, as git does). Both files are written under temporary names in
+ * that directory (O_CREAT|O_EXCL, mode 0444 like git's packs) and fsynced
+ * together (one journal commit can serve both), then renamed into place:
+ * the .pack first, the .idx last, because git
  * finds packs by their .idx. Final names that exist already hold the same
  * bytes (the name is the checksum): replacing them is success. Returns 0,
  * or -1 with a reason appended to `err` (temporary files removed; a .pack

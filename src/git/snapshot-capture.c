@@ -242,7 +242,8 @@ static int copy_index(struct snap *s)
 /*
  * The tree of the index file at `path` without git (git/snapshot-index.h):
  * git's cached root, or, when the snapshot writes its own objects, the
- * trees built from the entries. The bytes are mapped, not read: no copy.
+ * trees built from the entries. The bytes are mapped, not read: no copy;
+ * MAP_POPULATE maps them in one call, not a page fault every few pages.
  * The file is ours and git replaces it by rename, never truncates it, so
  * the mapping stays whole while we read it. 1: `tree` holds it; 0: git
  * must tell; -1: the file cannot be read. Only in a repository whose index
@@ -265,7 +266,7 @@ static int index_tree(struct snap *s, const char *path, struct strbuf *tree)
 	    s->head.len != repo_probe_hexlen(p) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > SNAPSHOT_INDEX_MAX)
 		return 0;
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED)
 		return 0;
 	ret = snapshot_index_build(map, len, s->head.len / 2,

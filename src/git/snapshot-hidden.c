@@ -116,7 +116,8 @@ bool snap_index_may_hide(const char *path, const char *commondir,
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size <= 0)
 		return true;
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED)
 		return true;
 	h = snapshot_index_hidden(map, (size_t)st.st_size, hash_len);
