@@ -52,6 +52,8 @@ void snap_release(struct snap *s)
 	strvec_clear(&s->refs);
 	quarantine_plan_release(&s->qp);
 	packw_release(&s->pw);
+	snapshot_ucache_release(&s->uc);
+	s->merged = false;
 	s->own_objects = false;
 	s->partial = false;
 }
@@ -547,7 +549,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 			  .itree = STRBUF_INIT, .icommit = STRBUF_INIT,
 			  .commit = STRBUF_INIT, .qdir = STRBUF_INIT,
 			  .stashes = STRVEC_INIT, .refs = STRVEC_INIT,
-			  .qp = QUARANTINE_PLAN_INIT, .pw = PACKW_INIT };
+			  .qp = QUARANTINE_PLAN_INIT, .pw = PACKW_INIT,
+			  .uc = SNAPSHOT_UCACHE_INIT };
 	struct strbuf perr = STRBUF_INIT;
 	int ret = -1;
 
@@ -570,6 +573,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	}
 	if (s.qdir.len)
 		move_to_quarantine(&s);
+	/* the ref holds every object the cache names: now it may name them */
+	snapshot_ucache_save(&s.uc, s.gitdir.buf, ref_out->buf, s.commit.buf);
 	log_taken(&s, ref_out->buf);
 	/* a killed snapshot's ref lock would stop the prune for good */
 	snapshot_sweep_ref_locks(s.commondir.buf, s.who);
