@@ -38,7 +38,8 @@
 #define F_NAMEMASK 0x0fff
 #define INDEX_MAX ((size_t)1 << 30)
 #define CACHE_MAX ((size_t)256 << 20)
-#define PER_FILE 4096 /* what reading and hashing a file costs beyond its bytes */
+#define PER_FILE \
+	4096 /* what reading and hashing a file costs beyond its bytes */
 #define MAX_DEPTH 1024
 #define MAGIC "AGSC"
 #define CACHE_VERSION 1
@@ -361,9 +362,12 @@ static void add_tree(struct strbuf *out, const struct iview *r,
 		     const struct ient *used, size_t used_nr)
 {
 	struct strbuf data = STRBUF_INIT;
-	struct tree_rewrite t = { .d = r->tree, .n = r->tree_len,
-				  .used = used, .used_nr = used_nr,
-				  .prefix = STRBUF_INIT, .out = &data };
+	struct tree_rewrite t = { .d = r->tree,
+				  .n = r->tree_len,
+				  .used = used,
+				  .used_nr = used_nr,
+				  .prefix = STRBUF_INIT,
+				  .out = &data };
 	unsigned char len[4];
 
 	if (r->tree && !tree_node(&t, 0) && t.i == t.n &&
@@ -425,15 +429,17 @@ static void merged_image(struct strbuf *out, const struct iview *r,
 static int write_new(const char *path, const struct strbuf *buf,
 		     const struct timespec *mtime)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		      0600);
+	int fd =
+		open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		     0600);
 	int ret;
 
 	if (fd < 0)
 		return -1;
 	ret = write_all(fd, buf->buf, buf->len) < 0 ||
-			      (mtime && futimens(fd, (struct timespec[2]){
-							       *mtime, *mtime }) < 0)
+			      (mtime &&
+			       futimens(fd, (struct timespec[2]){ *mtime,
+								  *mtime }) < 0)
 		      ? -1
 		      : 0;
 	if (close(fd) < 0)
@@ -456,8 +462,8 @@ static int load_cache(const char *gitdir, struct strbuf *buf)
 	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	strbuf_release(&path);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_nlink != 1 ||
-	    (st.st_mode & 022) || (uint64_t)st.st_size > CACHE_MAX ||
+	    st.st_uid != geteuid() || st.st_nlink != 1 || (st.st_mode & 022) ||
+	    (uint64_t)st.st_size > CACHE_MAX ||
 	    read_fd_bounded(fd, CACHE_MAX, buf) < 0 ||
 	    buf->len < CACHE_HDR + HDR_LEN + OID_LEN)
 		return -1;
@@ -479,7 +485,8 @@ static bool lower_hex(const char *s, size_t len)
 	if (strlen(s) != len)
 		return false;
 	for (size_t k = 0; k < len; k++)
-		if (!((s[k] >= '0' && s[k] <= '9') || (s[k] >= 'a' && s[k] <= 'f')))
+		if (!((s[k] >= '0' && s[k] <= '9') ||
+		      (s[k] >= 'a' && s[k] <= 'f')))
 			return false;
 	return true;
 }
@@ -497,8 +504,8 @@ static int parse_cache(const struct strbuf *buf, const char *commondir,
 	if (memcmp(b, MAGIC, 4) || get_be32(b + 4) != CACHE_VERSION ||
 	    get_be32(b + 16) >= 1000000000u)
 		return -1;
-	cf->at.tv_sec = (time_t)(((uint64_t)get_be32(b + 8) << 32) |
-				 get_be32(b + 12));
+	cf->at.tv_sec =
+		(time_t)(((uint64_t)get_be32(b + 8) << 32) | get_be32(b + 12));
 	cf->at.tv_nsec = (long)get_be32(b + 16);
 	cf->ignores = b + 20;
 	p = buf->buf + CACHE_HDR;
@@ -518,9 +525,9 @@ static int parse_cache(const struct strbuf *buf, const char *commondir,
 		return -1;
 	strbuf_addf(&want, "%s %s\n", cf->commit, cf->ref);
 	ret = refs_files_lookup(commondir, 40, &cf->ref, 1, &out) == 0 &&
-		      !strcmp(out.buf, want.buf)
-	      ? 0
-	      : -1;
+			      !strcmp(out.buf, want.buf)
+		      ? 0
+		      : -1;
 	strbuf_release(&out);
 	strbuf_release(&want);
 	return ret;
@@ -536,8 +543,8 @@ static bool probe_ok(const char *gitdir, const char *commondir)
 
 /* The cached entries that join `r` into *used; whether that is worth a
  * rewrite of the real index (header invariant 4). */
-static bool pick(const struct iview *r, const struct iview *c,
-		 size_t real_len, struct ient **used, size_t *used_nr)
+static bool pick(const struct iview *r, const struct iview *c, size_t real_len,
+		 struct ient **used, size_t *used_nr)
 {
 	struct strbuf dir = STRBUF_INIT;
 	uint64_t worth = 0;
@@ -629,7 +636,8 @@ int snapshot_ucache_collect(struct snapshot_ucache *u, const char *commondir,
 
 	snapshot_ucache_release(u);
 	if (map_file(real, &mr) < 0 || map_file(after, &ma) < 0 ||
-	    iview_read(&r, mr.p, mr.len) < 0 || iview_read(&a, ma.p, ma.len) < 0)
+	    iview_read(&r, mr.p, mr.len) < 0 ||
+	    iview_read(&a, ma.p, ma.len) < 0)
 		goto out;
 	sig_begin(&c, commondir, &path);
 	for (size_t k = 0; k < a.nr; k++) {

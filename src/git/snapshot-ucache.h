@@ -52,12 +52,15 @@
 struct snapshot_ucache {
 	struct strbuf entries; /* index v2 entries, sorted */
 	uint32_t nr;
-	struct timespec at; /* when their stat data was taken */
+	struct timespec at;	   /* when their stat data was taken */
 	unsigned char ignores[20]; /* the ignore files' signature */
 	bool ready;
 };
 
-#define SNAPSHOT_UCACHE_INIT { .entries = STRBUF_INIT }
+#define SNAPSHOT_UCACHE_INIT           \
+	{                              \
+		.entries = STRBUF_INIT \
+	}
 
 void snapshot_ucache_release(struct snapshot_ucache *u);
 

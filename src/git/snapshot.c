@@ -549,10 +549,11 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 			  .itree = STRBUF_INIT, .icommit = STRBUF_INIT,
 			  .commit = STRBUF_INIT, .qdir = STRBUF_INIT,
 			  .stashes = STRVEC_INIT, .refs = STRVEC_INIT,
-			  .qp = QUARANTINE_PLAN_INIT, .pw = PACKW_INIT,
-			  .uc = SNAPSHOT_UCACHE_INIT };
+			  .qp = QUARANTINE_PLAN_INIT, .pw = PACKW_INIT };
 	struct strbuf perr = STRBUF_INIT;
 	int ret = -1;
+
+	s.uc = (struct snapshot_ucache)SNAPSHOT_UCACHE_INIT;
 
 	strbuf_reset(ref_out);
 	if (check_opts(o, s.who, err) || snap_capture(&s) ||
