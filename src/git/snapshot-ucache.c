@@ -82,77 +82,111 @@ static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
 	return c ? c : (al < bl ? -1 : al > bl);
 }
 
-static int read_entry(struct iview *v, const unsigned char **p,
-		      const unsigned char *end)
-{
-	struct ient *e = &v->e[v->nr];
-	size_t fixed = STAT_LEN + OID_LEN + 2;
-	const unsigned char *nul;
-	unsigned flags;
+/* A walk over an index image's entries, without storing them. */
+struct iiter {
+	const unsigned char *p, *end;
+	unsigned version;
+	uint32_t left;
+	struct ient prev;	   /* prev.name NULL: none yet */
+	const unsigned char *tree; /* the TREE extension's data, or NULL */
+	size_t tree_len;
+};
 
-	if ((size_t)(end - *p) < fixed + 2)
+/* An index image of `len` bytes (its trailing hash included). */
+static int iiter_init(struct iiter *it, const unsigned char *buf, size_t len)
+{
+	memset(it, 0, sizeof(*it));
+	if (len < HDR_LEN + OID_LEN || memcmp(buf, "DIRC", 4))
 		return -1;
-	flags = get_be16(*p + STAT_LEN + OID_LEN);
-	if (flags & F_STAGE)
-		return -1; /* unmerged: not ours to merge into */
-	if (flags & F_EXTENDED) {
-		if (v->version < 3)
-			return -1;
-		fixed += 2;
-	}
-	nul = memchr(*p + fixed, '\0', (size_t)(end - *p) - fixed);
-	if (!nul)
+	it->version = get_be32(buf + 4);
+	it->left = get_be32(buf + 8);
+	it->p = buf + HDR_LEN;
+	it->end = buf + len - OID_LEN;
+	if ((it->version != 2 && it->version != 3) ||
+	    it->left > (size_t)(it->end - it->p) / STAT_LEN)
 		return -1;
-	e->at = *p;
-	e->name = (const char *)*p + fixed;
-	e->len = (size_t)(nul - (*p + fixed));
-	e->size = (fixed + e->len + 8) & ~(size_t)7;
-	if (!e->len || (size_t)(end - *p) < e->size ||
-	    ((flags & F_NAMEMASK) != F_NAMEMASK &&
-	     e->len != (flags & F_NAMEMASK)))
-		return -1;
-	if (v->nr && name_cmp(e[-1].name, e[-1].len, e->name, e->len) >= 0)
-		return -1; /* not strictly sorted */
-	*p += e->size;
-	v->nr++;
 	return 0;
 }
 
-/* An index image of `len` bytes (its trailing hash included). */
-static int iview_read(struct iview *v, const unsigned char *buf, size_t len)
+/* The extensions after the entries: TREE remembered; -1 on a malformed
+ * one or one that must be understood (split, sparse, newer). */
+static int iiter_extensions(struct iiter *it)
 {
-	const unsigned char *p, *end;
-	uint32_t nr;
+	const unsigned char *p = it->p, *end = it->end;
 
-	if (len < HDR_LEN + OID_LEN || memcmp(buf, "DIRC", 4))
-		return -1;
-	v->version = get_be32(buf + 4);
-	nr = get_be32(buf + 8);
-	p = buf + HDR_LEN;
-	end = buf + len - OID_LEN;
-	if ((v->version != 2 && v->version != 3) ||
-	    nr > (size_t)(end - p) / STAT_LEN)
-		return -1;
-	v->e = xmalloc(st_mult(nr ? nr : 1, sizeof(*v->e)));
-	while (v->nr < nr)
-		if (read_entry(v, &p, end) < 0)
-			return -1;
 	while (p < end) {
 		uint32_t size;
 
 		if (end - p < 8)
 			return -1;
 		size = get_be32(p + 4);
-		/* one that must be understood (split, sparse, newer) */
 		if ((size_t)(end - p - 8) < size || p[0] < 'A' || p[0] > 'Z')
 			return -1;
 		if (!memcmp(p, "TREE", 4)) {
-			v->tree = p + 8;
-			v->tree_len = size;
+			it->tree = p + 8;
+			it->tree_len = size;
 		}
 		p += 8 + size;
 	}
 	return 0;
+}
+
+/* The next entry into *e: 1; 0 at the end (the extensions checked); -1
+ * when malformed, unmerged or not strictly sorted. */
+static int iiter_next(struct iiter *it, struct ient *e)
+{
+	size_t fixed = STAT_LEN + OID_LEN + 2, room;
+	const unsigned char *nul;
+	unsigned flags;
+
+	if (!it->left)
+		return iiter_extensions(it);
+	room = (size_t)(it->end - it->p);
+	if (room < fixed + 2)
+		return -1;
+	flags = get_be16(it->p + STAT_LEN + OID_LEN);
+	if (flags & F_STAGE)
+		return -1; /* unmerged: not ours to merge into */
+	if (flags & F_EXTENDED) {
+		if (it->version < 3)
+			return -1;
+		fixed += 2;
+	}
+	nul = memchr(it->p + fixed, '\0', room - fixed);
+	if (!nul)
+		return -1;
+	e->at = it->p;
+	e->name = (const char *)it->p + fixed;
+	e->len = (size_t)(nul - (it->p + fixed));
+	e->size = (fixed + e->len + 8) & ~(size_t)7;
+	if (!e->len || room < e->size ||
+	    ((flags & F_NAMEMASK) != F_NAMEMASK &&
+	     e->len != (flags & F_NAMEMASK)))
+		return -1;
+	if (it->prev.name &&
+	    name_cmp(it->prev.name, it->prev.len, e->name, e->len) >= 0)
+		return -1;
+	it->prev = *e;
+	it->p += e->size;
+	it->left--;
+	return 1;
+}
+
+/* Every entry of an index image, stored (for lookups). */
+static int iview_read(struct iview *v, const unsigned char *buf, size_t len)
+{
+	struct iiter it;
+	int r;
+
+	if (iiter_init(&it, buf, len) < 0)
+		return -1;
+	v->version = it.version;
+	v->e = xmalloc(st_mult(it.left ? it.left : 1, sizeof(*v->e)));
+	while ((r = iiter_next(&it, &v->e[v->nr])) > 0)
+		v->nr++;
+	v->tree = it.tree;
+	v->tree_len = it.tree_len;
+	return r;
 }
 
 static size_t lower_bound(const struct ient *e, size_t nr, const char *name,
@@ -399,12 +433,13 @@ static bool fits(const struct iview *r, const struct ient *c,
 
 /* The merged index image into `out`: entries in order, TREE, hash. */
 static void merged_image(struct strbuf *out, const struct iview *r,
-			 const struct ient *used, size_t used_nr)
+			 size_t r_len, const struct ient *used, size_t used_nr)
 {
 	unsigned char h[HDR_LEN], sum[OID_LEN];
 	struct sha1_ctx c;
 	size_t i = 0, j = 0;
 
+	strbuf_grow(out, r_len + used_nr * 128 + 4096);
 	memcpy(h, "DIRC", 4);
 	put_be32(h + 4, r->version);
 	put_be32(h + 8, (uint32_t)(r->nr + used_nr));
@@ -582,7 +617,7 @@ int snapshot_ucache_merge(const char *gitdir, const char *commondir,
 	if (memcmp(sig, cf.ignores, OID_LEN) ||
 	    !pick(&r, &cf.v, m.len, &used, &used_nr))
 		goto out;
-	merged_image(&img, &r, used, used_nr);
+	merged_image(&img, &r, m.len, used, used_nr);
 	/* the older time: git's racy rule re-hashes what changed within it */
 	mtime = m.mtime;
 	if (cf.at.tv_sec < mtime.tv_sec ||
@@ -622,46 +657,57 @@ static bool cacheable(const struct ient *e)
 	       !(get_be16(e->at + STAT_LEN + OID_LEN) & (F_VALID | F_EXTENDED));
 }
 
+/* Whether entry `e` is at `r`'s current entry (moved up to it). */
+static int in_real(struct iiter *r, struct ient *cur, int *have,
+		   const struct ient *e)
+{
+	int c = 1;
+
+	while (*have > 0 &&
+	       (c = name_cmp(cur->name, cur->len, e->name, e->len)) < 0)
+		*have = iiter_next(r, cur);
+	if (*have < 0)
+		return -1;
+	return *have > 0 && c == 0;
+}
+
 int snapshot_ucache_collect(struct snapshot_ucache *u, const char *commondir,
 			    const char *top, const char *real,
 			    const char *after, const struct timespec *scan_at)
 {
 	struct mapped mr = { 0 }, ma = { 0 };
-	struct iview r = { 0 }, a = { 0 };
+	struct iiter r, a;
+	struct ient re = { 0 }, e;
 	struct strset seen = STRSET_INIT;
 	struct strbuf path = STRBUF_INIT;
 	struct sha1_ctx c;
-	size_t i = 0;
-	int ret = -1;
+	int have = 0, got = -1, in = 0, ret = -1;
 
 	snapshot_ucache_release(u);
 	if (map_file(real, &mr) < 0 || map_file(after, &ma) < 0 ||
-	    iview_read(&r, mr.p, mr.len) < 0 ||
-	    iview_read(&a, ma.p, ma.len) < 0)
+	    iiter_init(&r, mr.p, mr.len) < 0 ||
+	    iiter_init(&a, ma.p, ma.len) < 0)
 		goto out;
+	have = iiter_next(&r, &re);
 	sig_begin(&c, commondir, &path);
-	for (size_t k = 0; k < a.nr; k++) {
-		const struct ient *e = &a.e[k];
-		while (i < r.nr &&
-		       name_cmp(r.e[i].name, r.e[i].len, e->name, e->len) < 0)
-			i++;
-		if ((i < r.nr && r.e[i].len == e->len &&
-		     !memcmp(r.e[i].name, e->name, e->len)) ||
-		    !cacheable(e))
+	while ((got = iiter_next(&a, &e)) > 0) {
+		if ((in = in_real(&r, &re, &have, &e)) < 0)
+			break;
+		if (in || !cacheable(&e))
 			continue;
-		add_entry(&u->entries, e);
-		sig_entry(&c, &seen, &path, top, e->name, e->len);
+		add_entry(&u->entries, &e);
+		sig_entry(&c, &seen, &path, top, e.name, e.len);
 		u->nr++;
 	}
 	sha1_final(&c, u->ignores);
+	if (got < 0 || in < 0)
+		goto out;
 	u->at = *scan_at;
 	u->ready = true;
 	ret = 0;
 out:
 	unmap(&mr);
 	unmap(&ma);
-	free(r.e);
-	free(a.e);
 	strset_clear(&seen);
 	strbuf_release(&path);
 	if (ret < 0)
