@@ -23,6 +23,7 @@
 #include "base/xalloc.h"
 #include "git/refs-files.h"
 #include "git/repo-probe.h"
+#include "git/snapshot-index.h"
 #include "git/snapshot-name.h"
 #include "git/snapshot-tmp.h"
 #include "git/snapshot-ucache.h"
@@ -323,25 +324,6 @@ static void signature(const struct iview *v, const char *commondir,
 	strbuf_release(&path);
 }
 
-/* A decimal, possibly "-1"; advances *i. */
-static int read_count(const unsigned char *d, size_t n, size_t *i, long *out)
-{
-	long val = 0;
-	bool neg = *i < n && d[*i] == '-';
-
-	if (neg)
-		(*i)++;
-	if (*i >= n || d[*i] < '0' || d[*i] > '9')
-		return -1;
-	while (*i < n && d[*i] >= '0' && d[*i] <= '9') {
-		if (val > 100000000L)
-			return -1;
-		val = val * 10 + (d[(*i)++] - '0');
-	}
-	*out = neg ? -val : val;
-	return 0;
-}
-
 struct tree_rewrite {
 	const unsigned char *d;
 	size_t n, i;
@@ -364,9 +346,10 @@ static int tree_node(struct tree_rewrite *t, unsigned depth)
 		return -1;
 	name_len = (size_t)(nul - (t->d + t->i));
 	t->i += name_len + 1;
-	if (read_count(t->d, t->n, &t->i, &count) || t->i >= t->n ||
-	    t->d[t->i++] != ' ' || read_count(t->d, t->n, &t->i, &subs) ||
-	    subs < 0 || t->i >= t->n || t->d[t->i++] != '\n' ||
+	if (snapshot_index_read_count(t->d, t->n, &t->i, &count) ||
+	    t->i >= t->n || t->d[t->i++] != ' ' ||
+	    snapshot_index_read_count(t->d, t->n, &t->i, &subs) || subs < 0 ||
+	    t->i >= t->n || t->d[t->i++] != '\n' ||
 	    (count >= 0 && t->n - t->i < OID_LEN) || (size_t)subs > t->n)
 		return -1;
 	if (depth) {
