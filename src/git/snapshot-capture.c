@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "base/die.h"
 #include "base/fileio.h"
@@ -457,6 +458,26 @@ static int scan_worktree(struct snap *s)
 }
 
 /*
+ * What the next capture may reuse: the private index's entries that the
+ * real index (`real`) has not. When `add -A` left the private index the
+ * real index's very file, there are none.
+ */
+static void collect_untracked(struct snap *s, const char *real, bool merged,
+			      const struct timespec *scan_at)
+{
+	struct stat a, b;
+
+	if (!merged && !stat(real, &a) && !stat(s->tmp_index.buf, &b) &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+		snapshot_ucache_release(&s->uc);
+		s->uc.ready = true;
+		return;
+	}
+	snapshot_ucache_collect(&s->uc, s->commondir.buf, s->top.buf, real,
+				s->tmp_index.buf, scan_at);
+}
+
+/*
  * The overlapped capture. rev-parse (for HEAD and the agent's refs) and
  * `add -A` (the scan, the longest step) run at the same time: `add` needs
  * only the work tree's top and its index, which the .git files tell
@@ -476,8 +497,9 @@ static int capture_overlapped(struct snap *s)
 	struct strbuf index = STRBUF_INIT, before_scan = STRBUF_INIT,
 		      out = STRBUF_INIT, gerr = STRBUF_INIT;
 	struct stat before;
+	struct timespec scan_at;
 	size_t err_len = s->err->len;
-	int ret = 1, rps = -1;
+	int ret = 1, rps = -1, merged = 0;
 
 	/* a repository named by the operation is not the one around dir */
 	if ((s->o->git_dir && *s->o->git_dir) ||
@@ -492,21 +514,28 @@ static int capture_overlapped(struct snap *s)
 	snapshot_tmp_sweep(loc.gitdir);
 	snapshot_tmp_name(&s->tmp_index, loc.gitdir);
 	snapshot_tmp_name(&before_scan, loc.gitdir);
-	if (link(index.buf, s->tmp_index.buf) < 0) {
-		strbuf_reset(&s->tmp_index);
+	if (link(index.buf, before_scan.buf) < 0) {
+		strbuf_reset(&before_scan);
 		goto out; /* no index yet, or no links: the plain way */
 	}
-	if (link(index.buf, before_scan.buf) < 0 ||
-	    stat(s->tmp_index.buf, &before) < 0) {
-		strbuf_reset(&before_scan);
+	/* the real index and what the last capture learnt of the untracked
+	 * files (git/snapshot-ucache.h), or the real index itself */
+	merged = snapshot_ucache_merge(loc.gitdir, loc.commondir, loc.top,
+				       before_scan.buf, s->tmp_index.buf);
+	if ((merged <= 0 && link(before_scan.buf, s->tmp_index.buf) < 0) ||
+	    merged < 0) {
+		strbuf_reset(&s->tmp_index);
 		goto out;
 	}
+	if (stat(s->tmp_index.buf, &before) < 0)
+		goto out;
 	locate_child(s, &rp, true);
 	rp.capture_out = rp.capture_err = true;
 	snap_index_child(s, &add, loc.top, s->tmp_index.buf, add_all);
 	add.capture_out = add.capture_err = true;
 	if (child_start(&rp) < 0)
 		goto out;
+	clock_gettime(CLOCK_REALTIME_COARSE, &scan_at);
 	if (child_start(&add) < 0) {
 		child_finish(&rp);
 		goto out;
@@ -531,8 +560,11 @@ static int capture_overlapped(struct snap *s)
 	strbuf_addbuf(&gerr, &add.err);
 	strbuf_rtrim(&gerr);
 	if (!ret)
-		ret = worktree_tree(s, add.status, &gerr, true, &before);
+		ret = worktree_tree(s, add.status, &gerr, merged <= 0, &before);
+	if (!ret)
+		collect_untracked(s, before_scan.buf, merged > 0, &scan_at);
 out:
+	s->merged = merged > 0 && !ret;
 	if (ret > 0) {
 		/* forget everything: the plain way starts from nothing */
 		snap_release(s);

@@ -235,8 +235,8 @@ static int read_view(struct view *v, const unsigned char *buf, size_t len)
 	return read_extensions(v, p, end);
 }
 
-/* A decimal, possibly "-1"; advances *i. */
-static int read_count(const unsigned char *d, size_t n, size_t *i, long *out)
+int snapshot_index_read_count(const unsigned char *d, size_t n, size_t *i,
+			      long *out)
 {
 	long val = 0;
 	bool neg = *i < n && d[*i] == '-';
@@ -268,9 +268,9 @@ static int read_cnode(struct view *v, size_t *i, unsigned depth, size_t *pos)
 	c.name = d + *i;
 	c.name_len = (size_t)(nul - (d + *i));
 	*i = (size_t)(nul - d) + 1;
-	if (read_count(d, n, i, &c.count) || *i >= n || d[(*i)++] != ' ' ||
-	    read_count(d, n, i, &subs) || subs < 0 || *i >= n ||
-	    d[(*i)++] != '\n')
+	if (snapshot_index_read_count(d, n, i, &c.count) || *i >= n ||
+	    d[(*i)++] != ' ' || snapshot_index_read_count(d, n, i, &subs) ||
+	    subs < 0 || *i >= n || d[(*i)++] != '\n')
 		return -1;
 	if (c.count >= 0) {
 		if (n - *i < v->hash_len)

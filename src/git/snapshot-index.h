@@ -50,4 +50,9 @@ enum snapshot_index_tree snapshot_index_build(const unsigned char *buf,
 					      struct packw *pw,
 					      struct strbuf *tree_hex);
 
+/* A cache-tree count at d[*i] (of n bytes): a decimal, possibly "-1", at
+ * most 100,000,000; advances *i. 0, or -1 when there is none. */
+int snapshot_index_read_count(const unsigned char *d, size_t n, size_t *i,
+			      long *out);
+
 #endif

@@ -16,6 +16,7 @@
 #include "git/packw.h"
 #include "git/quarantine.h"
 #include "git/snapshot.h"
+#include "git/snapshot-ucache.h"
 
 struct snap {
 	const struct snapshot_opts *o;
@@ -31,6 +32,10 @@ struct snap {
 	 * (git/packw.h) instead of by git write-tree / commit-tree */
 	bool own_objects;
 	struct packw pw;
+	/* the untracked entries for the next capture (git/snapshot-ucache.h);
+	 * merged: the private index was written from the last one */
+	struct snapshot_ucache uc;
+	bool merged;
 	struct strvec stashes, refs;
 	struct quarantine_plan qp;
 	struct strbuf *err;

@@ -52,6 +52,8 @@ void snap_release(struct snap *s)
 	strvec_clear(&s->refs);
 	quarantine_plan_release(&s->qp);
 	packw_release(&s->pw);
+	snapshot_ucache_release(&s->uc);
+	s->merged = false;
 	s->own_objects = false;
 	s->partial = false;
 }
@@ -551,6 +553,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	struct strbuf perr = STRBUF_INIT;
 	int ret = -1;
 
+	s.uc = (struct snapshot_ucache)SNAPSHOT_UCACHE_INIT;
+
 	strbuf_reset(ref_out);
 	if (check_opts(o, s.who, err) || snap_capture(&s) ||
 	    snap_add_overwritten(&s) || plan_extras(&s))
@@ -570,6 +574,8 @@ static int take(const struct snapshot_opts *o, struct strbuf *ref_out,
 	}
 	if (s.qdir.len)
 		move_to_quarantine(&s);
+	/* the ref holds every object the cache names: now it may name them */
+	snapshot_ucache_save(&s.uc, s.gitdir.buf, ref_out->buf, s.commit.buf);
 	log_taken(&s, ref_out->buf);
 	/* a killed snapshot's ref lock would stop the prune for good */
 	snapshot_sweep_ref_locks(s.commondir.buf, s.who);
