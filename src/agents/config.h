@@ -110,6 +110,13 @@ struct snapshot_retention_cfg {
 	unsigned long max_age_days;
 	unsigned long keep_per_worktree;
 	unsigned long keep_per_repository;
+	bool auto_off; /* snapshots.auto: false (fleet/retention.h) */
+};
+
+/* journal: the audit log's rotation (base/eventlog-rotate.h); 0: not set */
+struct journal_cfg {
+	unsigned long max_mib;
+	unsigned long keep;
 };
 
 struct agent_config {
@@ -123,6 +130,7 @@ struct agent_config {
 	enum sandbox_backend sandbox_backend;
 	struct dispatch_defaults dispatch;
 	struct snapshot_retention_cfg snapshots;
+	struct journal_cfg journal;
 	char *tls_ca_file; /* the proxy's extra trusted CAs, or NULL */
 };
 
