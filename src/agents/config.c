@@ -127,12 +127,33 @@ static void parse_repos(struct cparse *cp, const struct ynode *k,
 		one_repo(cp, rk, rv);
 }
 
+/* dispatch.<name>: a positive integer into *out */
+static void dispatch_count(struct cparse *cp, const struct ynode *k,
+			   const struct ynode *v, const char *name,
+			   unsigned long *out)
+{
+	struct strbuf what = STRBUF_INIT;
+	double n;
+
+	strbuf_addf(&what, "dispatch.%s", name);
+	if (ynode_kind(v) != YK_INT)
+		cp_error(cp, v, k, "%s: expected a positive integer, got %s",
+			 what.buf, ykind_name(ynode_kind(v)));
+	else if (!cp_positive_number(cp, v, k, what.buf, 1000000, &n))
+		*out = (unsigned long)n;
+	strbuf_release(&what);
+}
+
 static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 			   const struct ynode *v)
 {
-	static const char *const dkeys[] = { "concurrency", "timeout",
-					     "verify_command",
-					     "workspace_root", NULL };
+	static const char *const dkeys[] = {
+		"concurrency", "timeout",   "verify_command", "workspace_root",
+		"keep_runs",   "keep_days", "log_cap_mib",	  NULL
+	};
+	unsigned long *const counts[] = { &cp->cfg->dispatch.keep_runs,
+					  &cp->cfg->dispatch.keep_days,
+					  &cp->cfg->dispatch.log_cap_mib };
 	struct dispatch_defaults *d = &cp->cfg->dispatch;
 	const struct ynode *dk, *dv;
 
@@ -141,8 +162,9 @@ static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 		return;
 	ynode_for_each_pair (dk, dv, v) {
 		double n;
+		int i = ydoc_key(cp->doc, dk, "dispatch", dkeys);
 
-		switch (ydoc_key(cp->doc, dk, "dispatch", dkeys)) {
+		switch (i) {
 		case 0:
 			if (ynode_kind(dv) != YK_INT)
 				cp_error(cp, dv, dk, "dispatch.concurrency: expected a positive integer, got %s",
@@ -166,6 +188,11 @@ static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 			free(d->workspace_root);
 			d->workspace_root = cp_path(cp, dv, dk,
 						    "dispatch.workspace_root");
+			break;
+		case 4:
+		case 5:
+		case 6:
+			dispatch_count(cp, dk, dv, dkeys[i], counts[i - 4]);
 			break;
 		}
 	}

@@ -102,6 +102,8 @@ struct dispatch_defaults {
 	double timeout;		   /* seconds, 0: not set */
 	struct strvec verify_command; /* argv; empty: not set */
 	char *workspace_root;	   /* absolute, ~ expanded; NULL: not set */
+	/* run retention and log cap (fleet/rundir.h); 0: not set */
+	unsigned long keep_runs, keep_days, log_cap_mib;
 };
 
 /* snapshots: retention for the fleet (docs/snapshots.md, "Retention");
