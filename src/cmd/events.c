@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"usage: agentic-git events [--agent A] [--event E[,E…]] [--disposition D[,D…]]\n"
 	"                          [--since T] [--until T] [--follow] [--json]\n\n"
 	"Show the audit log, <home>/fleet_events.jsonl (<home>: $AGENTIC_GIT_HOME,\n"
-	"else ~/.agentic-git): a table, or\n"
+	"else ~/.agentic-git) and its rotated files, oldest first: a table, or\n"
 	"the matching JSON lines with --json. T is RFC 3339 (2026-11-29T21:07:02Z)\n"
 	"or an age: 30s, 10m, 2h, 3d, 1w. --follow keeps printing new events.\n";
 
