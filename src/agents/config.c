@@ -17,9 +17,15 @@
 #include "base/xalloc.h"
 
 static const char *const top_keys[] = {
-	"agents",    "default_agent",	"dispatch",
-	"journal",   "repos",		"sandbox_backend",
-	"sandbox_fallback", "snapshots", "tls_ca_file",
+	"agents",
+	"default_agent",
+	"dispatch",
+	"journal",
+	"repos",
+	"sandbox_backend",
+	"sandbox_fallback",
+	"snapshots",
+	"tls_ca_file",
 	NULL,
 };
 enum {
@@ -147,10 +153,10 @@ static void dispatch_count(struct cparse *cp, const struct ynode *k,
 static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 			   const struct ynode *v)
 {
-	static const char *const dkeys[] = {
-		"concurrency", "timeout",   "verify_command", "workspace_root",
-		"keep_runs",   "keep_days", "log_cap_mib",	  NULL
-	};
+	static const char *const dkeys[] = { "concurrency",    "timeout",
+					     "verify_command", "workspace_root",
+					     "keep_runs",      "keep_days",
+					     "log_cap_mib",    NULL };
 	unsigned long *const counts[] = { &cp->cfg->dispatch.keep_runs,
 					  &cp->cfg->dispatch.keep_days,
 					  &cp->cfg->dispatch.log_cap_mib };
@@ -237,8 +243,7 @@ static void parse_counts(struct cparse *cp, const struct ynode *k,
 static void parse_snapshots(struct cparse *cp, const struct ynode *k,
 			    const struct ynode *v)
 {
-	static const char *const keys[] = { "max_age_days",
-					    "keep_per_worktree",
+	static const char *const keys[] = { "max_age_days", "keep_per_worktree",
 					    "keep_per_repository", "auto",
 					    NULL };
 	struct snapshot_retention_cfg *r = &cp->cfg->snapshots;
@@ -246,8 +251,7 @@ static void parse_snapshots(struct cparse *cp, const struct ynode *k,
 					 &r->keep_per_worktree,
 					 &r->keep_per_repository, NULL };
 
-	parse_counts(cp, k, v, "snapshots", keys, field, "auto",
-		     &r->auto_off);
+	parse_counts(cp, k, v, "snapshots", keys, field, "auto", &r->auto_off);
 }
 
 static void parse_journal(struct cparse *cp, const struct ynode *k,

@@ -33,8 +33,8 @@ static int read_ours(const char *path, size_t max, struct strbuf *out)
 
 	if (fd < 0)
 		return -1;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    st.st_uid == geteuid() && !(st.st_mode & 022))
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    !(st.st_mode & 022))
 		ret = read_fd_bounded(fd, max, out);
 	close(fd);
 	return ret;
@@ -96,9 +96,8 @@ bool journal_rotated_away(const char *home, int fd)
 	bool away;
 
 	strbuf_addf(&path, "%s/" JOURNAL_NAME, home);
-	away = !fstat(fd, &a) &&
-	       (stat(path.buf, &b) < 0 || a.st_ino != b.st_ino ||
-		a.st_dev != b.st_dev);
+	away = !fstat(fd, &a) && (stat(path.buf, &b) < 0 ||
+				  a.st_ino != b.st_ino || a.st_dev != b.st_dev);
 	strbuf_release(&path);
 	return away;
 }
@@ -109,9 +108,8 @@ static void add_mark(const char *log, off_t at, time_t bound)
 	int fd;
 
 	strbuf_addf(&path, "%s.marks", log);
-	fd = open(path.buf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
-				    O_NOFOLLOW,
-		  0600);
+	fd = open(path.buf,
+		  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	strbuf_addf(&line, "%lld %lld\n", (long long)at, (long long)bound);
 	if (fd >= 0) {
 		if (write_all(fd, line.buf, line.len) < 0) {
@@ -229,8 +227,8 @@ void journal_after_append(const char *home, off_t old_size, off_t new_size)
 		return;
 	strbuf_addf(&log, "%s/" JOURNAL_NAME, home);
 	journal_limits_read(home, &lim);
-	if ((unsigned long long)new_size >=
-	    (unsigned long long)lim.max_mib << 20) {
+	if ((unsigned long long)new_size >= (unsigned long long)lim.max_mib
+						    << 20) {
 		rotate(log.buf, bound);
 		prune_rotated(home, lim.keep);
 	} else {

@@ -59,9 +59,9 @@ bool journal_rotated_away(const char *home, int fd);
 void journal_after_append(const char *home, off_t old_size, off_t new_size);
 
 struct journal_file {
-	char *path;    /* owned */
-	time_t bound;  /* every line before it; 0 for the live log */
-	off_t start;   /* where a reader from `since` begins */
+	char *path;   /* owned */
+	time_t bound; /* every line before it; 0 for the live log */
+	off_t start;  /* where a reader from `since` begins */
 };
 
 struct journal_files {
@@ -69,7 +69,10 @@ struct journal_files {
 	size_t nr, alloc;
 };
 
-#define JOURNAL_FILES_INIT { NULL, 0, 0 }
+#define JOURNAL_FILES_INIT \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /*
  * The files to read for the records at or after `since` (0: all), oldest

@@ -238,8 +238,7 @@ static void lock_fd(int fd)
  * writer waited for the lock (base/eventlog-rotate.h); a spool is never
  * rotated.
  */
-static int open_locked(const char *home, const char *path, int fd,
-		       bool *spool)
+static int open_locked(const char *home, const char *path, int fd, bool *spool)
 {
 	for (int tries = 0;; tries++) {
 		if (fd < 0)
@@ -264,13 +263,11 @@ static int append_rotating(const char *home, int fd, bool spool,
 	int ret = append_whole(fd, line, len);
 
 	if (!ret && sized)
-		journal_after_append(home, st.st_size,
-				     st.st_size + (off_t)len);
+		journal_after_append(home, st.st_size, st.st_size + (off_t)len);
 	return ret;
 }
 
-int event_log_append(int *fd, const char *home, const char *line,
-		     size_t len)
+int event_log_append(int *fd, const char *home, const char *line, size_t len)
 {
 	struct strbuf path = STRBUF_INIT;
 	bool spool = false;

@@ -63,8 +63,7 @@ int event_append_line(const char *home, const char *line, size_t len);
  * when *fd is -1.
  */
 int event_log_open(const char *home);
-int event_log_append(int *fd, const char *home, const char *line,
-		     size_t len);
+int event_log_append(int *fd, const char *home, const char *line, size_t len);
 
 /*
  * Inside a sandbox the log is absent (bwrap) or read-only (Landlock). When

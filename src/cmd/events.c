@@ -288,8 +288,7 @@ static int read_log(struct events_cli *e, const char *path, off_t start,
 		} else if (n < 0 && errno != EINTR) {
 			close(fd);
 			return error_errno("events: cannot read '%s'", path);
-		} else if (!n && follow &&
-			   journal_rotated_away(e->home, fd)) {
+		} else if (!n && follow && journal_rotated_away(e->home, fd)) {
 			/* read to its end: on to the new log */
 			close(fd);
 			fd = -1;

@@ -45,8 +45,8 @@ void retention_after_session(const char *home, const char *git,
 	snapshot_retention_init(&r, cfg.snapshots.max_age_days,
 				cfg.snapshots.keep_per_worktree,
 				cfg.snapshots.keep_per_repository);
-	if (snapshot_retain_apply(git, repo, home, &r, time(NULL), NULL,
-				  &err) < 0)
+	if (snapshot_retain_apply(git, repo, home, &r, time(NULL), NULL, &err) <
+	    0)
 		warning("%s: snapshot retention not applied in %s: %s", cmd,
 			repo, err.buf);
 out:
