@@ -17,14 +17,22 @@
 #include "base/xalloc.h"
 
 static const char *const top_keys[] = {
-	"agents",    "default_agent",	"dispatch",
-	"repos",     "sandbox_backend", "sandbox_fallback",
-	"snapshots", "tls_ca_file",	NULL,
+	"agents",
+	"default_agent",
+	"dispatch",
+	"journal",
+	"repos",
+	"sandbox_backend",
+	"sandbox_fallback",
+	"snapshots",
+	"tls_ca_file",
+	NULL,
 };
 enum {
 	TK_AGENTS,
 	TK_DEFAULT,
 	TK_DISPATCH,
+	TK_JOURNAL,
 	TK_REPOS,
 	TK_BACKEND,
 	TK_FALLBACK,
@@ -125,12 +133,33 @@ static void parse_repos(struct cparse *cp, const struct ynode *k,
 		one_repo(cp, rk, rv);
 }
 
+/* dispatch.<name>: a positive integer into *out */
+static void dispatch_count(struct cparse *cp, const struct ynode *k,
+			   const struct ynode *v, const char *name,
+			   unsigned long *out)
+{
+	struct strbuf what = STRBUF_INIT;
+	double n;
+
+	strbuf_addf(&what, "dispatch.%s", name);
+	if (ynode_kind(v) != YK_INT)
+		cp_error(cp, v, k, "%s: expected a positive integer, got %s",
+			 what.buf, ykind_name(ynode_kind(v)));
+	else if (!cp_positive_number(cp, v, k, what.buf, 1000000, &n))
+		*out = (unsigned long)n;
+	strbuf_release(&what);
+}
+
 static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 			   const struct ynode *v)
 {
-	static const char *const dkeys[] = { "concurrency", "timeout",
-					     "verify_command",
-					     "workspace_root", NULL };
+	static const char *const dkeys[] = { "concurrency",    "timeout",
+					     "verify_command", "workspace_root",
+					     "keep_runs",      "keep_days",
+					     "log_cap_mib",    NULL };
+	unsigned long *const counts[] = { &cp->cfg->dispatch.keep_runs,
+					  &cp->cfg->dispatch.keep_days,
+					  &cp->cfg->dispatch.log_cap_mib };
 	struct dispatch_defaults *d = &cp->cfg->dispatch;
 	const struct ynode *dk, *dv;
 
@@ -139,8 +168,9 @@ static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 		return;
 	ynode_for_each_pair (dk, dv, v) {
 		double n;
+		int i = ydoc_key(cp->doc, dk, "dispatch", dkeys);
 
-		switch (ydoc_key(cp->doc, dk, "dispatch", dkeys)) {
+		switch (i) {
 		case 0:
 			if (ynode_kind(dv) != YK_INT)
 				cp_error(cp, dv, dk, "dispatch.concurrency: expected a positive integer, got %s",
@@ -165,40 +195,73 @@ static void parse_dispatch(struct cparse *cp, const struct ynode *k,
 			d->workspace_root = cp_path(cp, dv, dk,
 						    "dispatch.workspace_root");
 			break;
+		case 4:
+		case 5:
+		case 6:
+			dispatch_count(cp, dk, dv, dkeys[i], counts[i - 4]);
+			break;
 		}
+	}
+}
+
+/* A mapping of positive integers `keys[i]` into `field[i]` ("<what>.<key>"
+ * in messages); `flag`, when named, is a boolean into *flag_off (true when
+ * false). */
+static void parse_counts(struct cparse *cp, const struct ynode *k,
+			 const struct ynode *v, const char *what,
+			 const char *const *keys, unsigned long *const *field,
+			 const char *flag, bool *flag_off)
+{
+	const struct ynode *sk, *sv;
+
+	if (ynode_kind(v) == YK_NULL || !ydoc_want(cp->doc, v, k, what, YK_MAP))
+		return;
+	ynode_for_each_pair (sk, sv, v) {
+		int i = ydoc_key(cp->doc, sk, what, keys);
+		struct strbuf name = STRBUF_INIT;
+		double n;
+		bool on;
+
+		if (i < 0)
+			continue;
+		strbuf_addf(&name, "%s.%s", what, keys[i]);
+		if (flag && !strcmp(keys[i], flag)) {
+			if (!ydoc_bool(cp->doc, sv, sk, name.buf, &on))
+				*flag_off = !on;
+		} else if (ynode_kind(sv) != YK_INT) {
+			cp_error(cp, sv, sk,
+				 "%s: expected a positive integer, got %s",
+				 name.buf, ykind_name(ynode_kind(sv)));
+		} else if (!cp_positive_number(cp, sv, sk, name.buf, 1000000,
+					       &n)) {
+			*field[i] = (unsigned long)n;
+		}
+		strbuf_release(&name);
 	}
 }
 
 static void parse_snapshots(struct cparse *cp, const struct ynode *k,
 			    const struct ynode *v)
 {
-	static const char *const skeys[] = { "max_age_days",
-					     "keep_per_worktree",
-					     "keep_per_repository", NULL };
-	static const char *const names[] = { "snapshots.max_age_days",
-					     "snapshots.keep_per_worktree",
-					     "snapshots.keep_per_repository" };
+	static const char *const keys[] = { "max_age_days", "keep_per_worktree",
+					    "keep_per_repository", "auto",
+					    NULL };
 	struct snapshot_retention_cfg *r = &cp->cfg->snapshots;
-	unsigned long *field[] = { &r->max_age_days, &r->keep_per_worktree,
-				   &r->keep_per_repository };
-	const struct ynode *sk, *sv;
+	unsigned long *const field[] = { &r->max_age_days,
+					 &r->keep_per_worktree,
+					 &r->keep_per_repository, NULL };
 
-	if (ynode_kind(v) == YK_NULL ||
-	    !ydoc_want(cp->doc, v, k, "snapshots", YK_MAP))
-		return;
-	ynode_for_each_pair (sk, sv, v) {
-		int i = ydoc_key(cp->doc, sk, "snapshots", skeys);
-		double n;
+	parse_counts(cp, k, v, "snapshots", keys, field, "auto", &r->auto_off);
+}
 
-		if (i < 0)
-			continue;
-		if (ynode_kind(sv) != YK_INT)
-			cp_error(cp, sv, sk,
-				 "%s: expected a positive integer, got %s",
-				 names[i], ykind_name(ynode_kind(sv)));
-		else if (!cp_positive_number(cp, sv, sk, names[i], 1000000, &n))
-			*field[i] = (unsigned long)n;
-	}
+static void parse_journal(struct cparse *cp, const struct ynode *k,
+			  const struct ynode *v)
+{
+	static const char *const keys[] = { "max_mib", "keep", NULL };
+	unsigned long *const field[] = { &cp->cfg->journal.max_mib,
+					 &cp->cfg->journal.keep };
+
+	parse_counts(cp, k, v, "journal", keys, field, NULL, NULL);
 }
 
 static void parse_top(struct cparse *cp, const struct ynode *root)
@@ -250,6 +313,8 @@ static void parse_top(struct cparse *cp, const struct ynode *root)
 		parse_dispatch(cp, key[TK_DISPATCH], val[TK_DISPATCH]);
 	if (val[TK_SNAPSHOTS])
 		parse_snapshots(cp, key[TK_SNAPSHOTS], val[TK_SNAPSHOTS]);
+	if (val[TK_JOURNAL])
+		parse_journal(cp, key[TK_JOURNAL], val[TK_JOURNAL]);
 	/* the fs+api proxy's extra trusted CAs (PRODUCT.md §8) */
 	if (val[TK_TLS_CA])
 		cp->cfg->tls_ca_file = cp_path(cp, val[TK_TLS_CA],

@@ -102,6 +102,8 @@ struct dispatch_defaults {
 	double timeout;		   /* seconds, 0: not set */
 	struct strvec verify_command; /* argv; empty: not set */
 	char *workspace_root;	   /* absolute, ~ expanded; NULL: not set */
+	/* run retention and log cap (fleet/rundir.h); 0: not set */
+	unsigned long keep_runs, keep_days, log_cap_mib;
 };
 
 /* snapshots: retention for the fleet (docs/snapshots.md, "Retention");
@@ -110,6 +112,13 @@ struct snapshot_retention_cfg {
 	unsigned long max_age_days;
 	unsigned long keep_per_worktree;
 	unsigned long keep_per_repository;
+	bool auto_off; /* snapshots.auto: false (fleet/retention.h) */
+};
+
+/* journal: the audit log's rotation (base/eventlog-rotate.h); 0: not set */
+struct journal_cfg {
+	unsigned long max_mib;
+	unsigned long keep;
 };
 
 struct agent_config {
@@ -123,6 +132,7 @@ struct agent_config {
 	enum sandbox_backend sandbox_backend;
 	struct dispatch_defaults dispatch;
 	struct snapshot_retention_cfg snapshots;
+	struct journal_cfg journal;
 	char *tls_ca_file; /* the proxy's extra trusted CAs, or NULL */
 };
 

@@ -126,7 +126,7 @@ static void event_net(struct netproxy *np, const struct proxyreq *rq,
 	if (np->events_fd >= 0) {
 		struct strbuf line = STRBUF_INIT;
 		event_render(&ev, &line);
-		event_log_append(np->events_fd, line.buf, line.len);
+		event_log_append(&np->events_fd, np->home, line.buf, line.len);
 		strbuf_release(&line);
 	}
 	event_release(&ev);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/eventlog.h"
+#include "base/eventlog-rotate.h"
 #include "base/fileio.h"
 #include "base/timefmt.h"
 
@@ -226,16 +227,61 @@ static int append_whole(int fd, const char *line, size_t len)
 	return -1;
 }
 
-int event_log_append(int fd, const char *line, size_t len)
+static void lock_fd(int fd)
 {
-	int ret;
+	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The log opened and locked, opened again when it was rotated while this
+ * writer waited for the lock (base/eventlog-rotate.h); a spool is never
+ * rotated.
+ */
+static int open_locked(const char *home, const char *path, int fd, bool *spool)
+{
+	for (int tries = 0;; tries++) {
+		if (fd < 0)
+			fd = open_log(path, spool);
+		if (fd < 0)
+			return -1;
+		lock_fd(fd);
+		if (*spool || tries >= 3 || !journal_rotated_away(home, fd))
+			return fd;
+		flock(fd, LOCK_UN);
+		close(fd);
+		fd = -1;
+	}
+}
+
+/* One line, then the log's marks and rotation (under the lock). */
+static int append_rotating(const char *home, int fd, bool spool,
+			   const char *line, size_t len)
+{
+	struct stat st;
+	bool sized = !spool && fstat(fd, &st) == 0;
+	int ret = append_whole(fd, line, len);
+
+	if (!ret && sized)
+		journal_after_append(home, st.st_size, st.st_size + (off_t)len);
+	return ret;
+}
+
+int event_log_append(int *fd, const char *home, const char *line, size_t len)
+{
+	struct strbuf path = STRBUF_INIT;
+	bool spool = false;
+	int ret = -1;
 
 	/* flock serialises writers that share the file over NFS-less local
 	 * disks; O_APPEND + one write keeps each line whole. */
-	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
-		;
-	ret = append_whole(fd, line, len);
-	flock(fd, LOCK_UN);
+	strbuf_addf(&path, "%s/" JOURNAL_NAME, home);
+	*fd = open_locked(home, path.buf, *fd, &spool);
+	if (*fd >= 0) {
+		ret = append_rotating(home, *fd, spool, line, len);
+		flock(*fd, LOCK_UN);
+	}
+	strbuf_release(&path);
 	return ret;
 }
 
@@ -355,15 +401,13 @@ int event_append_line(const char *home, const char *line, size_t len)
 	if (!home || !*home)
 		return 0;
 	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
-	fd = open_log(path.buf, &spool);
+	fd = open_locked(home, path.buf, -1, &spool);
 	err = errno;
 	strbuf_release(&path);
 	if (fd >= 0) {
-		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
-			;
 		if (!spool)
 			lost_flush(home, fd);
-		ret = append_whole(fd, line, len);
+		ret = append_rotating(home, fd, spool, line, len);
 		err = errno;
 		/* counted while the log is locked: the next writer sees it */
 		if (ret < 0 && !spool)

@@ -10,7 +10,8 @@
  * never overwrite them. A record is written with one write(2) on an
  * O_APPEND descriptor while holding an exclusive flock(2), so concurrent
  * writers never interleave or tear a line; a short write (a full disk) is
- * cut back off the file. Writing is best-effort: failures return -1 and
+ * cut back off the file. The log rotates by size under that same lock
+ * (base/eventlog-rotate.h). Writing is best-effort: failures return -1 and
  * never stop the git operation that is being logged, but each is said on
  * stderr and counted in <home>/fleet_events.lost, and the next record
  * written is preceded by an `events_lost` event with the count.
@@ -57,10 +58,12 @@ int event_append_line(const char *home, const char *line, size_t len);
  * For a writer of many records (the fs+api proxy): the log (or the spool)
  * opened once, -1 when home is "" or it cannot be opened (errno set); the
  * fd is the caller's to close. event_log_append() writes one rendered line
- * to it under the same lock as event_append_line().
+ * to it under the same lock as event_append_line(), replacing *fd with the
+ * new log when the log was rotated (base/eventlog-rotate.h) and opening it
+ * when *fd is -1.
  */
 int event_log_open(const char *home);
-int event_log_append(int fd, const char *line, size_t len);
+int event_log_append(int *fd, const char *home, const char *line, size_t len);
 
 /*
  * Inside a sandbox the log is absent (bwrap) or read-only (Landlock). When

@@ -20,6 +20,7 @@
 #include "cmd/optsets.h"
 #include "cmd/cmd.h"
 #include "cmd/dispatch-agent.h"
+#include "fleet/retention.h"
 #include "fleet/dispatch.h"
 #include "fleet/prompts.h"
 #include "fleet/run-reclaim.h"
@@ -508,7 +509,12 @@ static int run_plan(struct plan *p, const struct dopts *o)
 	rundir_hold(p->run.rd.path);
 	rundir_reclaim(home, p->run.rd.id);
 	/* the retention of runs/ (docs/dispatch.md, "Run directories") */
-	rundir_prune(home, RUNDIR_KEEP, p->run.rd.id);
+	rundir_prune(home, p->cfg.dispatch.keep_runs,
+		     (long)p->cfg.dispatch.keep_days * 24 * 3600, time(NULL),
+		     p->run.rd.id);
+	p->run.log_cap = (unsigned long long)p->cfg.dispatch.log_cap_mib << 20;
+	/* the journal's limits, from the same config (fleet/retention.h) */
+	retention_sync_journal(home, &p->cfg);
 	dispatch_progress_setup(&p->run, &prog, o->json, o->json_lines);
 	dispatch_progress_begin(&p->run);
 	if (pool_run(&ops, NULL) < 0) {

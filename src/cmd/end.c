@@ -26,6 +26,7 @@
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
 #include "cmd/end.h"
+#include "fleet/retention.h"
 #include "fleet/workspace.h"
 #include "git/ended-branches.h"
 #include "git/gitcmd.h"
@@ -497,6 +498,8 @@ static int end_session(struct end_ctx *c)
 	keep_branch(c);
 	if (remove_session(c))
 		return 1;
+	/* no longer live: its snapshots fall under the fleet's policy */
+	retention_after_session(c->home, c->git, si->source_repo, "end");
 	report(c, force);
 	return 0;
 }

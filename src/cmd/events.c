@@ -17,6 +17,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "base/eventlog.h"
+#include "base/eventlog-rotate.h"
 #include "cmd/argtable.h"
 #include "cmd/cmd.h"
 #include "cmd/optsets.h"
@@ -29,7 +30,7 @@ static const char usage_text[] =
 	"usage: agentic-git events [--agent A] [--event E[,E…]] [--disposition D[,D…]]\n"
 	"                          [--since T] [--until T] [--follow] [--json]\n\n"
 	"Show the audit log, <home>/fleet_events.jsonl (<home>: $AGENTIC_GIT_HOME,\n"
-	"else ~/.agentic-git): a table, or\n"
+	"else ~/.agentic-git) and its rotated files, oldest first: a table, or\n"
 	"the matching JSON lines with --json. T is RFC 3339 (2026-11-29T21:07:02Z)\n"
 	"or an age: 30s, 10m, 2h, 3d, 1w. --follow keeps printing new events.\n";
 
@@ -37,6 +38,8 @@ struct events_cli {
 	struct audit_filter f;
 	const char *since, *until;
 	bool follow, json;
+	const char *home;
+	const char *file; /* the name read, for messages */
 	/* reader state */
 	struct strbuf line;
 	bool overlong;
@@ -187,8 +190,8 @@ static void handle_line(struct events_cli *e)
 	e->lineno++;
 	if (e->overlong || audit_record_parse(e->line.buf, e->line.len, &r)) {
 		if (!e->warned && (e->overlong || e->line.len))
-			warning("events: skipping malformed line %lu of fleet_events.jsonl (further bad lines are skipped silently)",
-				e->lineno);
+			warning("events: skipping malformed line %lu of %s (further bad lines are skipped silently)",
+				e->lineno, e->file);
 		e->warned = e->warned || e->overlong || e->line.len;
 	} else {
 		if (audit_match(&e->f, &r)) {
@@ -256,19 +259,24 @@ static bool follow_wait(struct events_cli *e, int fd, off_t *off)
 	return true;
 }
 
-static int read_log(struct events_cli *e, const char *path)
+/* One file of the log from `start`; with `follow`, the live log, kept
+ * open across its rotations. */
+static int read_log(struct events_cli *e, const char *path, off_t start,
+		    bool follow)
 {
 	char buf[65536];
 	int fd = -1;
-	off_t off = 0;
+	off_t off = start;
 	ssize_t n;
 
 	for (;;) {
 		if (fd < 0) {
 			if (open_log(path, &fd) < 0)
 				return error_errno("events: cannot read '%s'", path);
+			if (fd >= 0 && off && lseek(fd, off, SEEK_SET) < 0)
+				off = 0;
 			if (fd < 0) {
-				if (!e->follow || !follow_wait(e, -1, &off))
+				if (!follow || !follow_wait(e, -1, &off))
 					break;
 				continue;
 			}
@@ -280,7 +288,12 @@ static int read_log(struct events_cli *e, const char *path)
 		} else if (n < 0 && errno != EINTR) {
 			close(fd);
 			return error_errno("events: cannot read '%s'", path);
-		} else if (!n && (!e->follow || !follow_wait(e, fd, &off))) {
+		} else if (!n && follow && journal_rotated_away(e->home, fd)) {
+			/* read to its end: on to the new log */
+			close(fd);
+			fd = -1;
+			off = 0;
+		} else if (!n && (!follow || !follow_wait(e, fd, &off))) {
 			break;
 		}
 	}
@@ -291,11 +304,37 @@ static int read_log(struct events_cli *e, const char *path)
 	return 0;
 }
 
+/* The rotated logs, oldest first, then the live one; with --since, the
+ * rotated logs entirely older are not opened and each file starts at its
+ * last mark before the bound (base/eventlog-rotate.h). */
+static int read_files(struct events_cli *e)
+{
+	struct journal_files files = JOURNAL_FILES_INIT;
+	time_t since = 0;
+	int ret = 0;
+
+	if (e->f.has_since)
+		since = e->f.since.tv_sec > 0 ? e->f.since.tv_sec : 0;
+	journal_files_list(e->home, since, &files);
+	for (size_t i = 0; i < files.nr && !ret; i++) {
+		bool live = i + 1 == files.nr;
+		const char *slash = strrchr(files.v[i].path, '/');
+
+		e->file = slash ? slash + 1 : files.v[i].path;
+		/* counted from where the reading starts */
+		e->lineno = 0;
+
+		ret = read_log(e, files.v[i].path, files.v[i].start,
+			       live && e->follow);
+	}
+	journal_files_release(&files);
+	return ret;
+}
+
 int cmd_events(int argc, const char **argv)
 {
 	struct events_cli e = { .line = STRBUF_INIT };
 	char *home = NULL;
-	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	if (wants_help(argc, argv))
@@ -310,12 +349,11 @@ int cmd_events(int argc, const char **argv)
 		error("events: cannot find the home: set AGENTIC_GIT_HOME or HOME (the audit log is <home>/fleet_events.jsonl)");
 		return 1;
 	}
-	strbuf_addf(&path, "%s/fleet_events.jsonl", home);
+	e.home = home;
+	ret = read_files(&e) < 0 ? 1 : 0;
 	free(home);
-	ret = read_log(&e, path.buf) < 0 ? 1 : 0;
 	if (!ret && !e.matched && !e.json)
 		printf("(no events)\n");
-	strbuf_release(&path);
 	strbuf_release(&e.line);
 	return ret;
 }

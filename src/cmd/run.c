@@ -21,6 +21,7 @@
 #include "cmd/optsets.h"
 #include "cmd/run-profile.h"
 #include "cmd/run-report.h"
+#include "fleet/retention.h"
 #include "fleet/pool.h" /* POOL_DEFAULT_GRACE_S: dispatch's grace */
 #include "fleet/session.h"
 #include "git/gitcmd.h"
@@ -424,6 +425,8 @@ int cmd_run(int argc, const char **argv)
 		run_end_json(&out);
 	else
 		summary(&s, code, out.snapshots);
+	/* the session stays live (its newest snapshot kept) until `end` */
+	retention_after_session(s.home, s.real_git, s.source_repo, "run");
 	strvec_clear(&env);
 	strbuf_release(&err);
 	run_profile_release(&rp);

@@ -610,7 +610,8 @@ static void cap_logs(const struct dispatch_run *run,
 
 		strbuf_reset(&name);
 		strbuf_addf(&name, "%s.%s.log", d->t->key, logs[i]);
-		if (!rundir_cap_log(&run->rd, name.buf, &cut) && cut)
+		if (!rundir_cap_log(&run->rd, name.buf, run->log_cap, &cut) &&
+		    cut)
 			strbuf_addf(note, "%s%s.log capped: %llu bytes cut",
 				    note->len ? "; " : "", logs[i], cut);
 	}

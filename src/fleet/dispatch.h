@@ -95,6 +95,7 @@ struct dispatch_run {
 	struct dispatch_target *v;
 	size_t nr;
 	bool rebase_task;
+	unsigned long long log_cap; /* bytes; 0: RUNDIR_LOG_CAP */
 	/* progress hooks for the command (optional) */
 	void (*on_start)(struct dispatch_run *run, size_t i);
 	void (*on_finish)(struct dispatch_run *run, size_t i);

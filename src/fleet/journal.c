@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "base/eventlog-rotate.h"
 #include "fleet/journal.h"
 
 #define CHUNK (64u << 10)
@@ -81,15 +82,12 @@ static int walk_fd(struct walk *w, int fd)
 	return rc;
 }
 
-int journal_each(const char *home, const char *agent, journal_fn fn, void *data)
+static int walk_path(struct walk *w, const char *path)
 {
-	char *path = xstrfmt("%s/fleet_events.jsonl", home);
-	struct walk w = { agent, NULL, fn, data };
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
 	int rc;
 
-	free(path);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -97,11 +95,25 @@ int journal_each(const char *home, const char *agent, journal_fn fn, void *data)
 		errno = EINVAL;
 		return -1;
 	}
+	rc = walk_fd(w, fd);
+	close(fd);
+	return rc;
+}
+
+int journal_each(const char *home, const char *agent, journal_fn fn, void *data)
+{
+	struct journal_files files = JOURNAL_FILES_INIT;
+	struct walk w = { agent, NULL, fn, data };
+	int rc = 0;
+
 	if (agent)
 		w.needle = xstrfmt("\"%s\"", agent);
-	rc = walk_fd(&w, fd);
+	/* the rotated logs first, oldest first (base/eventlog-rotate.h) */
+	journal_files_list(home, 0, &files);
+	for (size_t i = 0; i < files.nr && !rc; i++)
+		rc = walk_path(&w, files.v[i].path);
+	journal_files_release(&files);
 	free(w.needle);
-	close(fd);
 	return rc;
 }
 

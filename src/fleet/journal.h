@@ -4,7 +4,8 @@
 
 /**
  * Walking the audit log, <home>/fleet_events.jsonl, record by record, for
- * the commands that summarise a session from it (review, merge).
+ * the commands that summarise a session from it (review, merge), its
+ * rotated files first, oldest first (base/eventlog-rotate.h).
  *
  * The file is opened with O_NOFOLLOW and must be a regular file; it is
  * read in bounded chunks, a line longer than JOURNAL_LINE_MAX is skipped,

@@ -508,28 +508,32 @@ static int read_at(int fd, off_t off, size_t n, struct strbuf *out)
 }
 
 int rundir_cap_log(const struct rundir *rd, const char *name,
-		   unsigned long long *cut)
+		   unsigned long long cap, unsigned long long *cut)
 {
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	size_t tail = RUNDIR_LOG_CAP - RUNDIR_LOG_HEAD;
+	size_t head, tail;
 	struct stat st;
 	int fd, rc = -1;
 
+	if (!cap)
+		cap = RUNDIR_LOG_CAP;
+	head = (size_t)(cap / 8);
+	tail = (size_t)cap - head;
 	*cut = 0;
 	strbuf_addf(&path, "%s/%s", rd->path, name);
 	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		goto out;
 	rc = 0;
-	if ((unsigned long long)st.st_size <= RUNDIR_LOG_CAP)
+	if ((unsigned long long)st.st_size <= cap)
 		goto out;
-	*cut = (unsigned long long)st.st_size - RUNDIR_LOG_CAP;
-	rc = read_at(fd, 0, RUNDIR_LOG_HEAD, &data);
+	*cut = (unsigned long long)st.st_size - cap;
+	rc = read_at(fd, 0, head, &data);
 	if (!rc) {
 		strbuf_addf(
 			&data,
-			"\n[agentic-git: %llu bytes of this log cut here; a log keeps its first %u MiB and its last %zu MiB]\n",
-			*cut, RUNDIR_LOG_HEAD >> 20, tail >> 20);
+			"\n[agentic-git: log cut at byte %zu: %llu bytes removed here; a log keeps its first %zu bytes and its last %zu (dispatch.log_cap_mib)]\n",
+			head, *cut, head, tail);
 		rc = read_at(fd, st.st_size - (off_t)tail, tail, &data);
 	}
 	if (!rc)
@@ -576,7 +580,21 @@ static bool holds_kept_workspace(const char *run)
 	return kept;
 }
 
-int rundir_prune(const char *home, size_t keep, const char *except)
+/* The start time in a run id (YYYYMMDDTHHMMSSZ-…), or -1. */
+static time_t run_id_time(const char *id)
+{
+	struct tm tm = { 0 };
+
+	if (sscanf(id, "%4d%2d%2dT%2d%2d%2d", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return timegm(&tm);
+}
+
+int rundir_prune(const char *home, size_t keep, long max_age, time_t now,
+		 const char *except)
 {
 	char *runs = xstrfmt("%s/runs", home);
 	DIR *d = opendir(runs);
@@ -594,10 +612,18 @@ int rundir_prune(const char *home, size_t keep, const char *except)
 	closedir(d);
 	/* ids sort as their UTC start times: the oldest first */
 	qsort(ids.v, ids.nr, sizeof(*ids.v), cmp_str);
-	for (size_t i = 0; i + keep < ids.nr; i++) {
-		char *run = xstrfmt("%s/%s", runs, ids.v[i]);
+	if (!keep)
+		keep = RUNDIR_KEEP;
+	if (max_age <= 0)
+		max_age = RUNDIR_KEEP_DAYS * 24L * 3600;
+	for (size_t i = 0; i < ids.nr; i++) {
+		char *run;
 		struct stat st;
+		time_t t = run_id_time(ids.v[i]);
 
+		if (i + keep >= ids.nr && !(t >= 0 && now - t > max_age))
+			continue;
+		run = xstrfmt("%s/%s", runs, ids.v[i]);
 		if ((!except || strcmp(ids.v[i], except)) && !lstat(run, &st) &&
 		    S_ISDIR(st.st_mode) && !holds_kept_workspace(run) &&
 		    remove_tree(run) == 0)

@@ -86,26 +86,30 @@ int rundir_open(const struct rundir *rd, const char *name);
 int rundir_write(const struct rundir *rd, const char *name,
 		 const struct strbuf *data);
 /*
- * A bounded log (issue 35): when <run>/<name> is larger than
- * RUNDIR_LOG_CAP, it is rewritten (atomically) as its first
- * RUNDIR_LOG_HEAD bytes, one line saying how many bytes were cut, and its
- * last bytes up to the cap (where the agent's verdict line is). *cut gets
- * the bytes cut (0: the log was within the cap). 0 or -1.
+ * A bounded log (issue 35, issue 37): when <run>/<name> is larger than
+ * `cap` bytes (0: RUNDIR_LOG_CAP), it is rewritten (atomically) as its
+ * first cap/8 bytes, one line saying at which byte it was cut and how
+ * many bytes were cut ("[agentic-git: log cut at byte N: M bytes
+ * removed …]"), and its last bytes up to the cap (where the agent's
+ * verdict line is). *cut gets the bytes cut (0: the log was within the
+ * cap). 0 or -1.
  */
 #define RUNDIR_LOG_CAP (8u << 20)
-#define RUNDIR_LOG_HEAD (1u << 20)
 int rundir_cap_log(const struct rundir *rd, const char *name,
-		   unsigned long long *cut);
+		   unsigned long long cap, unsigned long long *cut);
 
 /*
  * The retention of runs/ (docs/dispatch.md, "Run directories"): of the
- * run directories under <home>/runs, all but the newest `keep` are
- * removed, except `except` (the run starting) and a run that still holds
- * a kept workspace (a non-empty work/). Returns how many were removed, or
- * -1 when runs/ cannot be read.
+ * run directories under <home>/runs, those beyond the newest `keep`
+ * (0: RUNDIR_KEEP) and those started more than `max_age` seconds before
+ * `now` (0: RUNDIR_KEEP_DAYS) are removed, except `except` (the run
+ * starting) and a run that still holds a kept workspace (a non-empty
+ * work/). Returns how many were removed, or -1 when runs/ cannot be read.
  */
 #define RUNDIR_KEEP 50
-int rundir_prune(const char *home, size_t keep, const char *except);
+#define RUNDIR_KEEP_DAYS 30
+int rundir_prune(const char *home, size_t keep, long max_age, time_t now,
+		 const char *except);
 
 /* Resolves "latest" or an id to the run's path. 0 or -1. */
 int rundir_resolve(const char *home, const char *id, struct strbuf *path);

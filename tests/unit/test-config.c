@@ -138,7 +138,7 @@ static void test_errors_collected_in_order(void **state)
 	assert_int_equal(parse(y, &cfg, &errs), -1);
 	assert_string_equal(
 		errs.buf,
-		"/etc/c.yaml:1:1: config: unknown key 'zzz'; allowed: agents, default_agent, dispatch, repos, sandbox_backend, sandbox_fallback, snapshots, tls_ca_file\n"
+		"/etc/c.yaml:1:1: config: unknown key 'zzz'; allowed: agents, default_agent, dispatch, journal, repos, sandbox_backend, sandbox_fallback, snapshots, tls_ca_file\n"
 		"/etc/c.yaml:4:14: agents.claude.command: must be a list of argv tokens, not a single string (a string would imply a shell, which agentic-git never uses)\n"
 		"/etc/c.yaml:5:10: agents.claude.env: must be a list of argv tokens, not a single string (a string would imply a shell, which agentic-git never uses)\n");
 	agent_config_release(&cfg);
