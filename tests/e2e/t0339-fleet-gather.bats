@@ -24,18 +24,7 @@ setup() {
 
 # sandboxed BACKEND: a config whose profile is caged by BACKEND
 sandboxed() {
-	sbx_prereq "$1"
-	local policy=fs+no-net
-	[ "$1" = landlock ] && policy=fs-only
-	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
-	sandbox_backend: $1
-	agents:
-	  scripted:
-	    command: ["$T/bin/agent.sh", "--task", "{prompt}"]
-	    env: []
-	    sandbox: $policy
-	EOF
-	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	sbx_scripted_config "$1"
 	for a in s1 s2 s3 s4 s5; do
 		"$AG_BIN" run --agent "$a" --branch "feat/$a" --profile scripted --prompt "$a" >/dev/null 2>&1
 	done
