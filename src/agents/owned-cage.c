@@ -5,6 +5,7 @@
 #include "base/common.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "agents/owned-cage.h"
 #include "agents/sandbox-landlock.h"
 #include "agents/sandbox-probe.h"
@@ -16,10 +17,13 @@
 static const char *const sys_dirs[] = SANDBOX_SYS_DIRS;
 static const char *const devs[] = SANDBOX_LANDLOCK_DEVS;
 static char *private_tmp; /* owned: invariant 5, Landlock */
+static pid_t tmp_owner;	  /* the process that made it */
 
+/* Only by its maker: a worker forked after it was made (sessions,
+ * fleet/session-gather.c) exits without taking it from its parent. */
 static void remove_private_tmp(void)
 {
-	if (private_tmp)
+	if (private_tmp && getpid() == tmp_owner)
 		remove_tree(private_tmp);
 }
 
@@ -38,6 +42,7 @@ static const char *landlock_tmp(void)
 		return NULL;
 	}
 	private_tmp = t;
+	tmp_owner = getpid();
 	atexit(remove_private_tmp);
 	return private_tmp;
 }

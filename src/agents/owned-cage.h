@@ -30,7 +30,8 @@
  *  4. Paths handed in must be absolute; one that is not is refused.
  *  5. git gets a writable temp dir of its own (diff's temp files):
  *     bubblewrap's /tmp tmpfs, or with Landlock a private directory made
- *     once per process (mode 0700) and removed at its exit.
+ *     once per process (mode 0700) and removed at the exit of the process
+ *     that made it.
  *
  * All strings are borrowed. `prefix` is appended to; `why` gets one line.
  */

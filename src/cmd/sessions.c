@@ -33,7 +33,10 @@ static const char sessions_usage[] =
 	"  --watch  on a terminal, a live view redrawn every second: running or\n"
 	"           idle, commits ahead of every other branch, their diffstat,\n"
 	"           the last deny and the last event of each session; q quits.\n"
-	"           Off a terminal it refuses (exit 2)\n";
+	"           Off a terminal it refuses (exit 2)\n"
+	"\n"
+	"Sessions are read AGENTIC_GIT_SESSIONS_JOBS at a time (1-64; default:\n"
+	"the online CPUs, at most 8), every git caged, none taking index.lock.\n";
 
 static void json_row(const struct session_info *si, bool first)
 {

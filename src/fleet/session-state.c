@@ -92,36 +92,58 @@ static void count_status(const char *git, struct session_info *si)
 }
 
 /*
+ * One session's refs from one for-each-ref: its branches, its
+ * remote-tracking refs and its snapshots (one refname a line).
+ */
+static int read_refs(const char *git, const char *dir, const char *agent,
+		     struct strbuf *out)
+{
+	char *snaps = xstrfmt("refs/agentic-git/snapshots/%s/", agent);
+	int rc = gitcmd_capture(git, dir, out, NULL, "for-each-ref",
+				"--format=%(refname)", "refs/heads/",
+				"refs/remotes/", snaps, NULL);
+
+	free(snaps);
+	return rc;
+}
+
+/* The lines of `refs` (one refname a line) that start with `pfx`. */
+static int count_lines(const char *refs, const char *pfx)
+{
+	int n = 0;
+
+	for (const char *p = refs, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+		if (starts_with(p, pfx))
+			n++;
+	return n;
+}
+
+/*
  * The branches whose commits count as saved besides the remote-tracking
  * ones (PRODUCT.md §6): the session's base and every protected branch
- * (policy.toml, else main and master), as --not arguments.
+ * (policy.toml, else main and master), as --not arguments, from `refs`.
  */
-static void saved_branches(const char *home, const char *git, const char *dir,
-			   const char *base, struct strvec *out)
+static void saved_branches(const char *home, const char *refs, const char *base,
+			   struct strvec *out)
 {
 	struct ag_protected prot;
-	struct strbuf refs = STRBUF_INIT;
 	char err[256];
-
 	char *base_ref = base ? xstrfmt("refs/heads/%s", base) : NULL;
 
 	ag_protected_init(&prot);
 	ag_policy_load(home, &prot, err, sizeof(err)); /* else the floor */
-	if (!gitcmd_capture(git, dir, &refs, NULL, "for-each-ref",
-			    "--format=%(refname)", "refs/heads/", NULL)) {
-		char *p = refs.buf, *nl;
+	for (const char *p = refs, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+		char *r = xstrndup(p, (size_t)(nl - p));
 
-		for (; (nl = strchr(p, '\n')); p = nl + 1) {
-			*nl = '\0';
-			/* listed: a base deleted since is no argument */
-			if (ag_protected_match(&prot, p) ||
-			    (base_ref && !strcmp(p, base_ref)))
-				strvec_push(out, p);
-		}
+		/* listed: a base deleted since is no argument */
+		if (starts_with(r, "refs/heads/") &&
+		    (ag_protected_match(&prot, r) ||
+		     (base_ref && !strcmp(r, base_ref))))
+			strvec_push(out, r);
+		free(r);
 	}
 	free(base_ref);
 	ag_protected_release(&prot);
-	strbuf_release(&refs);
 }
 
 static int run_git(const char *git, const char *dir, const struct strvec *args,
@@ -140,38 +162,35 @@ static int run_git(const char *git, const char *dir, const struct strvec *args,
 /*
  * Commits reachable from the worktree's HEAD that are saved nowhere: on
  * no remote-tracking ref, nor in the base or a protected branch (without
- * any remote: nor on another local branch).
+ * any remote: nor on another local branch). `refs` is read_refs()'s.
  */
 static int unpushed_count(const char *home, const char *git, const char *dir,
-			  const char *branch, const char *base)
+			  const char *branch, const char *base,
+			  const char *refs)
 {
-	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct strvec args = STRVEC_INIT;
 	unsigned long n = 0;
 	int rc;
 
-	rc = gitcmd_capture(git, dir, &out, NULL, "for-each-ref", "--count=1",
-			    "--format=x", "refs/remotes/", NULL);
-	if (!rc && out.len) {
+	if (count_lines(refs, "refs/remotes/")) {
 		strvec_pushl(&args, "rev-list", "--count", "HEAD", "--not",
 			     "--remotes", NULL);
-		saved_branches(home, git, dir, base, &args);
+		saved_branches(home, refs, base, &args);
 		strvec_push(&args, "--");
-		strbuf_reset(&out);
-		rc = run_git(git, dir, &args, &out);
-	} else if (!rc) {
+	} else {
 		/* No remote at all: count commits on no other local branch. */
-		strbuf_addf(&ex, "--exclude=refs/heads/%s", branch);
-		strbuf_reset(&out);
-		rc = gitcmd_capture(git, dir, &out, NULL, "rev-list", "--count",
-				    "HEAD", "--not", ex.buf, "--branches", NULL);
+		strvec_pushl(&args, "rev-list", "--count", "HEAD", "--not",
+			     NULL);
+		strvec_pushf(&args, "--exclude=refs/heads/%s", branch);
+		strvec_push(&args, "--branches");
 	}
+	rc = run_git(git, dir, &args, &out);
 	gitcmd_chomp(&out);
 	if (rc || parse_ulong(out.buf, 1000000000ul, &n) < 0)
 		n = (unsigned long)-1;
 	strvec_clear(&args);
 	strbuf_release(&out);
-	strbuf_release(&ex);
 	return n == (unsigned long)-1 ? -1 : (int)n;
 }
 
@@ -183,8 +202,7 @@ static int snapshot_count(const char *git, const char *dir, const char *agent)
 	strbuf_addf(&pfx, "refs/agentic-git/snapshots/%s/", agent);
 	if (!gitcmd_capture(git, dir, &out, NULL, "for-each-ref",
 			    "--format=%(refname)", pfx.buf, NULL))
-		for (const char *p = out.buf; (p = strchr(p, '\n')); p++)
-			n++; /* one line a ref */
+		n = count_lines(out.buf, pfx.buf);
 	strbuf_release(&out);
 	strbuf_release(&pfx);
 	return n;
@@ -210,18 +228,45 @@ static void take_fields(struct session_info *si, struct ag_binding *b)
 	si->base = extra_str(b->extra_json, "base");
 	si->base_oid = extra_str(b->extra_json, "base_oid");
 	ag_binding_release(b);
-	if (si->source_repo) {
-		/* the cage of our git reads the clone's objects, which the
-		 * signed binding names, never what the workspace's own
-		 * alternates file (the agent's) says (docs/sandbox.md) */
-		char *common = session_common_dir_of(si->source_repo);
-		if (common) {
-			char *objects = path_join(common, "objects");
-			gitcmd_cage_trust_store(objects, true);
-			free(objects);
-		}
-		free(common);
+	session_info_trust_store(si);
+}
+
+void session_info_trust_store(const struct session_info *si)
+{
+	char *common, *objects;
+
+	if (!si->source_repo)
+		return;
+	/* the cage of our git reads the clone's objects, which the signed
+	 * binding names, never what the workspace's own alternates file
+	 * (the agent's) says (docs/sandbox.md) */
+	common = session_common_dir_of(si->source_repo);
+	if (common) {
+		objects = path_join(common, "objects");
+		gitcmd_cage_trust_store(objects, true);
+		free(objects);
 	}
+	free(common);
+}
+
+/* A clean or dirty session's numbers: its refs read once, in its worktree. */
+static void read_numbers(const char *home, const char *git,
+			 struct session_info *si)
+{
+	struct strbuf refs = STRBUF_INIT;
+	char *pfx;
+
+	if (read_refs(git, si->worktree, si->agent, &refs)) {
+		strbuf_release(&refs);
+		return; /* unpushed unknown, no snapshot counted */
+	}
+	pfx = xstrfmt("refs/agentic-git/snapshots/%s/", si->agent);
+	si->snapshots = count_lines(refs.buf, pfx);
+	si->unpushed = unpushed_count(home, git, si->worktree,
+				      si->branch ? si->branch : "", si->base,
+				      refs.buf);
+	free(pfx);
+	strbuf_release(&refs);
 }
 
 void session_info_read(const char *home, const char *git, const char *agent,
@@ -247,9 +292,7 @@ void session_info_read(const char *home, const char *git, const char *agent,
 		}
 		count_status(git, si);
 		if (si->state != SESSION_INVALID)
-			si->unpushed = unpushed_count(
-				home, git, si->worktree,
-				si->branch ? si->branch : "", si->base);
+			read_numbers(home, git, si);
 		break;
 	case AG_BINDING_ORPHAN:
 		si->state = SESSION_MISSING;
@@ -266,8 +309,9 @@ void session_info_read(const char *home, const char *git, const char *agent,
 		si->state = SESSION_INVALID;
 		break;
 	}
-	repo = si->state == SESSION_CLEAN || si->state == SESSION_DIRTY
-		       ? si->worktree : si->source_repo;
+	if (si->state == SESSION_CLEAN || si->state == SESSION_DIRTY)
+		return; /* read_numbers() counted them */
+	repo = si->source_repo;
 	if (repo && is_dir(repo))
 		si->snapshots = snapshot_count(git, repo, agent);
 }
@@ -309,10 +353,10 @@ int session_list_read(const char *home, const char *git,
 			strvec_push(&names, de->d_name);
 	closedir(d);
 	qsort(names.v, names.nr, sizeof(*names.v), cmp_name);
-	for (size_t i = 0; i < names.nr; i++) {
-		ALLOC_GROW(l->v, l->nr, l->alloc);
-		session_info_read(home, git, names.v[i], &l->v[l->nr++]);
-	}
+	ALLOC_GROW(l->v, l->nr + names.nr, l->alloc);
+	session_gather(home, git, (const char *const *)names.v, names.nr,
+		       session_gather_jobs(names.nr), l->v + l->nr);
+	l->nr += names.nr;
 	strvec_clear(&names);
 	return 0;
 }

@@ -58,9 +58,43 @@ void session_info_read(const char *home, const char *git, const char *agent,
 		       struct session_info *si);
 void session_info_release(struct session_info *si);
 
-/* Every directory of <home>/runtime/ with a valid agent name, sorted. */
+/*
+ * Registers the object store of the session's clone (its signed
+ * source_repo) with the cage of agentic-git's own git (git/gitcmd.h
+ * gitcmd_cage_trust_store()); session_info_read() does it first thing.
+ */
+void session_info_trust_store(const struct session_info *si);
+
+/*
+ * Every directory of <home>/runtime/ with a valid agent name, sorted,
+ * each read by session_info_read() in session_gather_jobs() processes at
+ * once (session_gather()); the rows are the same, in the same order, as
+ * reading them one after the other.
+ */
 int session_list_read(const char *home, const char *git,
 		      struct session_list *l);
+
+/* AGENTIC_GIT_SESSIONS_JOBS: 1 to this; unset: the online CPUs, at most
+ * SESSION_GATHER_JOBS_DEFAULT_MAX. */
+#define SESSION_GATHER_JOBS_MAX 64
+#define SESSION_GATHER_JOBS_DEFAULT_MAX 8
+/*
+ * How many sessions are read at once for a list of `n`: the value of
+ * AGENTIC_GIT_SESSIONS_JOBS (a bad one is named in a warning and ignored),
+ * else the number of online CPUs up to SESSION_GATHER_JOBS_DEFAULT_MAX;
+ * never more than `n`, never less than 1.
+ */
+size_t session_gather_jobs(size_t n);
+/*
+ * Reads the sessions `agents[0..n)` into `out[0..n)` with at most `jobs`
+ * worker processes (1: in this one); out[i] is agents[i]'s row whatever
+ * the order they finish in. A session a worker could not send back is
+ * "invalid" with only its name; the others are not affected. The caller
+ * releases every out[i].
+ */
+void session_gather(const char *home, const char *git,
+		    const char *const *agents, size_t n, size_t jobs,
+		    struct session_info *out);
 void session_list_release(struct session_list *l);
 
 /*

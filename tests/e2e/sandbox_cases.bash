@@ -16,6 +16,24 @@ sbx_prereq() {
 	esac
 }
 
+# sbx_scripted_config BACKEND: skip unless the host runs BACKEND, and write
+# a config whose profile `scripted` runs $T/bin/agent.sh caged by it
+# (fs+no-net for bwrap, fs-only for Landlock).
+sbx_scripted_config() {
+	sbx_prereq "$1"
+	local policy=fs+no-net
+	[ "$1" = landlock ] && policy=fs-only
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
+	sandbox_backend: $1
+	agents:
+	  scripted:
+	    command: ["$T/bin/agent.sh", "--task", "{prompt}"]
+	    env: []
+	    sandbox: $policy
+	EOF
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+}
+
 sbx_probe_has() {
 	"$AG_BIN" sandbox probe --json | jq -e "$1"
 }

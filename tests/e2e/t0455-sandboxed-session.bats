@@ -64,23 +64,14 @@ setup() {
 # and write a config whose profiles are sandboxed by it (fs+no-net for
 # bwrap, fs-only for Landlock) next to a plain one.
 use_backend() {
-	sbx_prereq "$1"
+	sbx_scripted_config "$1"
 	BACKEND=$1
-	local policy=fs+no-net
-	[ "$1" = landlock ] && policy=fs-only
-	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
-	sandbox_backend: $1
-	agents:
-	  scripted:
-	    command: ["$T/bin/agent.sh", "--task", "{prompt}"]
-	    env: []
-	    sandbox: $policy
+	cat >>"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
 	  plain:
 	    command: ["$T/bin/agent.sh", "--task", "{prompt}"]
 	    env: []
 	    sandbox: none
 	EOF
-	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
 	WS=$AGENTIC_GIT_HOME/worktrees/a1/feat/x
 }
 

@@ -39,18 +39,7 @@ setup() {
 }
 
 use_backend() {
-	sbx_prereq "$1"
-	local policy=fs+no-net
-	[ "$1" = landlock ] && policy=fs-only
-	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
-	sandbox_backend: $1
-	agents:
-	  scripted:
-	    command: ["$T/bin/agent.sh", "--task", "{prompt}"]
-	    env: []
-	    sandbox: $policy
-	EOF
-	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	sbx_scripted_config "$1"
 	WS=$AGENTIC_GIT_HOME/worktrees/a1/feat/x
 }
 
