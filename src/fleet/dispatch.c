@@ -547,11 +547,11 @@ static void verify_and_push(const struct dispatch_run *run,
 	/*
 	 * The repository we own (fleet/push.h 1): the verifier takes the
 	 * agent's commits into it and reads them there, and the push goes
-	 * from it. One per object format: its alternates must match.
+	 * from it. One per target, removed when it is done: a shared one
+	 * gained a pack per target, and every git command in it paid for
+	 * all of them (per-target cost growing with the run).
 	 */
-	strbuf_addf(&pr, "%s/push%s%s.git", run->rd.path,
-		    d->src.objfmt ? "-" : "",
-		    d->src.objfmt ? d->src.objfmt : "");
+	strbuf_addf(&pr, "%s/push-%s.git", run->rd.path, d->t->key);
 	req = (struct push_req){ .push_repo = pr.buf,
 				 .stores = (const char *const *)d->ws.ro_dirs.v,
 				 .stores_nr = d->ws.ro_dirs.nr,
@@ -585,8 +585,7 @@ static void verify_and_push(const struct dispatch_run *run,
 			if (c != VC_HEAD && d->rec.verify.state[c] == VS_FAIL)
 				only_unmoved = false;
 		d->rec.status = only_unmoved ? RS_NO_CHANGE : RS_BLOCKED;
-		strbuf_release(&pr);
-		return;
+		goto out;
 	}
 	req.sha = d->rec.verify.new_head;
 	d->rec.push = push_run(&req, &d->rec.push_detail);
@@ -595,6 +594,9 @@ static void verify_and_push(const struct dispatch_run *run,
 							    RS_PUSH_FAILED;
 	if (d->rec.push == PUSH_PUSHED)
 		memcpy(d->rec.pushed_sha, d->rec.verify.new_head, sizeof(d->rec.pushed_sha));
+out:
+	if (is_dir(pr.buf))
+		workspace_remove(pr.buf); /* says why it could not */
 	strbuf_release(&pr);
 }
 

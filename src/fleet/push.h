@@ -19,10 +19,10 @@
  *     from the operator's clone before the agent ran.
  *  3. Hooks are disabled for the push (core.hooksPath=/dev/null).
  *
- * Decision: a per-run bare repository (`<run>/push.git`) rather than the
- * operator's clone: the clone's config and hooks are reachable by an
- * unsandboxed agent (same uid), the per-run repository is created after we
- * start and is only named in our own argv.
+ * Decision: a bare repository of ours (`<run>/push-<key>.git`, one per
+ * target, removed when it is done) rather than the operator's clone: the
+ * clone's config and hooks are reachable by an unsandboxed agent (same
+ * uid), ours is created after we start and is only named in our own argv.
  */
 #include "base/common.h"
 #include "base/strbuf.h"
@@ -37,7 +37,7 @@ enum push_status {
 const char *push_status_str(enum push_status s);
 
 struct push_req {
-	const char *push_repo;	   /* <run>/push.git (created when missing,
+	const char *push_repo;	   /* <run>/push-<key>.git (created when missing,
 				      written directly: git/gitdir-write.h) */
 	const char *const *stores; /* what the workspace borrowed, from
 				      workspace_create(), not its own */

@@ -11,7 +11,7 @@
  *                 repository variables are removed and the internal-call
  *                 markers set; nothing else changes.
  *  GIT_OPERATOR   the operator's own repository, or one agentic-git made
- *                 that no agent can reach (the per-run push repository):
+ *                 that no agent can reach (a target's push repository):
  *                 its config is trusted and the operator's environment
  *                 (credentials) kept, but agentic-git's own operations
  *                 never run its hooks or leave a background gc behind.

@@ -6,7 +6,7 @@
  * Creating a new repository by writing git's stable on-disk format
  * directly (the files `git init --template=` and `git update-ref` write),
  * without starting git: private workspaces (fleet/workspace.c), dispatch
- * workspaces and the per-run push repository (fleet/workspace.c, fleet/push.c).
+ * workspaces and the per-target push repository (fleet/workspace.c, fleet/push.c).
  *
  * Invariants:
  *  1. Only creates: the git dir's files are opened O_CREAT|O_EXCL|
