@@ -21,8 +21,8 @@ struct side {
 	int fd;
 	bool want_r, want_w;
 	bool readable; /* poll said so, or no read has waited since */
-	bool eof;  /* read its close_notify or EOF */
-	bool shut; /* passed the other side's EOF on */
+	bool eof;      /* read its close_notify or EOF */
+	bool shut;     /* passed the other side's EOF on */
 };
 
 struct netmitm {

@@ -161,8 +161,7 @@ static void free_key(void *parent, void *ptr, CRYPTO_EX_DATA *ad, int idx,
 	free(ptr);
 }
 
-static struct upsess *session_slot(struct nettls *t, const char *key,
-				   bool make)
+static struct upsess *session_slot(struct nettls *t, const char *key, bool make)
 {
 	struct upsess *u;
 
@@ -230,9 +229,9 @@ static int make_ctxs(struct nettls *t, const char *tls_ca_file,
 		key_idx = SSL_get_ex_new_index(0, NULL, NULL, NULL, free_key);
 	if (key_idx < 0 || !SSL_CTX_set_app_data(t->client, t))
 		return fail(err, "cannot set up TLS");
-	SSL_CTX_set_session_cache_mode(t->client,
-				       SSL_SESS_CACHE_CLIENT |
-					       SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	SSL_CTX_set_session_cache_mode(
+		t->client,
+		SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
 	SSL_CTX_sess_set_new_cb(t->client, new_session);
 	/* invariant 2: the compiled-in store, not SSL_CERT_FILE's */
 	SSL_CTX_load_verify_locations(t->client, X509_get_default_cert_file(),
