@@ -358,9 +358,10 @@ static void queue_head(struct netproxy *np, struct conn *c)
 }
 
 /* One step of a terminated connection (proxy/netmitm.h). */
-static void step_mitm(struct netproxy *np, struct conn *c)
+static void step_mitm(struct netproxy *np, struct conn *c, short rev_c,
+		      short rev_u)
 {
-	int rc = netmitm_io(c->mitm);
+	int rc = netmitm_io(c->mitm, rev_c, rev_u);
 
 	if (rc == -2) {
 		char *why = xstrdup(netmitm_why(c->mitm));
@@ -386,7 +387,7 @@ static void start_mitm(struct netproxy *np, struct conn *c)
 	c->mitm = netmitm_new(np->tls, np->secrets, &c->rq.target, c->cfd,
 			      c->ufd);
 	c->st = C_MITM;
-	step_mitm(np, c);
+	step_mitm(np, c, 0, 0);
 }
 
 static void on_connected(struct netproxy *np, struct conn *c)
@@ -608,7 +609,7 @@ static bool conn_step(struct netproxy *np, struct conn *c,
 		       netpump_io(&c->pump, pf[0].revents, pf[1].revents) > 0;
 	case C_MITM:
 		if (pf[0].revents || pf[1].revents)
-			step_mitm(np, c);
+			step_mitm(np, c, pf[0].revents, pf[1].revents);
 		break;
 	case C_DONE:
 		break;

@@ -20,8 +20,9 @@ struct side {
 	SSL *ssl;
 	int fd;
 	bool want_r, want_w;
-	bool eof;  /* read its close_notify or EOF */
-	bool shut; /* passed the other side's EOF on */
+	bool readable; /* poll said so, or no read has waited since */
+	bool eof;      /* read its close_notify or EOF */
+	bool shut;     /* passed the other side's EOF on */
 };
 
 struct netmitm {
@@ -60,6 +61,7 @@ struct netmitm *netmitm_new(struct nettls *tls,
 	m->target = *target;
 	m->c.fd = cfd;
 	m->u.fd = ufd;
+	m->c.readable = m->u.readable = true;
 	httpstream_init(&m->hs, on_head, m);
 	strbuf_init(&m->to_u, 0);
 	strvec_init(&m->used);
@@ -92,6 +94,30 @@ static int ssl_result(struct side *s, int r, struct strbuf *why)
 	}
 	nettls_why(s->ssl, why);
 	return -1;
+}
+
+/*
+ * Whether an SSL_read on `s` may find something: the socket polled
+ * readable since its last read waited, or OpenSSL holds bytes already.
+ * Otherwise the read is left to the next poll round: a read() that only
+ * says EAGAIN is a syscall per side per request saved.
+ */
+static bool may_read(struct side *s)
+{
+	if (s->readable || SSL_has_pending(s->ssl))
+		return true;
+	s->want_r = true;
+	return false;
+}
+
+/* The result of an SSL_read on `s`: as ssl_result, noting a wait. */
+static int read_result(struct side *s, int r, struct strbuf *why)
+{
+	int rc = ssl_result(s, r, why);
+
+	if (!rc && s->want_r)
+		s->readable = false;
+	return rc;
 }
 
 static int step_handshakes(struct netmitm *m)
@@ -167,6 +193,8 @@ static int pump_to_u(struct netmitm *m, bool *moved)
 		}
 		return 0;
 	}
+	if (!may_read(&m->c))
+		return 0;
 	r = SSL_read(m->c.ssl, buf, sizeof(buf));
 	if (r > 0) {
 		m->moved[0] += (unsigned long long)r;
@@ -178,7 +206,7 @@ static int pump_to_u(struct netmitm *m, bool *moved)
 		*moved = true;
 		return 0;
 	}
-	r = ssl_result(&m->c, r, &m->why);
+	r = read_result(&m->c, r, &m->why);
 	if (r == -2)
 		*moved = true;
 	return r == -1 ? -1 : 0;
@@ -209,22 +237,29 @@ static int pump_to_c(struct netmitm *m, bool *moved)
 		}
 		return 0;
 	}
+	if (!may_read(&m->u))
+		return 0;
 	r = SSL_read(m->u.ssl, m->to_c, sizeof(m->to_c));
 	if (r > 0) {
 		m->to_c_len = (size_t)r;
 		*moved = true;
 		return 0;
 	}
-	r = ssl_result(&m->u, r, &m->why);
+	r = read_result(&m->u, r, &m->why);
 	if (r == -2)
 		*moved = true;
 	return r == -1 ? -1 : 0;
 }
 
-int netmitm_io(struct netmitm *m)
+int netmitm_io(struct netmitm *m, short rev_c, short rev_u)
 {
 	bool moved = true;
 	int rc;
+
+	if (rev_c & (POLLIN | POLLERR | POLLHUP))
+		m->c.readable = true;
+	if (rev_u & (POLLIN | POLLERR | POLLHUP))
+		m->u.readable = true;
 
 	if (m->st == M_DONE)
 		return m->why.len ? -1 : 0;

@@ -13,7 +13,7 @@
  *
  *   struct netmitm *m = netmitm_new(tls, secrets, &target, cfd, ufd);
  *   loop: netmitm_events(m, &ev_c, &ev_u); poll …
- *         rc = netmitm_io(m);  1: open; 0: done; -1: failed (m->why);
+ *         rc = netmitm_io(m, rev_c, rev_u);  1: open; 0: done; -1: failed (m->why);
  *                              -2: the vendor refused, nothing was said
  *                                  to the agent yet (answer 502, m->why)
  *   netmitm_free(m);  (the fds stay the caller's)
@@ -35,7 +35,8 @@ struct netmitm *netmitm_new(struct nettls *tls,
 			    const struct allowhost_target *target, int cfd,
 			    int ufd);
 void netmitm_events(const struct netmitm *m, short *ev_c, short *ev_u);
-int netmitm_io(struct netmitm *m);
+/* rev_c, rev_u: what poll said of each side (0 when it was not asked) */
+int netmitm_io(struct netmitm *m, short rev_c, short rev_u);
 /* Plaintext bytes moved: [0] to the vendor, [1] to the agent. */
 const unsigned long long *netmitm_moved(const struct netmitm *m);
 /* The names of the secrets put into its requests so far. */

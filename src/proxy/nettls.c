@@ -24,13 +24,24 @@ struct leaf {
 	X509 *cert;
 };
 
+/* A vendor's TLS session, to resume: for exactly `host:port`. */
+struct upsess {
+	char key[ALLOWHOST_NAME_MAX + 8];
+	SSL_SESSION *sess;
+};
+
 struct nettls {
 	EVP_PKEY *key; /* the CA's and every leaf's: in memory only */
 	X509 *ca;
 	SSL_CTX *server, *client;
 	struct leaf leaves[LEAF_CACHE];
 	size_t nr_leaves, next_leaf;
+	struct upsess sessions[LEAF_CACHE];
+	size_t nr_sessions, next_session;
 };
+
+/* the SSL ex_data slot that holds a client connection's `host:port` */
+static int key_idx = -1;
 
 static const unsigned char alpn_h11[] = "\x08http/1.1";
 
@@ -139,6 +150,57 @@ static int alpn_select(SSL *ssl, const unsigned char **out,
 	return SSL_TLSEXT_ERR_OK;
 }
 
+static void free_key(void *parent, void *ptr, CRYPTO_EX_DATA *ad, int idx,
+		     long argl, void *argp)
+{
+	(void)parent;
+	(void)ad;
+	(void)idx;
+	(void)argl;
+	(void)argp;
+	free(ptr);
+}
+
+static struct upsess *session_slot(struct nettls *t, const char *key, bool make)
+{
+	struct upsess *u;
+
+	for (size_t i = 0; i < t->nr_sessions; i++)
+		if (!strcmp(t->sessions[i].key, key))
+			return &t->sessions[i];
+	if (!make)
+		return NULL;
+	if (t->nr_sessions < LEAF_CACHE) {
+		u = &t->sessions[t->nr_sessions++];
+	} else {
+		u = &t->sessions[t->next_session++ % LEAF_CACHE];
+		SSL_SESSION_free(u->sess);
+		u->sess = NULL;
+	}
+	snprintf(u->key, sizeof(u->key), "%s", key);
+	return u;
+}
+
+/*
+ * Invariant 4: a session the vendor gave, once its certificate verified
+ * (the handshake fails otherwise), kept for the same host:port alone.
+ * 1: the reference is ours.
+ */
+static int new_session(SSL *ssl, SSL_SESSION *sess)
+{
+	struct nettls *t = SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl));
+	const char *key = SSL_get_ex_data(ssl, key_idx);
+	struct upsess *u;
+
+	if (!t || !key || SSL_get_verify_result(ssl) != X509_V_OK ||
+	    !SSL_SESSION_is_resumable(sess))
+		return 0;
+	u = session_slot(t, key, true);
+	SSL_SESSION_free(u->sess);
+	u->sess = sess;
+	return 1;
+}
+
 static int make_ctxs(struct nettls *t, const char *tls_ca_file,
 		     struct strbuf *err)
 {
@@ -155,9 +217,22 @@ static int make_ctxs(struct nettls *t, const char *tls_ca_file,
 	SSL_CTX_set_mode(t->client,
 			 SSL_MODE_ENABLE_PARTIAL_WRITE |
 				 SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	/* a record in one read(), not its header and then its body: half
+	 * the read() calls of a kept-alive request */
+	SSL_CTX_set_read_ahead(t->server, 1);
+	SSL_CTX_set_read_ahead(t->client, 1);
 	if (SSL_CTX_set_alpn_protos(t->client, alpn_h11, sizeof(alpn_h11) - 1))
 		return fail(err, "cannot set up TLS");
 	SSL_CTX_set_verify(t->client, SSL_VERIFY_PEER, NULL);
+	/* resumption: the sessions are ours, per host:port (new_session) */
+	if (key_idx < 0)
+		key_idx = SSL_get_ex_new_index(0, NULL, NULL, NULL, free_key);
+	if (key_idx < 0 || !SSL_CTX_set_app_data(t->client, t))
+		return fail(err, "cannot set up TLS");
+	SSL_CTX_set_session_cache_mode(
+		t->client,
+		SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	SSL_CTX_sess_set_new_cb(t->client, new_session);
 	/* invariant 2: the compiled-in store, not SSL_CERT_FILE's */
 	SSL_CTX_load_verify_locations(t->client, X509_get_default_cert_file(),
 				      X509_get_default_cert_dir());
@@ -295,6 +370,19 @@ SSL *nettls_client(struct nettls *t, const struct allowhost_target *target,
 {
 	SSL *s = SSL_new(t->client);
 	bool ok = s && SSL_set_fd(s, fd);
+	struct strbuf key = STRBUF_INIT;
+	struct upsess *u;
+
+	allowhost_format(target, &key);
+	if (ok) {
+		ok = SSL_set_ex_data(s, key_idx, key.buf);
+		if (ok)
+			strbuf_detach(&key, NULL);
+	}
+	/* invariant 4: resumed only towards the host:port it came from */
+	u = ok ? session_slot(t, SSL_get_ex_data(s, key_idx), false) : NULL;
+	if (u && u->sess)
+		ok = SSL_set_session(s, u->sess);
 
 	/* invariant 2: the name (or address) the allow-list allowed */
 	if (ok && target->kind == AH_NAME)
@@ -303,6 +391,7 @@ SSL *nettls_client(struct nettls *t, const struct allowhost_target *target,
 	else if (ok)
 		ok = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(s),
 						   target->host);
+	strbuf_release(&key);
 	if (!ok) {
 		SSL_free(s);
 		fail(err, "cannot start TLS to the host");
@@ -318,6 +407,8 @@ void nettls_free(struct nettls *t)
 		return;
 	for (size_t i = 0; i < t->nr_leaves; i++)
 		X509_free(t->leaves[i].cert);
+	for (size_t i = 0; i < t->nr_sessions; i++)
+		SSL_SESSION_free(t->sessions[i].sess);
 	SSL_CTX_free(t->server);
 	SSL_CTX_free(t->client);
 	X509_free(t->ca);

@@ -24,6 +24,10 @@
  *  3. A leaf is minted for exactly the host the agent's CONNECT named,
  *     whatever its ClientHello's SNI says; both sides offer only
  *     `http/1.1` by ALPN.
+ *  4. A vendor's TLS session is kept (after its certificate verified as
+ *     in 2) and offered again only to the same host:port as the agent
+ *     named it, so a new connection to it resumes; a server that cannot
+ *     resume it makes a full handshake, verified as in 2.
  */
 #include "base/common.h"
 #include <openssl/ssl.h>

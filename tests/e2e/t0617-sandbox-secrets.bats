@@ -170,6 +170,59 @@ assert_value_nowhere() {
 	assert_value_nowhere
 }
 
+@test "secrets: the vendor's session resumes for its own host:port only, and a changed certificate is refused" {
+	sbx_prereq bwrap
+	test_ca
+	# an impostor's certificate for the same address, from no trusted CA
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$T/evil.key" -out "$T/evil.pem" -days 2 -subj "/CN=127.0.0.1" \
+		-addext subjectAltName=IP:127.0.0.1,DNS:localhost 2>/dev/null
+	vendor V --cert "$T/srv.pem" --key "$T/srv.key" \
+		--swap-cert "$T/evil.pem" --swap-key "$T/evil.key"
+	vendor O
+	mkdir -p "$T/bin"
+	# one connection per request; the same vendor by address, then by name
+	cat >"$T/bin/agent.sh" <<-EOS
+	#!/bin/sh
+	set -- \$1
+	for p in r1 r2; do curl -sS -H "x-api-key: \$VENDOR_KEY" "https://127.0.0.1:\$1/\$p" >/dev/null; done
+	curl -sS -H "x-api-key: \$VENDOR_KEY" "https://localhost:\$1/r3" >/dev/null
+	curl -sS "https://127.0.0.1:\$1/swap-cert" >/dev/null
+	curl -sS -H "x-api-key: \$VENDOR_KEY" "https://127.0.0.1:\$1/r4" >/dev/null
+	echo "R4:\$?"
+	EOS
+	chmod +x "$T/bin/agent.sh"
+	cat >"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
+	sandbox_backend: bwrap
+	tls_ca_file: $T/ca.pem
+	agents:
+	  scripted:
+	    command: ["$T/bin/agent.sh", "{prompt}"]
+	    sandbox: fs+api
+	    allow_hosts: ["127.0.0.1:$PORT_V", "localhost:$PORT_V"]
+	    secrets:
+	      - name: VENDOR_KEY
+	        from: env
+	        hosts: ["127.0.0.1:$PORT_V", "localhost:$PORT_V"]
+	EOF
+	chmod 600 "$AGENTIC_GIT_HOME/config.yaml"
+	run_scripted
+	refute_output --partial "$VALUE"
+	refute_line "R4:0"
+	# resumed: the second connection to 127.0.0.1, never the first to
+	# localhost (the same server, another host:port to the proxy)
+	run jq -rs '[.[] | select(.path | test("^/r[123]$")) | "\(.path)=\(.resumed)"] | join(" ")' "$T/V.log"
+	assert_output "/r1=false /r2=true /r3=false"
+	[ "$(header x-api-key /r2)" = "$VALUE" ]
+	# the changed server could not resume: full handshake, refused
+	run jq -rs '[.[] | select(.path == "/r4")] | length' "$T/V.log"
+	assert_output 0
+	run jq -rs --argjson p "$PORT_V" '[.[] | select(.event == "net_deny" and .port == $p) | .reason] | first' \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl"
+	assert_output --partial "cannot speak TLS with allowed host '127.0.0.1:$PORT_V': certificate verify failed"
+	assert_value_nowhere
+}
+
 @test "secrets: without fs+api the value is in the agent's environment, and agents show says so" {
 	sbx_prereq bwrap
 	vendor V

@@ -4,13 +4,16 @@
 // only.
 //
 //   node fake-vendor.mjs --port-file FILE --log FILE [--cert PEM --key PEM]
-//                        [--lifetime SECONDS]
+//                        [--swap-cert PEM --swap-key PEM] [--lifetime SECONDS]
 //
 // Every request is logged as one JSON line {"method", "path", "headers",
-// "body_bytes", "socket"} (socket: a number per TCP connection, so a test
+// "body_bytes", "socket", "resumed"} (socket: a number per TCP connection, so a test
 // sees kept-alive requests share one) and answered 200 with
 // {"ok": true, "body_bytes": N}. GET /sse streams five server-sent events
-// 100 ms apart, so a test sees a stream pass through as it comes. Bounded:
+// 100 ms apart, so a test sees a stream pass through as it comes.
+// GET /swap-cert serves --swap-cert from the next connection on, with new
+// session ticket keys (a changed server at the same address); "resumed"
+// says a connection resumed a TLS session. Bounded:
 // it exits after --lifetime seconds (default 120) and when its stdin
 // reaches end of file if stdin is a pipe.
 import http from 'node:http';
@@ -24,6 +27,8 @@ const { values: opt } = parseArgs({
 		log: { type: 'string' },
 		cert: { type: 'string' },
 		key: { type: 'string' },
+		'swap-cert': { type: 'string' },
+		'swap-key': { type: 'string' },
 		lifetime: { type: 'string', default: '120' },
 	},
 });
@@ -34,7 +39,11 @@ function handle(req, res) {
 	req.on('data', (chunk) => { got += chunk.length; });
 	req.on('end', () => {
 		fs.appendFileSync(opt.log, JSON.stringify({ method: req.method, path: req.url,
-			headers: req.headers, body_bytes: got, socket: req.socket.agId }) + '\n');
+			headers: req.headers, body_bytes: got, socket: req.socket.agId,
+			resumed: opt.cert ? req.socket.isSessionReused() : false }) + '\n');
+		if (req.url === '/swap-cert')
+			server.setSecureContext({ cert: fs.readFileSync(opt['swap-cert']),
+				key: fs.readFileSync(opt['swap-key']) });
 		if (req.url === '/sse') {
 			res.writeHead(200, { 'content-type': 'text/event-stream' });
 			let n = 0;
