@@ -37,8 +37,9 @@ enum push_status {
 const char *push_status_str(enum push_status s);
 
 struct push_req {
-	const char *push_repo;	   /* <run>/push-<key>.git (created when missing,
-				      written directly: git/gitdir-write.h) */
+	/* <run>/push-<key>.git (created when missing, written directly:
+	 * git/gitdir-write.h) */
+	const char *push_repo;
 	const char *const *stores; /* what the workspace borrowed, from
 				      workspace_create(), not its own */
 	size_t stores_nr;
