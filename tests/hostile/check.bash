@@ -38,8 +38,10 @@ HX_AGHOME_MAY='^((fleet_events\.jsonl|locks|runs|runtime/(ag1|dispatch-[^/]*|san
 # ...of the operator's clone's git dir: objects and refs are compared
 # apart (refs by name; new objects may come), the indexes (its own and
 # ag2's worktree's) by content: a read may refresh their stat data; the
-# admin dir of ag1's worktree when end's "get back" hint makes one
-HX_REPO_MAY='^\.git/(objects/(pack|[0-9a-f]{2})|refs|logs/refs/(heads/feat/a|agentic-git)|packed-refs|index|worktrees/[^/]*/index|worktrees/a|FETCH_HEAD)(/|	|$)'
+# admin dir of ag1's worktree when end's "get back" hint makes one; the
+# snapshot cache a restore's own snapshot keeps beside an index
+# (docs/snapshots.md, "The cache")
+HX_REPO_MAY='^\.git/(objects/(pack|[0-9a-f]{2})|refs|logs/refs/(heads/feat/a|agentic-git)|packed-refs|index|(worktrees/[^/]*/)?agentic-git-snapshot-cache|worktrees/[^/]*/index|worktrees/a|FETCH_HEAD)(/|	|$)'
 
 # capture DIR: the state every operator command must leave as it was
 capture() {

@@ -145,7 +145,7 @@ static void decide(const struct line *l, bool bound, struct outcome *o)
 
 struct tally {
 	size_t cases, disagree;
-	char first[8][512];
+	char first[8][1024];
 };
 
 static void show(const struct line *l, char *buf, size_t len)
