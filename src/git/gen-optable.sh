@@ -118,20 +118,27 @@ for spec in $CMDS; do
 		done
 		# option lines of -h: "    -x, --long <v>", "-x <v>", "-n[<n>]", "--long[=<v>]"
 		printf '%s\n' "$help" | sed -n 's/^ \{1,8\}\(-[^ ].*\)$/\1/p' |
-			sed 's/  .*//' | while IFS= read -r line; do
-				# -NUM: git's numeric option (-9, -3), as '#'
-				[ "$line" = "-NUM" ] && { echo "S # 1"; continue; }
-				s=$(printf '%s' "$line" | sed -n 's/^-\([^-]\).*/\1/p')
-				lo=$(printf '%s' "$line" | sed -n 's/.*\(--[][a-z0-9-]*[a-z0-9]\).*/\1/p' | sed 's/\[no-\]//')
-				rest=$(printf '%s' "$line" | sed 's/^-[^-],\{0,1\} \{0,1\}//; s/--[][a-z0-9-]*[a-z0-9]//')
-				case "$rest" in
-				"["*) a=2 ;;
-				" <"* | "=<"* | "<"* | " ("*) a=1 ;;
-				*) a=0 ;;
-				esac
-				[ -n "$s" ] && echo "S $s $a ${lo:-}"
-				[ -n "$lo" ] && echo "H $lo $a"
-			done
+			sed 's/  .*//' | awk '
+			# one process for every line: a fork per line made this
+			# script take minutes
+			$0 == "-NUM" { print "S # 1"; next } # git'"'"'s -9, -3 as "#"
+			{
+				line = $0; s = ""; lo = ""
+				if (line ~ /^-[^-]/) s = substr(line, 2, 1)
+				# the last long name on the line, "[no-]" taken out
+				for (i = 1; i <= length(line); i++)
+					if (match(substr(line, i), /^--[][a-z0-9-]*[a-z0-9]/))
+						lo = substr(line, i, RLENGTH)
+				sub(/\[no-\]/, "", lo)
+				rest = line
+				sub(/^-[^-],? ?/, "", rest)
+				sub(/--[][a-z0-9-]*[a-z0-9]/, "", rest)
+				if (rest ~ /^\[/) a = 2
+				else if (rest ~ /^( <|=<|<| \()/) a = 1
+				else a = 0
+				if (s != "") print "S " s " " a " " lo
+				if (lo != "") print "H " lo " " a
+			}'
 	} | awk '
 		$1 == "L" { if (!($2 in arg)) { arg[$2] = $3; order[n++] = $2 } next }
 		$1 == "H" { if (!($2 in arg)) order[n++] = $2
