@@ -11,6 +11,9 @@ root=$PWD
 pass=0 fail=0 skip=0 known=0
 failed_names=() skipped_names=() known_names=()
 jobs=${AG_TEST_JOBS:-2}
+# the end-to-end files that take longest (a minute or more of one core in
+# the normal build): started first
+slow_first="t0830 t0820 t0150 t0807 t0536 t0300 t0110 t0151 t0852 t0125"
 # the sanitizer build: known leaks of libraries we do not build (each one
 # explained in the file); ignored by the normal build
 export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -51,11 +54,14 @@ for build in "$@"; do
 		grep -E '^(not ok|#)' "$out/$name.tap" | head -40
 	done
 	echo "== $label: end-to-end tests"
-	e2e=(tests/e2e)
+	# the longest files first, so that the two jobs end together rather
+	# than one running the longest alone at the end; then the rest in order
+	mapfile -t e2e < <(for f in $slow_first; do ls tests/e2e/"$f"-*.bats 2>/dev/null; done
+		ls tests/e2e/t*.bats | grep -vF -f <(printf '/%s-\n' $slow_first))
 	# the sanitizer build leaves the files of tests/e2e/sanitizer-skip.txt
-	# to the normal build (docs/testing.md)
+	# to the normal build (docs/architecture.md)
 	if grep -q __asan_init "$bin" && [ "${AG_SANITIZER_ALL:-0}" != 1 ]; then
-		mapfile -t e2e < <(ls tests/e2e/t*.bats |
+		mapfile -t e2e < <(printf '%s\n' "${e2e[@]}" |
 			grep -vFf <(sed -n 's/^\(t[0-9][^\t]*\.bats\)\t.*/\/\1/p' tests/e2e/sanitizer-skip.txt))
 		echo "# $label: $(grep -c '^t[0-9]' tests/e2e/sanitizer-skip.txt) files left to the normal build (tests/e2e/sanitizer-skip.txt)"
 		while IFS=$'\t' read -r f _; do
