@@ -58,7 +58,8 @@ ag_setup() {
 	export AGENTIC_GIT_REAL_GIT=$REAL_GIT
 	# one world made per run of bats, copied for each test: making it
 	# costs a dozen processes, which were a seventh of the suite's time
-	# (each test still gets its own copy and its own key file)
+	# (each test gets its own copy of every file; the key's bytes are the
+	# same for every test of one run)
 	local tpl=$BATS_RUN_TMPDIR/ag-world
 	if [ ! -d "$tpl" ]; then
 		(
