@@ -61,10 +61,10 @@ for build in "$@"; do
 	# the sanitizer build leaves the files of tests/e2e/sanitizer-skip.txt
 	# to the normal build (docs/architecture.md)
 	if grep -q __asan_init "$bin" && [ "${AG_SANITIZER_ALL:-0}" != 1 ]; then
-		mapfile -t skip < <(sed -n 's/^\(t[0-9][^\t]*\.bats\)\t.*/tests\/e2e\/\1/p' tests/e2e/sanitizer-skip.txt)
-		mapfile -t e2e < <(printf '%s\n' "${e2e[@]}" | grep -vxF -f <(printf '%s\n' "${skip[@]}"))
-		echo "# $label: ${#skip[@]} files left to the normal build (tests/e2e/sanitizer-skip.txt)"
-		for f in "${skip[@]}"; do
+		mapfile -t left < <(sed -n 's/^\(t[0-9][^\t]*\.bats\)\t.*/tests\/e2e\/\1/p' tests/e2e/sanitizer-skip.txt)
+		mapfile -t e2e < <(printf '%s\n' "${e2e[@]}" | grep -vxF -f <(printf '%s\n' "${left[@]}"))
+		echo "# $label: ${#left[@]} files left to the normal build (tests/e2e/sanitizer-skip.txt)"
+		for f in "${left[@]}"; do
 			[ -f "$f" ] && continue
 			fail=$((fail + 1)); failed_names+=("$label/e2e: tests/e2e/sanitizer-skip.txt names ${f#tests/e2e/}, which does not exist")
 		done

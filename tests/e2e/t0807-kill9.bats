@@ -72,6 +72,11 @@ locks_way_out() {
 # sane ROUND TIP: the checks after each kill.
 sane() {
 	local tip=$2
+	# a consolidation the killed command started runs detached in its
+	# own session (src/git/snapshot-compact.c): the checks are of the
+	# state at rest, after it
+	[ ! -e "$COMMON/agentic-git-compact.mutex" ] ||
+		flock -w 60 "$COMMON/agentic-git-compact.mutex" true
 	locks_way_out
 	run "$REAL_GIT" -C "$REPO" fsck --no-progress --no-dangling
 	[ "$status" -eq 0 ] || { echo "round $1: fsck: $output" >&2; return 1; }
