@@ -138,7 +138,8 @@ fleet_tidy() {
 	"$REAL_GIT" -C "$WT" sparse-checkout disable >/dev/null 2>&1 || true
 }
 
-# expand TOKEN: fill in the placeholders
+# expand TOKEN: fill in the placeholders, into REPLY (no subshell: a
+# command line has a dozen tokens)
 expand() {
 	local t=$1
 	t=${t//@WT2@/$WT2}
@@ -150,7 +151,7 @@ expand() {
 	t=${t//@AGHOME@/$AGENTIC_GIT_HOME}
 	t=${t//@SNAP1@/$SNAP1}
 	t=${t//@SNAP2@/$SNAP2}
-	printf '%s' "$t"
+	REPLY=$t
 }
 
 # run_line LINE OUT: run one command line as agent ag1 in its worktree;
@@ -161,7 +162,8 @@ run_line() {
 	local seen_git=0
 	IFS=$'\t' read -r -a toks <<<"$line"
 	for tok in "${toks[@]}"; do
-		tok=$(expand "$tok")
+		expand "$tok"
+		tok=$REPLY
 		if [ $seen_git = 1 ]; then
 			args+=("$tok")
 		elif [ "$tok" = git ]; then

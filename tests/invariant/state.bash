@@ -12,7 +12,7 @@ INV_CONFIG_OK='^(user\.(name|email)|branch\..*\.(remote|merge|rebase|description
 
 # guarded_files: every file that no command of ag1 may change, one a line
 guarded_files() {
-	local g=$REPO/.git f
+	local g=$REPO/.git f s
 	find "$REPO" -path "$g" -prune -o -type f -print
 	# (the index is compared by content: a read refreshes its stat data;
 	# not FETCH_HEAD: every fetch rewrites it, and an unbound agent's
@@ -22,71 +22,92 @@ guarded_files() {
 	done
 	# not info/refs (update-server-info's list, rewritten by repack) nor
 	# ~/.gnupg (gpg's own keyring, made when a signing fails)
-	# not ADM2's reflogs: reflog_sums compares them entry by entry
+	# not ADM2's reflogs: reflog_lines has them entry by entry
+	# (few processes: the checker runs twice a command)
 	find "$g/hooks" "$g/info" "$ADM2" "$WT2" "$HOME" \
 		"$AGENTIC_GIT_HOME/bin" "$AGENTIC_GIT_HOME/hooks" \
 		"$ORIGIN/hooks" -type f 2>/dev/null |
-		grep -vxF "$g/info/refs" | grep -v "^$HOME/\.gnupg/" |
-		grep -v "^$ADM2/logs/"
+		awk -v refs="$g/info/refs" -v gpg="$HOME/.gnupg/" -v logs="$ADM2/logs/" \
+			'$0 != refs && index($0, gpg) != 1 && index($0, logs) != 1'
 	# the sentinel's own files: it may gain others (the shim's events log
 	# under an agent-chosen AGENTIC_GIT_HOME; anything the agent's shell
 	# writes), what was there must stay
-	cat "$F/.sentinel"
-	ls -d "$ADM1/gitdir" "$ADM1/commondir" \
+	mapfile -t s <"$F/.sentinel"
+	[ ${#s[@]} -eq 0 ] || printf '%s\n' "${s[@]}"
+	for f in "$ADM1/gitdir" "$ADM1/commondir" \
 		"$WT/.git" "$WT/.agend-managed" "$ORIGIN/config" "$ORIGIN/HEAD" \
 		"$AGENTIC_GIT_HOME/.config-integrity-key" \
 		"$AGENTIC_GIT_HOME"/runtime/*/binding.json* \
-		"$AGENTIC_GIT_HOME/policy.toml" 2>/dev/null
+		"$AGENTIC_GIT_HOME/policy.toml"; do
+		[ -e "$f" ] && printf '%s\n' "$f"
+	done
+	return 0
 }
 
-# reflog_sums: the other worktree's reflogs as sha1sum lines, each entry
+# reflog_lines: the other worktree's reflogs, "<file> TAB <entry>" (and
+# "<file>" alone for each file, so that an empty one counts), each entry
 # without the tab git's own rewrite (gc --auto's `reflog expire --all`,
 # which any command may start) adds to an entry with no message: an entry
 # added, dropped or changed still shows, git's reformatting does not
-reflog_sums() {
-	local f
-	find "$ADM2/logs" -type f 2>/dev/null | LC_ALL=C sort | while IFS= read -r f; do
-		printf '%s  %s\n' "$(sed 's/\t$//' "$f" | sha1sum | cut -d' ' -f1)" "$f"
-	done
+reflog_lines() {
+	find "$ADM2/logs" -type f -print0 2>/dev/null | LC_ALL=C sort -z |
+		xargs -0 -r awk 'FNR == 1 { print FILENAME } { sub(/\t$/, ""); print FILENAME "\t" $0 }
+			END { for (i = 1; i < ARGC; i++) if (!(ARGV[i] in seen)) print ARGV[i] }
+			FNR == 1 { seen[FILENAME] = 1 }'
 }
 
 # worktree_blobs: "<blob> TAB <path>" for every file of ag1's worktree
 worktree_blobs() {
-	local list
-	list=$(cd "$WT" && find . \( -name .git -o -path ./.agend-managed \) -prune \
-		-o -type f -print | sed 's|^\./||' | LC_ALL=C sort)
-	[ -n "$list" ] || return 0
-	paste <(cd "$WT" && "$REAL_GIT" hash-object --no-filters --stdin-paths <<<"$list") \
-		<(printf '%s\n' "$list")
+	local -a list blobs
+	local i
+	mapfile -t list < <(find "$WT" \( -name .git -o -path "$WT/.agend-managed" \) -prune \
+		-o -type f -printf '%P\n' | LC_ALL=C sort)
+	[ ${#list[@]} -gt 0 ] || return 0
+	mapfile -t blobs < <(cd "$WT" && printf '%s\n' "${list[@]}" |
+		"$REAL_GIT" hash-object --no-filters --stdin-paths)
+	for i in "${!list[@]}"; do
+		printf '%s\t%s\n' "${blobs[i]-}" "${list[i]}"
+	done
+}
+
+# copy_text FROM TO: FROM's lines into TO (empty when FROM is missing),
+# without a process
+copy_text() {
+	local l
+	: >"$2"
+	[ -f "$1" ] || return 0
+	while IFS= read -r l || [ -n "$l" ]; do printf '%s\n' "$l"; done <"$1" >"$2"
 }
 
 # state_capture DIR
 state_capture() {
-	local d=$1 g=$REPO/.git
+	local d=$1 g=$REPO/.git f
 	mkdir -p "$d"
 	"$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname) %(objectname) %(symref)' >"$d/refs"
 	"$REAL_GIT" -C "$ORIGIN" for-each-ref --format='%(refname) %(objectname)' >"$d/origin"
-	{
-		guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null
-		reflog_sums
-	} | LC_ALL=C sort -k2 >"$d/files"
-	find "$REPO/.git" "$ORIGIN" -maxdepth 1 -name shallow | sed 's/^/exists  /' >>"$d/files"
+	guarded_files | LC_ALL=C sort | tr '\n' '\0' | xargs -0 -r sha1sum 2>/dev/null |
+		LC_ALL=C sort -k2 >"$d/files"
+	for f in "$REPO/.git/shallow" "$ORIGIN/shallow"; do
+		[ -e "$f" ] && printf 'exists  %s\n' "$f"
+	done >>"$d/files"
+	reflog_lines >"$d/reflogs"
 	"$REAL_GIT" -C "$REPO" ls-files -s -t >"$d/index.repo" 2>/dev/null
-	cp "$g/config" "$d/config.repo"
-	cp "$ADM1/config.worktree" "$d/config.wt" 2>/dev/null || : >"$d/config.wt"
-	cat "$ADM1/HEAD" >"$d/head" 2>/dev/null
+	copy_text "$g/config" "$d/config.repo"
+	copy_text "$ADM1/config.worktree" "$d/config.wt"
+	copy_text "$ADM1/HEAD" "$d/head"
 	worktree_blobs >"$d/wt"
 	{
-		"$REAL_GIT" -C "$WT" ls-tree -r HEAD 2>/dev/null | awk -F'\t' '{split($1, a, " "); print a[3] "\t" $2}'
+		"$REAL_GIT" -C "$WT" ls-tree -r --format='%(objectname)%x09%(path)' HEAD 2>/dev/null
 		# a checked-out submodule's committed files are saved in its own
 		# repository: what its HEAD has is not unsaved work
-		[ -e "$WT/lib/.git" ] && "$REAL_GIT" -C "$WT/lib" ls-tree -r HEAD 2>/dev/null |
-			awk -F'\t' '{split($1, a, " "); print a[3] "\tlib/" $2}'
+		[ -e "$WT/lib/.git" ] && "$REAL_GIT" -C "$WT/lib" ls-tree -r \
+			--format='%(objectname)%x09lib/%(path)' HEAD 2>/dev/null
 	} >"$d/headtree"
 	# the shared stash and ag1's session stash (refs/worktree/agentic-git/
 	# stash, a per-worktree ref the shim moves an agent's entries to)
-	cat "$g/logs/refs/stash" "$ADM1/logs/refs/worktree/agentic-git/stash" 2>/dev/null |
-		awk '{print $2}' | LC_ALL=C sort -u >"$d/stash"
+	for f in "$g/logs/refs/stash" "$ADM1/logs/refs/worktree/agentic-git/stash"; do
+		[ -f "$f" ] && printf '%s\n' "$f"
+	done | xargs -r awk '{print $2}' | LC_ALL=C sort -u >"$d/stash"
 	find "$AGENTIC_GIT_HOME/quarantine" -type f 2>/dev/null | LC_ALL=C sort >"$d/quarantine"
 }
 
@@ -169,7 +190,8 @@ check_unbound_refs() {
 
 check_files() {
 	local b=$1 a=$2 line
-	cmp -s "$b/files" "$a/files" && cmp -s "$b/config.repo" "$a/config.repo" &&
+	cmp -s "$b/files" "$a/files" && cmp -s "$b/reflogs" "$a/reflogs" &&
+		cmp -s "$b/config.repo" "$a/config.repo" &&
 		cmp -s "$b/config.wt" "$a/config.wt" &&
 		cmp -s "$b/index.repo" "$a/index.repo" && return 0
 	cmp -s "$b/index.repo" "$a/index.repo" ||
@@ -177,6 +199,11 @@ check_files() {
 	while IFS= read -r line; do
 		violate file "${line%% *} changed, created or deleted"
 	done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/files") <(LC_ALL=C sort "$a/files") | sed 's/^\t//' | awk '{print $2 " " $1}' | sort -u -k1,1)
+	cmp -s "$b/reflogs" "$a/reflogs" ||
+		while IFS= read -r line; do
+			violate file "$line changed, created or deleted (a reflog of ag2's worktree)"
+		done < <(LC_ALL=C comm -3 <(LC_ALL=C sort "$b/reflogs") <(LC_ALL=C sort "$a/reflogs") |
+			sed 's/^\t//' | cut -f1 | LC_ALL=C sort -u)
 	local f kv
 	for f in config.repo config.wt; do
 		cmp -s "$b/$f" "$a/$f" && continue
