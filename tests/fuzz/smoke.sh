@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # CI smoke run of every libFuzzer harness (docs/fuzzing.md): builds build-fuzz/
-# with clang and runs each harness for AG_FUZZ_RUNS inputs (default 150000)
+# with clang and runs each harness for AG_FUZZ_RUNS inputs (default 50000)
 # with a fixed seed (AG_FUZZ_SEED, default 1) from the seed corpus in
 # tests/fuzz/corpus/, so a smoke run is reproducible: it catches regressions;
 # exploring is the job of tests/fuzz/long.sh. Prints one TAP line per harness and
@@ -9,7 +9,7 @@
 # reproducer is kept under build-fuzz/smoke-artifacts/<harness>/.
 set -u
 . "$(dirname "$0")/common.sh"
-runs=${AG_FUZZ_RUNS:-150000}
+runs=${AG_FUZZ_RUNS:-50000}
 seed=${AG_FUZZ_SEED:-1}
 command -v clang >/dev/null || { echo "fuzz smoke: clang is not installed" >&2; exit 1; }
 fuzz_setup || { echo "not ok 1 fuzz build"; exit 1; }

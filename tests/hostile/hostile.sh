@@ -285,8 +285,12 @@ replay)
 smoke)
 	# the first job is the longest: the self-test
 	printf 'selftest\tselftest\n' >>"$out/jobs"
+	# a scene an end-to-end test replays (t0850-t0853, through this
+	# script, in the same suite run) is not run twice
+	replayed=" $(cat "$here"/../e2e/t*.bats 2>/dev/null | grep -oE 'regress-[A-Za-z0-9-]+' | sort -u | tr '\n' ' ') "
 	for f in "$here"/corpus/*.scene; do
 		case $(basename "$f") in selftest.scene | clean.scene) continue ;; esac
+		[[ $replayed == *" $(basename "$f" .scene) "* ]] && continue
 		printf '%s\t%s\n' "$(basename "$f" .scene)" "$f" >>"$out/jobs"
 	done
 	# a generated scene that meets a known finding is a known failure
