@@ -94,6 +94,36 @@ static void note_denied(struct netproxy *np, const char *hp)
 
 /* One net_allow / net_deny event; `rq` NULL for a refusal before any
  * request (the relay's hand-over). */
+/* Invariant 2: whether the next event may be written now. */
+static bool event_budget(struct netproxy *np)
+{
+	long long minute;
+
+	if (np->ev_written < NETPROXY_EVENT_BURST)
+		return true;
+	minute = now_ms() / 60000;
+	if (minute != np->ev_minute) {
+		np->ev_minute = minute;
+		np->ev_minute_nr = 0;
+	}
+	return np->ev_minute_nr < NETPROXY_EVENT_RATE;
+}
+
+static void proxy_event_write(struct netproxy *np, struct event *ev)
+{
+	/* one open of the log per run, not one per connection */
+	if (np->events_fd < 0)
+		np->events_fd = event_log_open(np->home);
+	if (np->events_fd >= 0) {
+		struct strbuf line = STRBUF_INIT;
+		event_render(ev, &line);
+		event_log_append(&np->events_fd, np->home, line.buf, line.len);
+		strbuf_release(&line);
+	}
+	np->ev_written++;
+	np->ev_minute_nr++;
+}
+
 static void event_net(struct netproxy *np, const struct proxyreq *rq,
 		      const unsigned long long *moved, const char *name,
 		      const char *reason, const struct strvec *used)
@@ -103,6 +133,11 @@ static void event_net(struct netproxy *np, const struct proxyreq *rq,
 
 	if (!np->home || !*np->home)
 		return;
+	if (!event_budget(np)) {
+		np->ev_suppressed++;
+		event_release(&ev);
+		return;
+	}
 	event_add_str(&ev, "policy", "fs+api");
 	if (known) {
 		event_add_str(&ev, "host", rq->target.host);
@@ -120,15 +155,25 @@ static void event_net(struct netproxy *np, const struct proxyreq *rq,
 	event_add_int(&ev, "bytes_out", (long long)moved[NETPUMP_TO_B]);
 	event_add_int(&ev, "bytes_in", (long long)moved[NETPUMP_TO_A]);
 	event_add_int(&ev, "bytes", (long long)(moved[0] + moved[1]));
-	/* one open of the log per run, not one per connection */
-	if (np->events_fd < 0)
-		np->events_fd = event_log_open(np->home);
-	if (np->events_fd >= 0) {
-		struct strbuf line = STRBUF_INIT;
-		event_render(&ev, &line);
-		event_log_append(&np->events_fd, np->home, line.buf, line.len);
-		strbuf_release(&line);
+	if (np->ev_suppressed) {
+		event_add_int(&ev, "suppressed", (long long)np->ev_suppressed);
+		np->ev_suppressed = 0;
 	}
+	proxy_event_write(np, &ev);
+	event_release(&ev);
+}
+
+/* Invariant 2: what the end left unwritten, counted. */
+static void event_suppressed_last(struct netproxy *np)
+{
+	struct event ev = EVENT_INIT("net_suppressed", np->agent, "sandbox");
+
+	if (!np->home || !*np->home || !np->ev_suppressed)
+		return;
+	event_add_str(&ev, "policy", "fs+api");
+	event_add_int(&ev, "suppressed", (long long)np->ev_suppressed);
+	np->ev_suppressed = 0;
+	proxy_event_write(np, &ev);
 	event_release(&ev);
 }
 
@@ -684,6 +729,7 @@ int netproxy_run(struct netproxy *np, int pidfd, int sigfd, pid_t child)
 	}
 	for (size_t i = 0; i < nr; i++)
 		conn_free(np, conns[i]);
+	event_suppressed_last(np);
 	return rc;
 }
 

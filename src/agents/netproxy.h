@@ -25,7 +25,13 @@
  *     connected.
  *  2. Every allowed connection is a `net_allow` event (host, port, bytes
  *     both ways, written when it ends), every refusal a `net_deny` event
- *     (host when known, reason).
+ *     (host when known, reason); past the first NETPROXY_EVENT_BURST of a
+ *     run, at most NETPROXY_EVENT_RATE a minute are written, the next one
+ *     written counting those that were not (`suppressed`), and a last
+ *     `net_suppressed` event counts what the end left unwritten. The
+ *     agent's requests are its to make as fast as it likes; the fleet's
+ *     journal rotates by size, and a flood must not rotate every other
+ *     agent's history away (threat-model T133). The stats count all.
  *  3. One hand-over per run (netlistener.h invariant 1): the unix socket
  *     closes at its first connection, before the relay hears the answer,
  *     so nothing started after the relay can connect; a refused listener
@@ -53,6 +59,9 @@
 #include "base/strvec.h"
 
 #define NETPROXY_MAX_CONNS 64
+/* invariant 2: events written freely, then a minute's worth */
+#define NETPROXY_EVENT_BURST 256
+#define NETPROXY_EVENT_RATE 60
 /* seconds the relay's hand-over may take once it connected */
 #define NETPROXY_HANDOFF_WAIT 5
 /* seconds a name lookup may take before the request gets a 502 */
@@ -76,6 +85,10 @@ struct netproxy {
 	const char *agent; /* the events' agent */
 	const char *hint;  /* how to allow a host, for the 403 text */
 	int events_fd;	   /* private: the log, opened at the first event */
+	/* private (invariant 2): events written, the current minute's
+	 * start (monotonic seconds) and count, events not written */
+	unsigned long ev_written, ev_minute_nr, ev_suppressed;
+	long long ev_minute;
 	/*
 	 * Invariant 6: the secrets (borrowed, agents/secrets.h) and the TLS
 	 * that terminates a CONNECT to one of their hosts (proxy/nettls.h),

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "agentic-git/core.h"
 #include "base/die.h"
@@ -378,6 +379,7 @@ static int bind_snapshots(struct sync *y)
 		.worktree = y->w->workspace,
 		.hexlen = y->hexlen,
 		.who = y->who,
+		.now = time(NULL),
 	};
 
 	return snapshot_bind_import(&b, y->snaps.buf, &y->tx);

@@ -86,6 +86,14 @@ int snapshot_bind_commit(const struct snapshot_bind *b, const char *ref,
 		return -1;
 	if (strcmp(n.agent, b->agent))
 		goto out;
+	if (b->now > 0) { /* invariant 4 */
+		time_t t = snapshot_stamp_time(n.stamp);
+
+		if (t < 0 || t > b->now + SNAPSHOT_BIND_SKEW) {
+			rc = -2;
+			goto out;
+		}
+	}
 	/* headers: tree, parents, committer time; the rest is dropped */
 	while (p < end && *p != '\n') {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -190,6 +198,7 @@ int snapshot_bind_import(const struct snapshot_bind *b, const char *lines,
 		const char *e = strchrnul(l, '\n'), *hdr_end, *type;
 		unsigned long size = 0;
 		bool commit, present;
+		int bound;
 
 		strbuf_reset(&ref);
 		strbuf_add(&ref, l + b->hexlen + 1,
@@ -222,8 +231,13 @@ int snapshot_bind_import(const struct snapshot_bind *b, const char *lines,
 			free(num);
 		}
 		strbuf_reset(&obj);
-		if (!commit || snapshot_bind_commit(b, ref.buf, hdr_end + 1,
-						    size, &obj) < 0) {
+		bound = commit ? snapshot_bind_commit(b, ref.buf, hdr_end + 1,
+						      size, &obj)
+			       : -1;
+		if (bound == -2) {
+			warning("%s: snapshot ref '%s' of the private workspace is stamped in the future: not imported",
+				b->who, ref.buf);
+		} else if (bound < 0) {
 			warning("%s: snapshot ref '%s' of the private workspace is not a snapshot of agent '%s': not imported",
 				b->who, ref.buf, b->agent);
 		} else {

@@ -24,11 +24,20 @@
  *     git/snapshot-restore.c own_quarantine()).
  *  3. A ref whose name is not a snapshot name of the session's agent, or
  *     whose object is not a commit, is not imported (a warning says so).
+ *  4. Nor is one whose stamp lies more than SNAPSHOT_BIND_SKEW past
+ *     b->now: retention ranks snapshots by their stamps (newest first),
+ *     and a name from the future would outrank every other snapshot of
+ *     the session's worktree for ever.
  *
  * Strings are borrowed. Functions return 0, or -1 after one error() line.
  */
 #include "base/common.h"
+#include <time.h>
 #include "base/strbuf.h"
+
+/* How far past the clock a snapshot's stamp may be (clock steps, the
+ * cage's own clock): beyond it the name is a forged order (invariant 4). */
+#define SNAPSHOT_BIND_SKEW (10 * 60)
 
 struct snapshot_bind {
 	const char *git;      /* the real git, absolute */
@@ -37,13 +46,15 @@ struct snapshot_bind {
 	const char *worktree; /* the session's private workspace */
 	size_t hexlen;	      /* the clone's object id length (40, 64) */
 	const char *who;      /* "run", "end": starts every message */
+	time_t now;	      /* the clock at the sync (0: not checked) */
 };
 
 /*
  * Pure: the commit object agentic-git files for the agent's snapshot
  * commit `obj` (`len` bytes, the body `git cat-file commit` prints) named
  * `ref`, into `out`. -1 when `obj` is not a commit it can read or `ref`
- * is not a snapshot name of b->agent (invariant 3).
+ * is not a snapshot name of b->agent (invariant 3); -2 when its stamp is
+ * in the future (invariant 4).
  */
 int snapshot_bind_commit(const struct snapshot_bind *b, const char *ref,
 			 const char *obj, size_t len, struct strbuf *out);

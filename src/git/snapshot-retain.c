@@ -65,15 +65,21 @@ void snapshot_retain_select(const struct snapshot_list *l,
 			    const struct strvec *live, time_t now,
 			    struct strvec *out)
 {
+	size_t kept = 0; /* the repository's rank counts what is kept */
+
 	for (size_t i = 0; i < l->nr; i++) {
 		time_t t = snapshot_stamp_time(l->v[i].name.stamp);
 		bool old = t >= 0 && now - t > r->max_age;
 
-		if (newest_of_live(l, i, live))
+		if (newest_of_live(l, i, live)) {
+			kept++;
 			continue;
-		if (old || i >= r->per_repository ||
+		}
+		if (old || kept >= r->per_repository ||
 		    worktree_rank(l, i) >= r->per_worktree)
 			strvec_push(out, l->v[i].ref);
+		else
+			kept++;
 	}
 }
 

@@ -36,9 +36,14 @@ void snapshot_retention_init(struct snapshot_retention *r,
 			     unsigned long per_repository);
 
 /*
- * Pure: the indexes into `l` (newest first, snapshot_list_load()) that the
- * policy removes at `now`, onto `out` ("<index>" strings are not used: the
- * refs themselves). `live` lists the live agents.
+ * Pure: the snapshots of `l` (newest first, snapshot_list_load()) that the
+ * policy removes at `now`, their refs onto `out`. `live` lists the live
+ * agents; the newest snapshot of each is kept. A snapshot goes when it is
+ * older than max_age, or per_worktree newer ones of its worktree precede
+ * it, or per_repository newer ones are kept before it: the repository's
+ * count is of snapshots kept, so that one worktree's many (a flood of
+ * snapshots, or of names from the future) can take no more than its
+ * per_worktree places and never push another session's out.
  */
 void snapshot_retain_select(const struct snapshot_list *l,
 			    const struct snapshot_retention *r,

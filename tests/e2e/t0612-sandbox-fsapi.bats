@@ -155,6 +155,30 @@ api() {
 	assert_output 0
 }
 
+@test "fs+api: a flood of refused requests cannot rotate the journal away: past a burst, a minute's worth of events, the rest counted" {
+	local n=600 written suppressed
+	sbx_prereq bwrap
+	two_servers
+	run api -- bash -c 'for i in $(seq '"$n"'); do
+		exec 3<>/dev/tcp/127.0.0.1/3128 || exit 1
+		printf "CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n" >&3
+		read -r -t 5 l <&3; exec 3>&-
+		case $l in *403*) ;; *) echo "no 403: $l"; exit 1 ;; esac
+	done; echo FLOODED'
+	assert_success
+	assert_output --partial FLOODED
+	written=$(jq -s '[.[] | select(.event == "net_deny" and .host == "evil.example")] | length' \
+		"$AGENTIC_GIT_HOME/fleet_events.jsonl")
+	suppressed=$(jq -s '[.[] | .suppressed // 0] | add' "$AGENTIC_GIT_HOME/fleet_events.jsonl")
+	# the burst, then at most a minute's worth (the run may cross a minute)
+	[ "$written" -ge 256 ] && [ "$written" -le $((256 + 2 * 60)) ] ||
+		fail "written: $written"
+	# every refusal is accounted for, the last ones by net_suppressed
+	assert_equal "$((written + suppressed))" "$n"
+	run jq -s '[.[] | select(.event == "net_suppressed")] | length' "$AGENTIC_GIT_HOME/fleet_events.jsonl"
+	assert_output 1
+}
+
 @test "fs+api: landlock cannot confine addresses: refused before anything is created" {
 	sbx_prereq landlock
 	run "$AG_BIN" sandbox run --backend landlock --policy fs+api \

@@ -33,6 +33,21 @@ setup() {
 	genuine)
 		echo mine >>README.md && git reset -q --hard && echo GENUINE
 		;;
+	flood)
+		# one real snapshot, then its commit under many names: from the
+		# future, and from now
+		echo mine >>README.md && git checkout -- README.md
+		d=.git/refs/agentic-git/snapshots/a1
+		c=$(cat "$d"/* | head -1)
+		now=$(date -u +%Y%m%dT%H%M%SZ)
+		i=0
+		while [ $i -lt 40 ]; do
+			echo "$c" >"$d/20991231T235959Z-$i-reset"
+			echo "$c" >"$d/$now-$((i + 100))-reset"
+			i=$((i + 1))
+		done
+		echo FLOODED
+		;;
 	esac
 	EOS
 	chmod +x "$T/bin/agent.sh"
@@ -119,4 +134,30 @@ check_forged() {
 	run "$AG_BIN" snapshots restore --repo "$WS" --since 1h
 	assert_success
 	assert_equal "$(tail -1 "$WS/README.md")" mine
+}
+
+@test "a flood of snapshot names from the cage, future-stamped or not, evicts no other session's snapshots (retention after the run)" {
+	local b=bwrap p=fs+no-net ag2snaps
+	"$AG_BIN" sandbox probe --json | jq -e .bwrap.works >/dev/null || b=landlock p=fs-only
+	config "$b" "$p"
+	cat >>"$AGENTIC_GIT_HOME/config.yaml" <<-EOF
+	snapshots:
+	  keep_per_worktree: 10
+	  keep_per_repository: 20
+	EOF
+	# two snapshots of ag2's, the older one not its newest
+	run "$AG_BIN" run --agent ag2 --branch feat/b -- sh -c \
+		'echo l1 >>README.md && git checkout -- README.md && echo l2 >>README.md && git checkout -- README.md'
+	assert_success
+	ag2snaps=$("$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag2/)
+	[ "$(printf '%s\n' "$ag2snaps" | wc -l)" -ge 2 ]
+	run "$AG_BIN" run --agent a1 --branch feat/x --profile scripted --prompt flood
+	assert_success
+	assert_output --partial FLOODED
+	assert_output --partial "snapshot ref 'refs/agentic-git/snapshots/a1/20991231T235959Z-0-reset' of the private workspace is stamped in the future: not imported"
+	# nothing from the future came in; the flood kept its worktree's cap
+	[ -z "$("$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/a1/ | grep 2099)" ]
+	[ "$("$REAL_GIT" -C "$REPO" for-each-ref refs/agentic-git/snapshots/a1/ | wc -l)" -le 10 ]
+	# every snapshot of ag2's is still there
+	assert_equal "$("$REAL_GIT" -C "$REPO" for-each-ref --format='%(refname)' refs/agentic-git/snapshots/ag2/)" "$ag2snaps"
 }

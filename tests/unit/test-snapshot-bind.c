@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <cmocka.h>
 #include "fleet/snapshot-bind.h"
+#include "git/snapshot-name.h"
 
 #define OID_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 #define OID_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
@@ -111,12 +112,50 @@ static void test_refused(void **state)
 	strbuf_release(&out);
 }
 
+/* 4: a stamp past the clock (and its skew) is a forged order */
+static void test_future(void **state)
+{
+	static const char obj[] = "tree " OID_A "\n\nx snapshot\n";
+	struct snapshot_bind at = b;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	at.now = snapshot_stamp_time("20261206T080000Z");
+	assert_true(at.now > 0);
+	assert_int_equal(
+		snapshot_bind_commit(&at, REF, obj, sizeof(obj) - 1, &out), 0);
+	strbuf_reset(&out);
+	/* the skew's edge, then one second past it */
+	assert_int_equal(
+		snapshot_bind_commit(
+			&at,
+			"refs/agentic-git/snapshots/a1/20261206T081000Z-0-reset-hard",
+			obj, sizeof(obj) - 1, &out),
+		0);
+	strbuf_reset(&out);
+	assert_int_equal(
+		snapshot_bind_commit(
+			&at,
+			"refs/agentic-git/snapshots/a1/20261206T081001Z-0-reset-hard",
+			obj, sizeof(obj) - 1, &out),
+		-2);
+	assert_int_equal(
+		snapshot_bind_commit(
+			&at,
+			"refs/agentic-git/snapshots/a1/20991231T235959Z-7-reset",
+			obj, sizeof(obj) - 1, &out),
+		-2);
+	assert_int_equal(out.len, 0);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forged_message),
 		cmocka_unit_test(test_plain_commit),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_future),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
