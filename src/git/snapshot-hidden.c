@@ -108,7 +108,8 @@ bool snap_index_may_hide(const char *path, const char *commondir,
 {
 	size_t hash_len =
 		repo_probe_hexlen(repo_probe_get(commondir, gitdir)) / 2;
-	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	cleanup_fd int fd =
+		open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	enum snapshot_hidden h = SNAPSHOT_HIDDEN_UNKNOWN;
 	struct stat st;
 	void *map;
