@@ -5,6 +5,7 @@
 # (", N known" when known findings, TAP `not ok … # TODO`, are listed).
 # AG_MUST_WORK=1 turns capability skips into failures (set by .ci/run);
 # AG_HOSTILE=0 leaves out the hostile-workspace fuzzer's smoke.
+# Each section's header says when it started (seconds since the start).
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,7 +41,7 @@ for build in "$@"; do
 	[ -x "$bin" ] || { echo "run-tests: no binary at $bin" >&2; exit 1; }
 	label=$(basename "$build")
 	out=$(mktemp -d)
-	echo "== $label: unit tests"
+	echo "== $label: unit tests (at ${SECONDS} s)"
 	for t in "$build"/tests/unit/test-*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		name=$(basename "$t")
@@ -53,7 +54,7 @@ for build in "$@"; do
 		fi
 		grep -E '^(not ok|#)' "$out/$name.tap" | head -40
 	done
-	echo "== $label: end-to-end tests"
+	echo "== $label: end-to-end tests (at ${SECONDS} s)"
 	# the longest files first, so that the two jobs end together rather
 	# than one running the longest alone at the end; then the rest in order
 	mapfile -t e2e < <(for f in $slow_first; do ls tests/e2e/"$f"-*.bats 2>/dev/null; done
@@ -81,18 +82,18 @@ for build in "$@"; do
 	rm -rf "$out"
 done
 
-echo "== threat model table"
+echo "== threat model table (at ${SECONDS} s)"
 tests/check-threat-model.sh >"${TMPDIR:-/tmp}/ag-threat.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-threat.tap" ||
 	echo "not ok 0 threat model check did not run" >>"${TMPDIR:-/tmp}/ag-threat.tap"
 count_tap "${TMPDIR:-/tmp}/ag-threat.tap" threat-model
 grep -E '^not ok' "${TMPDIR:-/tmp}/ag-threat.tap"
-echo "== static checks"
+echo "== static checks (at ${SECONDS} s)"
 ci/static-check.sh >"${TMPDIR:-/tmp}/ag-static.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-static.tap" ||
 	echo "not ok 0 static checks did not run" >>"${TMPDIR:-/tmp}/ag-static.tap"
 count_tap "${TMPDIR:-/tmp}/ag-static.tap" static
 grep -E '^(not ok|#)' "${TMPDIR:-/tmp}/ag-static.tap" | head -80
 if [ "${AG_FUZZ_SMOKE:-0}" = 1 ]; then # docs/fuzzing.md
-	echo "== fuzz smoke"
+	echo "== fuzz smoke (at ${SECONDS} s)"
 	tests/fuzz/smoke.sh >"${TMPDIR:-/tmp}/ag-fuzz.tap" 2>&1 || grep -q '^not ok' "${TMPDIR:-/tmp}/ag-fuzz.tap" ||
 		echo "not ok 0 fuzz smoke did not run" >>"${TMPDIR:-/tmp}/ag-fuzz.tap"
 	count_tap "${TMPDIR:-/tmp}/ag-fuzz.tap" fuzz
@@ -102,7 +103,7 @@ fi
 # the hostile-workspace fuzzer's smoke, over the first build (docs/fuzzing.md,
 # "The hostile-workspace fuzzer"): its self-test, the corpus, two seeds
 if [ "${AG_HOSTILE:-1}" = 1 ] && [ $# -gt 0 ]; then
-	echo "== hostile-workspace fuzzer (smoke, $(basename "$1"))"
+	echo "== hostile-workspace fuzzer (smoke, $(basename "$1")) (at ${SECONDS} s)"
 	hx_tap=${TMPDIR:-/tmp}/ag-hostile.tap
 	hx_out=$(mktemp -d)
 	if ! command -v bwrap >/dev/null || ! command -v strace >/dev/null; then
