@@ -92,8 +92,6 @@ static void note_denied(struct netproxy *np, const char *hp)
 		strvec_push(&np->stats.denied_hosts, hp);
 }
 
-/* One net_allow / net_deny event; `rq` NULL for a refusal before any
- * request (the relay's hand-over). */
 /* Invariant 2: whether the next event may be written now. */
 static bool event_budget(struct netproxy *np)
 {
@@ -124,6 +122,8 @@ static void proxy_event_write(struct netproxy *np, struct event *ev)
 	np->ev_minute_nr++;
 }
 
+/* One net_allow / net_deny event; `rq` NULL for a refusal before any
+ * request (the relay's hand-over). */
 static void event_net(struct netproxy *np, const struct proxyreq *rq,
 		      const unsigned long long *moved, const char *name,
 		      const char *reason, const struct strvec *used)

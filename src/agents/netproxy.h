@@ -85,8 +85,9 @@ struct netproxy {
 	const char *agent; /* the events' agent */
 	const char *hint;  /* how to allow a host, for the 403 text */
 	int events_fd;	   /* private: the log, opened at the first event */
-	/* private (invariant 2): events written, the current minute's
-	 * start (monotonic seconds) and count, events not written */
+	/* private (invariant 2): events written, the current minute (of
+	 * the monotonic clock) and the events written in it, events not
+	 * written */
 	unsigned long ev_written, ev_minute_nr, ev_suppressed;
 	long long ev_minute;
 	/*

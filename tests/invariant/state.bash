@@ -107,7 +107,7 @@ state_capture() {
 	# stash, a per-worktree ref the shim moves an agent's entries to)
 	for f in "$g/logs/refs/stash" "$ADM1/logs/refs/worktree/agentic-git/stash"; do
 		[ -f "$f" ] && printf '%s\n' "$f"
-	done | xargs -r awk '{print $2}' | LC_ALL=C sort -u >"$d/stash"
+	done | xargs -r -d '\n' awk '{print $2}' | LC_ALL=C sort -u >"$d/stash"
 	find "$AGENTIC_GIT_HOME/quarantine" -type f 2>/dev/null | LC_ALL=C sort >"$d/quarantine"
 }
 
